@@ -1,0 +1,362 @@
+"""The perfect solver: negamax alpha-beta with a transposition table.
+
+Scores count the distance to the end of the game and are absolute, not
+relative to the search depth (as in Pascal Pons' connect-4 solver)::
+
+    a win  completed when e cells are still empty  scores   e + 1
+    a loss completed when e cells are still empty  scores -(e + 1)
+    a draw                                          scores   0
+
+so a faster win and a slower loss score higher, a position's score does not
+depend on the path to it (the transposition table stores it as is), and the
+score of a move is minus the score of the position it leads to.  From a
+position with E empty cells, score s is ``E - s + 1`` plies to a win when
+s > 0, ``E + s + 1`` plies to a loss when s < 0, and E plies to a full-board
+draw when s = 0.
+
+What makes it fast, each one a cut in the tree:
+
+- a win in one is taken at once, with no search below it;
+- a single threat of the opponent's must be blocked, so that is the only move;
+  two threats are a loss in two;
+- bounds from the empty cells: the side to move cannot score more than a win
+  on its next turn, nor less than a loss on the opponent's second;
+- early draws: a side with no line left that it could still complete cannot
+  win, which caps (or floors) the score at 0 - both sides, and it is a draw;
+- a transposition table of lower and upper bounds, keyed by the position's
+  canonical form under the board's symmetries, so mirror images share entries;
+- move ordering: forced moves first, then central cells (the most lines) first;
+- null windows: the win/draw/loss value is found first with the window (-1, 1),
+  and only then the exact distance.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from operator import add
+
+from .board import Board
+from .errors import GameOverError
+from .rules import Bitboard, Cell, Rules
+
+WIN, DRAW, LOSS = "win", "draw", "loss"
+
+# Positions with fewer empty cells than this are keyed without the symmetry
+# reduction: near the leaves it rarely merges anything and costs a min() per node.
+SYMMETRY_MIN_EMPTIES = 4
+# The table is cleared when it grows past this many entries (about 200 bytes each).
+DEFAULT_TABLE_LIMIT = 4_000_000
+TICK_NODES = 4096  # how often the deadline is checked and progress reported
+PROGRESS_SECONDS = 0.5
+
+
+class SearchTimeout(Exception):
+    """The deadline passed before the search finished."""
+
+
+@dataclass(frozen=True)
+class MoveValue:
+    """What one move is worth to the side making it: the value and the plies to the end."""
+
+    value: str
+    plies: int
+
+
+@dataclass
+class SolveResult:
+    """The answer of a search, for the side to move in the searched position.
+
+    ``value`` and ``plies`` are set only when ``proven``; an unproven result
+    (the budget ran out) still has ``best_moves`` (the best move found first)
+    and the ``depth`` its heuristic search reached.
+    """
+
+    value: str | None
+    plies: int | None
+    best_moves: list[Cell]
+    nodes: int
+    seconds: float
+    proven: bool
+    move_values: dict[Cell, MoveValue] | None = None
+    depth: int | None = None
+    score: int | None = field(default=None, repr=False)
+
+
+def score_to_value(score: int, empties: int) -> MoveValue:
+    """Turn a score of a position with ``empties`` empty cells into its value and plies."""
+    if score > 0:
+        return MoveValue(WIN, empties - score + 1)
+    if score < 0:
+        return MoveValue(LOSS, empties + score + 1)
+    return MoveValue(DRAW, empties)
+
+
+class Solver:
+    """A perfect player for one set of rules, keeping its transposition table between solves.
+
+    Not thread-safe: give each thread its own.
+    """
+
+    def __init__(self, rules: Rules, table_limit: int = DEFAULT_TABLE_LIMIT) -> None:
+        self.rules = rules
+        self.geometry = rules.geometry
+        self.table: dict[int, tuple[int, int]] = {}
+        self.table_limit = table_limit
+        geometry = self.geometry
+        syms = geometry.symmetries
+        shift = rules.rows * geometry.stride
+        # For each cell, the bit it adds to every symmetric image of the key
+        # (X's stones in the low bits, O's above them), in static move order.
+        self._moves_x = []
+        self._moves_o = []
+        for cell in geometry.order:
+            images = [geometry.bits[perm[cell]] for perm in syms]
+            self._moves_x.append((geometry.bits[cell], tuple(images)))
+            self._moves_o.append((geometry.bits[cell], tuple(b << shift for b in images)))
+        # A side, as the search sees it: its moves in order, and each move alone
+        # (for when it is forced).
+        self._side_x = (self._moves_x, {bit: [(bit, d)] for bit, d in self._moves_x})
+        self._side_o = (self._moves_o, {bit: [(bit, d)] for bit, d in self._moves_o})
+        self._shift = shift
+        # Memos of the two bitboard tests the search makes at every node.  A
+        # side's stones recur across many positions, so most calls are hits.
+        self.completing = _Memo(geometry.completing_cells)
+        self.live_against = _Memo(lambda opp: bool(geometry.line_starts(geometry.full ^ opp,
+                                                                        rules.k)))
+
+    # -- public --------------------------------------------------------------
+
+    def solve(self, board: Board, deadline: float | None = None, all_moves: bool = False,
+              progress: Callable[[int, float], None] | None = None) -> SolveResult:
+        """Solve the position exactly: value, plies, every optimal move.
+
+        With ``all_moves`` the value and plies of every legal move are given
+        too.  ``deadline`` is a ``time.monotonic()`` instant; past it the search
+        raises ``SearchTimeout``.  ``progress(nodes, seconds)`` is called about
+        twice a second during long searches.  Raises ``GameOverError`` when the
+        game is over.
+        """
+        if board.rules != self.rules:
+            raise ValueError(f"this solver plays {self.rules}, not {board.rules}")
+        if board.is_over():
+            raise GameOverError("the game is over: there is no move to make")
+        run = _Run(self, deadline, progress)
+        mover_is_x = board.to_move == "x"
+        me, opp = (board.x, board.o) if mover_is_x else (board.o, board.x)
+        keys = self._keys(board)
+        my_side, opp_side = ((self._side_x, self._side_o) if mover_is_x
+                             else (self._side_o, self._side_x))
+        empties = (self.geometry.full & ~(me | opp)).bit_count()
+        empty = self.geometry.full & ~(me | opp)
+        immediate = self.geometry.winning_cells(me, empty)
+
+        def child_score(bit: Bitboard, delta: tuple[int, ...], alpha: int, beta: int) -> int:
+            """The score, for the mover, of playing ``bit`` (searched in the window)."""
+            if immediate & bit:
+                return empties
+            return -run.search(opp, me | bit, tuple(map(add, keys, delta)), opp_side, my_side,
+                               empties - 1, -beta, -alpha)
+
+        legal = [(bit, delta) for bit, delta in my_side[0] if empty & bit]
+        move_values = None
+        if all_moves:
+            scores = {bit: child_score_exact(child_score, bit, delta, empties)
+                      for bit, delta in legal}
+            best = max(scores.values())
+            best_bits = [bit for bit, _ in legal if scores[bit] == best]
+            cell_of = self.geometry.cell_of
+            move_values = {cell_of[bit]: score_to_value(s, empties)
+                           for bit, s in sorted(scores.items(), key=lambda kv: cell_of[kv[0]])}
+        else:
+            best = run.exact(me, opp, keys, my_side, opp_side, empties)
+            # A move is optimal when its score reaches the best: a window just
+            # around it returns the score exactly when it does.
+            best_bits = [bit for bit, delta in legal
+                         if child_score(bit, delta, best - 1, best + 1) == best]
+        value = score_to_value(best, empties)
+        best_cells = sorted(self.geometry.cell_of[bit] for bit in best_bits)
+        return SolveResult(value=value.value, plies=value.plies, best_moves=best_cells,
+                           nodes=run.nodes, seconds=run.elapsed(), proven=True,
+                           move_values=move_values, score=best)
+
+    # -- internals -------------------------------------------------------------
+
+    def _keys(self, board: Board) -> tuple[int, ...]:
+        """The position's key under every symmetry (X low, O shifted up)."""
+        bits = self.geometry.bits
+        keys = []
+        for perm in self.geometry.symmetries:
+            key = 0
+            for cell, bit in enumerate(bits):
+                if board.x & bit:
+                    key |= bits[perm[cell]]
+                elif board.o & bit:
+                    key |= bits[perm[cell]] << self._shift
+            keys.append(key)
+        return tuple(keys)
+
+
+def child_score_exact(child_score, bit, delta, empties) -> int:
+    """The exact score of one root move: its sign first with a null window, then its size."""
+    score = child_score(bit, delta, -1, 1)
+    if score > 0:
+        score = child_score(bit, delta, score - 1, empties + 1)
+    elif score < 0:
+        score = child_score(bit, delta, -empties - 1, score + 1)
+    return score
+
+
+class _Memo(dict):
+    """A dict that computes and keeps ``function(key)`` for a missing key."""
+
+    def __init__(self, function: Callable[[int], int]) -> None:
+        super().__init__()
+        self.function = function
+
+    def __missing__(self, key: int) -> int:
+        value = self[key] = self.function(key)
+        return value
+
+
+class _Run:
+    """One solve's search: the recursive negamax, its node count and its clock."""
+
+    def __init__(self, solver: Solver, deadline: float | None,
+                 progress: Callable[[int, float], None] | None) -> None:
+        self.solver = solver
+        self.deadline = deadline
+        self.progress = progress
+        self.start = time.monotonic()
+        self.last_report = self.start
+        self.nodes = 0
+        self.search = self._make_search()
+
+    def elapsed(self) -> float:
+        return time.monotonic() - self.start
+
+    def tick(self) -> None:
+        """Called every TICK_NODES nodes: enforce the deadline, report progress, cap the table."""
+        now = time.monotonic()
+        if self.deadline is not None and now > self.deadline:
+            raise SearchTimeout()
+        if self.progress is not None and now - self.last_report >= PROGRESS_SECONDS:
+            self.last_report = now
+            self.progress(self.nodes, now - self.start)
+        solver = self.solver
+        if len(solver.table) > solver.table_limit:
+            solver.table.clear()
+        for memo in (solver.completing, solver.live_against):
+            if len(memo) > solver.table_limit:
+                memo.clear()
+
+    def exact(self, me, opp, keys, my_side, opp_side, empties) -> int:
+        """The exact score of a position: its sign with a null window, then its size."""
+        score = self.search(me, opp, keys, my_side, opp_side, empties, -1, 1)
+        if score > 0:
+            score = self.search(me, opp, keys, my_side, opp_side, empties,
+                                score - 1, empties + 1)
+        elif score < 0:
+            score = self.search(me, opp, keys, my_side, opp_side, empties,
+                                -empties - 1, score + 1)
+        return score
+
+    def _make_search(self):
+        """Build the negamax function with everything it needs bound as locals, for speed."""
+        solver = self.solver
+        geometry = solver.geometry
+        full = geometry.full
+        completing = solver.completing
+        live_against = solver.live_against
+        table = solver.table
+        table_get = table.get
+        tick = self.tick
+        counter = self
+
+        def negamax(me: Bitboard, opp: Bitboard, keys: tuple[int, ...], my_side, opp_side,
+                    empties: int, alpha: int, beta: int) -> int:
+            """The score for the side to move (``me``), which has no line yet.
+
+            Fail-soft contract: a result <= alpha is an upper bound on the true
+            score, a result >= beta a lower bound, anything between is exact.
+            """
+            counter.nodes += 1
+            if not counter.nodes % TICK_NODES:
+                tick()
+            empty = full ^ me ^ opp
+            if completing[me] & empty:
+                return empties
+            threats = completing[opp] & empty
+            if threats & (threats - 1):
+                return 1 - empties
+            if empties <= 2:
+                # I cannot win now, and my move (or block) leaves the opponent
+                # no win with the last cell.
+                return 0
+            # Best case: I win on my next turn; worst: the opponent wins on
+            # their second (they have no win on their first once any threat is blocked).
+            high = empties - 2
+            low = 3 - empties if empties > 3 else 0
+            if high > 0 and not live_against[opp]:
+                high = 0
+            if low < 0 and not live_against[me]:
+                low = 0
+            if low == high:
+                return low
+            key = min(keys) if empties >= SYMMETRY_MIN_EMPTIES else keys[0]
+            entry = table_get(key)
+            if entry is not None:
+                if entry[0] > low:
+                    low = entry[0]
+                if entry[1] < high:
+                    high = entry[1]
+            if low >= beta:
+                return low
+            if high <= alpha:
+                return high
+            if low > alpha:
+                alpha = low
+            if high < beta:
+                beta = high
+            if alpha >= beta:
+                return alpha
+            window_low = alpha
+            best = -empties - 1
+            moves = my_side[1][threats] if threats else my_side[0]
+            for bit, delta in moves:
+                if empty & bit:
+                    score = -negamax(opp, me | bit, tuple(map(add, keys, delta)), opp_side,
+                                     my_side, empties - 1, -beta, -alpha)
+                    if score > best:
+                        best = score
+                        if score > alpha:
+                            alpha = score
+                            if alpha >= beta:
+                                break
+            if best <= window_low:
+                table[key] = (low, best)
+            elif best >= beta:
+                table[key] = (best, high)
+            else:
+                table[key] = (best, best)
+            return best
+
+        return negamax
+
+
+def solve(board: Board, budget: float | None = None, all_moves: bool = False,
+          solver: Solver | None = None,
+          progress: Callable[[int, float], None] | None = None) -> SolveResult:
+    """Solve a position exactly with a fresh (cold) table, or with ``solver``'s table.
+
+    ``budget`` is in seconds; past it ``SearchTimeout`` is raised.  See
+    ``Solver.solve``.
+    """
+    solver = solver or Solver(board.rules)
+    deadline = None if budget is None else time.monotonic() + budget
+    return solver.solve(board, deadline=deadline, all_moves=all_moves, progress=progress)
+
+
+__all__ = ["WIN", "DRAW", "LOSS", "MoveValue", "SolveResult", "Solver", "SearchTimeout",
+           "score_to_value", "solve"]
