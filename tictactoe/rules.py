@@ -172,6 +172,22 @@ class Geometry:
             found |= run
         return found
 
+    def reachable_by(self, free: Bitboard) -> Bitboard:
+        """The cells that lie in some window of k cells, all of them in ``free``.
+
+        With ``free`` = a side's stones and the empty cells, these are the cells
+        through which that side can still make a line.
+        """
+        k = self.rules.k
+        covered = 0
+        for d in self.directions:
+            starts = free
+            for j in range(1, k):
+                starts &= free >> (j * d)
+            for j in range(k):
+                covered |= starts << (j * d)
+        return covered & self.full
+
     def cells_of(self, board: Bitboard) -> list[Cell]:
         """The cells set in a bitboard, in increasing order."""
         return [cell for cell, bit in enumerate(self.bits) if board & bit]

@@ -120,11 +120,16 @@ class Solver:
         self._side_x = (self._moves_x, {bit: [(bit, d)] for bit, d in self._moves_x})
         self._side_o = (self._moves_o, {bit: [(bit, d)] for bit, d in self._moves_o})
         self._shift = shift
+        # Nodes with at least this many empty cells order their moves by potential:
+        # it costs a pass over the live windows, repaid only where subtrees are big.
+        self.ordering_min = 8
         # Memos of the two bitboard tests the search makes at every node.  A
         # side's stones recur across many positions, so most calls are hits.
         self.completing = _Memo(geometry.completing_cells)
-        self.live_against = _Memo(lambda opp: bool(geometry.line_starts(geometry.full ^ opp,
-                                                                        rules.k)))
+        # The cells through which a side can still make a line, given the other's stones.
+        self.open_cells = _Memo(lambda opp: geometry.reachable_by(geometry.full ^ opp))
+        # The windows a side can still fill, given the other's stones.
+        self.live_lines = _Memo(lambda opp: [line for line in geometry.lines if not line & opp])
 
     # -- public --------------------------------------------------------------
 
@@ -159,22 +164,29 @@ class Solver:
             return -run.search(opp, me | bit, tuple(map(add, keys, delta)), opp_side, my_side,
                                empties - 1, -beta, -alpha)
 
-        legal = [(bit, delta) for bit, delta in my_side[0] if empty & bit]
+        # Moves that lead to the same position up to symmetry have the same
+        # score: each class is searched once, through its first member.
+        classes: dict[int, list[tuple[Bitboard, tuple[int, ...]]]] = {}
+        for bit, delta in my_side[0]:
+            if empty & bit:
+                classes.setdefault(min(map(add, keys, delta)), []).append((bit, delta))
         move_values = None
         if all_moves:
-            scores = {bit: child_score_exact(child_score, bit, delta, empties)
-                      for bit, delta in legal}
-            best = max(scores.values())
-            best_bits = [bit for bit, _ in legal if scores[bit] == best]
+            class_scores = [(members, child_score_exact(child_score, *members[0], empties))
+                            for members in classes.values()]
+            best = max(score for _, score in class_scores)
             cell_of = self.geometry.cell_of
-            move_values = {cell_of[bit]: score_to_value(s, empties)
-                           for bit, s in sorted(scores.items(), key=lambda kv: cell_of[kv[0]])}
+            move_values = dict(sorted((cell_of[bit], score_to_value(score, empties))
+                                      for members, score in class_scores for bit, _ in members))
+            best_bits = [bit for members, score in class_scores if score == best
+                         for bit, _ in members]
         else:
             best = run.exact(me, opp, keys, my_side, opp_side, empties)
             # A move is optimal when its score reaches the best: a window just
             # around it returns the score exactly when it does.
-            best_bits = [bit for bit, delta in legal
-                         if child_score(bit, delta, best - 1, best + 1) == best]
+            best_bits = [bit for members in classes.values()
+                         if child_score(*members[0], best - 1, best + 1) == best
+                         for bit, _ in members]
         value = score_to_value(best, empties)
         best_cells = sorted(self.geometry.cell_of[bit] for bit in best_bits)
         return SolveResult(value=value.value, plies=value.plies, best_moves=best_cells,
@@ -247,7 +259,7 @@ class _Run:
         solver = self.solver
         if len(solver.table) > solver.table_limit:
             solver.table.clear()
-        for memo in (solver.completing, solver.live_against):
+        for memo in (solver.completing, solver.open_cells, solver.live_lines):
             if len(memo) > solver.table_limit:
                 memo.clear()
 
@@ -268,7 +280,41 @@ class _Run:
         geometry = solver.geometry
         full = geometry.full
         completing = solver.completing
-        live_against = solver.live_against
+        open_cells = solver.open_cells
+        live_lines = solver.live_lines
+        # Erdos-Selfridge potential: the sum over a side's live windows of
+        # 2^(its stones in the window), in units of 2^-k.  Every window counts at
+        # least 1, so with this many windows or more the test cannot pass.
+        half_potential = 1 << (geometry.rules.k - 1)
+
+        line_bits = {line: [bit for bit in geometry.bits if line & bit] for line in geometry.lines}
+        ordering_min = solver.ordering_min
+
+        def by_potential(me, opp, moves, playable):
+            """The playable moves, the ones that weigh most in both sides' potentials first.
+
+            A cell's weight is what it adds to my potential plus what it takes
+            from the opponent's: the Erdos-Selfridge breaker's (and maker's) choice.
+            """
+            weight = {}
+            for maker, breaker in ((me, opp), (opp, me)):
+                for line in live_lines[breaker]:
+                    value = 1 << (line & maker).bit_count()
+                    for bit in line_bits[line]:
+                        weight[bit] = weight.get(bit, 0) + value
+            ranked = [move for move in moves if playable & move[0]]
+            ranked.sort(key=lambda move: weight.get(move[0], 0), reverse=True)
+            return ranked
+
+        def cannot_complete(maker, breaker, limit):
+            """Whether the breaker can stop every line of the maker: potential below limit."""
+            windows = live_lines[breaker]
+            if len(windows) >= limit:
+                return False
+            total = 0
+            for line in windows:
+                total += 1 << (line & maker).bit_count()
+            return total < limit
         table = solver.table
         table_get = table.get
         tick = self.tick
@@ -298,9 +344,20 @@ class _Run:
             # their second (they have no win on their first once any threat is blocked).
             high = empties - 2
             low = 3 - empties if empties > 3 else 0
-            if high > 0 and not live_against[opp]:
+            mine = open_cells[opp]
+            theirs = open_cells[me]
+            if not mine:
                 high = 0
-            if low < 0 and not live_against[me]:
+            if not theirs:
+                low = 0
+            if low == high:
+                return low
+            # Erdos-Selfridge: when a side's live windows' sum of 2^-(cells missing)
+            # is below 1/2 (that side to move) or 1 (the other to move), the other
+            # side can always stop every line, so that side cannot win.
+            if high > 0 and cannot_complete(me, opp, half_potential):
+                high = 0
+            if low < 0 and cannot_complete(opp, me, 2 * half_potential):
                 low = 0
             if low == high:
                 return low
@@ -323,9 +380,20 @@ class _Run:
                 return alpha
             window_low = alpha
             best = -empties - 1
-            moves = my_side[1][threats] if threats else my_side[0]
+            if threats:
+                moves = my_side[1][threats]
+                playable = threats
+            else:
+                moves = my_side[0]
+                # A cell on no line either side can still make is a cell whose
+                # owner never matters: all such cells are one move, tried once.
+                live = empty & (mine | theirs)
+                dead = empty ^ live
+                playable = live | (dead & -dead)
+            if not threats and empties >= ordering_min:
+                moves = by_potential(me, opp, moves, playable)
             for bit, delta in moves:
-                if empty & bit:
+                if playable & bit:
                     score = -negamax(opp, me | bit, tuple(map(add, keys, delta)), opp_side,
                                      my_side, empties - 1, -beta, -alpha)
                     if score > best:

@@ -1,0 +1,14 @@
+"""gunicorn settings for a Heroku-style platform: bind $PORT, workers from $WEB_CONCURRENCY, log to stdout."""
+
+import os
+
+bind = f"0.0.0.0:{os.environ.get('PORT', '8000')}"
+workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
+# Searches are CPU-bound and bounded by the app's per-request budget; a
+# worker that is silent for this long is stuck and is replaced.
+timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
+accesslog = "-"
+errorlog = "-"
+loglevel = os.environ.get("LOG_LEVEL", "info")
+# Platforms terminate TLS in their router and pass the client's scheme along.
+forwarded_allow_ips = "*"

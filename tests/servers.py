@@ -1,0 +1,128 @@
+"""Real server processes for tests: gunicorn serving the app, and redis-server.
+
+Every server binds to 127.0.0.1 on a free port, is polled until it answers
+(never a sleep), and is stopped by the ``with`` block that started it.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+START_TIMEOUT = 30.0
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_until(ready, timeout: float = START_TIMEOUT, what: str = "server") -> None:
+    """Poll ``ready()`` until it returns true; raise ``TimeoutError`` after ``timeout`` s."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if ready():
+            return
+        time.sleep(0.05)  # polling interval, not synchronisation: we re-check a condition
+    raise TimeoutError(f"{what} did not come up within {timeout} s")
+
+
+class Gunicorn:
+    """``gunicorn app:app`` on 127.0.0.1 with the given environment; a context manager.
+
+    >>> with Gunicorn(workers=2, env={"CACHE_DIR": tmp}) as server:
+    ...     urllib.request.urlopen(server.url + "/healthz")
+    """
+
+    def __init__(self, workers: int = 2, env: dict[str, str] | None = None,
+                 extra_args: list[str] | None = None) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.workers = workers
+        self.env = {**os.environ, **(env or {})}
+        self.extra_args = extra_args or []
+        self.process: subprocess.Popen | None = None
+        self.log_path: Path | None = None
+
+    def __enter__(self) -> Gunicorn:
+        gunicorn = str(Path(sys.executable).with_name("gunicorn"))
+        self.log = open(os.devnull, "wb") if self.log_path is None else open(self.log_path, "wb")
+        self.process = subprocess.Popen(
+            [gunicorn, "--config", str(ROOT / "gunicorn.conf.py"),
+             "--bind", f"127.0.0.1:{self.port}", "--workers", str(self.workers),
+             *self.extra_args, "app:app"],
+            cwd=ROOT, env=self.env, stdout=self.log, stderr=subprocess.STDOUT)
+        wait_until(self._answers, what="gunicorn")
+        return self
+
+    def _answers(self) -> bool:
+        if self.process.poll() is not None:
+            raise RuntimeError(f"gunicorn exited with code {self.process.returncode}")
+        try:
+            with urllib.request.urlopen(self.url + "/healthz", timeout=2):
+                return True
+        except OSError:
+            return False
+
+    def __exit__(self, *exc) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self.log.close()
+
+
+class RedisServer:
+    """A throwaway redis-server on 127.0.0.1 (no persistence); a context manager.
+
+    ``stop()`` and ``start()`` may be called inside the block to simulate an
+    outage; the port stays the same.
+    """
+
+    def __init__(self, workdir: Path) -> None:
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.workdir = workdir
+        self.process: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        executable = shutil.which("redis-server")
+        if executable is None:
+            raise RuntimeError("redis-server is not installed (apt-get install redis-server)")
+        self.process = subprocess.Popen(
+            [executable, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+             "--appendonly", "no", "--dir", str(self.workdir)],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        wait_until(self._answers, what="redis-server")
+
+    def _answers(self) -> bool:
+        try:
+            with socket.create_connection(("127.0.0.1", self.port), timeout=1) as sock:
+                sock.sendall(b"PING\r\n")
+                return sock.recv(16).startswith(b"+PONG")
+        except OSError:
+            return False
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.terminate()
+            self.process.wait(timeout=15)
+            self.process = None
+
+    def __enter__(self) -> RedisServer:
+        self.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop()

@@ -1,0 +1,197 @@
+"""The perfect solver against an independent minimax, exhaustively on 3x3.
+
+The oracle is tests/minimax.py: plain memoized minimax over the text form,
+sharing no code with the engine.
+"""
+
+import random
+
+import pytest
+
+from tests import minimax
+import tictactoe.solver as solver_module
+from tictactoe import Board, Rules, SearchTimeout, Solver, analyse, choose_move, solve
+
+ALL_3X3 = sorted(minimax.reachable(3, 3, 3))
+LIVE_3X3 = [b for b in ALL_3X3 if not minimax.is_over(b, 3)]
+
+
+def test_the_oracle_sees_the_published_position_counts():
+    assert len(ALL_3X3) == 5478
+    assert len(LIVE_3X3) == 4520
+
+
+def expected_moves(rows: tuple[str, ...], k: int, rules: Rules) -> dict[int, tuple[str, int]]:
+    """The oracle's (value, plies) of every legal move, keyed by the engine's cell number."""
+    return {rules.cell(r, c): minimax.move_value(rows, k, r, c) for r, c in minimax.moves(rows)}
+
+
+def check_against_oracle(rows: tuple[str, ...], k: int, solver: Solver) -> None:
+    board = Board.from_text(list(rows), k=k)
+    expected = expected_moves(rows, k, board.rules)
+    best = {board.rules.cell(r, c) for r, c in minimax.best_moves(rows, k)}
+    value, plies = minimax.solve(rows, k)
+
+    full = solver.solve(board, all_moves=True)
+    got = {cell: (mv.value, mv.plies) for cell, mv in full.move_values.items()}
+    assert got == expected, board
+    assert set(full.best_moves) == best, board
+    assert (full.value, full.plies, full.proven) == (value, plies, True), board
+
+    short = solver.solve(board)
+    assert set(short.best_moves) == best, board
+    assert (short.value, short.plies) == (value, plies), board
+
+
+def test_every_move_of_every_3x3_position_matches_minimax_from_cold_tables():
+    for rows in LIVE_3X3:
+        check_against_oracle(rows, 3, Solver(Rules()))
+
+
+def test_every_3x3_position_matches_minimax_with_one_warm_table():
+    """One solver for all positions: entries left by earlier solves must never mislead later ones."""
+    solver = Solver(Rules())
+    for rows in reversed(LIVE_3X3):
+        check_against_oracle(rows, 3, solver)
+
+
+def test_the_perfect_level_always_plays_a_best_move():
+    rng = random.Random(2026)
+    solver = Solver(Rules())
+    for rows in LIVE_3X3:
+        board = Board.from_text(list(rows))
+        best = {board.rules.cell(r, c) for r, c in minimax.best_moves(rows, 3)}
+        decision = choose_move(board, "perfect", rng=rng, solver=solver)
+        assert decision.move in best, board
+
+
+def test_perfect_play_varies_among_equal_moves():
+    """On the empty board all nine moves draw: a seeded perfect player picks more than one."""
+    rng = random.Random(7)
+    firsts = {choose_move(Board(), "perfect", rng=rng).move for _ in range(40)}
+    assert len(firsts) > 3
+
+
+def test_published_figures_about_3x3_positions_under_perfect_play():
+    solver = Solver(Rules())
+    tally = {"win": 0, "draw": 0, "loss": 0}
+    immediate = with_slower_wins = single_saving_move = 0
+    for rows in LIVE_3X3:
+        board = Board.from_text(list(rows))
+        result = solver.solve(board, all_moves=True)
+        tally[result.value] += 1
+        wins_now = [c for c, mv in result.move_values.items() if mv.value == "win" and mv.plies == 1]
+        if wins_now:
+            immediate += 1
+            slower = [c for c, mv in result.move_values.items() if mv.value == "win" and mv.plies > 1]
+            with_slower_wins += bool(slower)
+            assert set(result.best_moves) == set(wins_now)
+        if result.value != "loss":
+            saving = [c for c, mv in result.move_values.items() if mv.value != "loss"]
+            single_saving_move += len(saving) == 1
+    assert tally == {"win": 2836, "draw": 1052, "loss": 632}
+    assert (immediate, with_slower_wins) == (2358, 720)
+    assert single_saving_move == 1838
+
+
+@pytest.mark.parametrize("rows, cols, k, value, plies", [
+    (3, 3, 3, "draw", 9),
+    (4, 4, 3, "win", 5),
+    (3, 4, 3, "win", 7),
+    (4, 3, 3, "win", 7),
+    (3, 5, 3, "win", 7),
+    (4, 5, 3, "win", 5),
+    (4, 4, 4, "draw", 16),
+])
+def test_known_mnk_results_from_the_empty_board(rows, cols, k, value, plies):
+    result = solve(Board(Rules(rows, cols, k)))
+    assert (result.value, result.plies, result.proven) == (value, plies, True)
+
+
+def opening_values(first_move: tuple[int, int]) -> dict[tuple[int, int], str]:
+    board = Board()
+    board.play(board.rules.cell(*first_move))
+    result = solve(board, all_moves=True)
+    return {board.rules.row_col(cell): mv.value for cell, mv in result.move_values.items()}
+
+
+def test_every_first_move_draws():
+    result = solve(Board(), all_moves=True)
+    assert {mv.value for mv in result.move_values.values()} == {"draw"}
+    assert len(result.move_values) == 9
+
+
+def test_after_a_corner_only_the_centre_draws():
+    #   X . .
+    #   . ? .     O's only drawing reply is the centre
+    #   . . .
+    values = opening_values((0, 0))
+    assert [m for m, v in values.items() if v == "draw"] == [(1, 1)]
+    assert set(values.values()) == {"draw", "loss"}
+
+
+def test_after_the_centre_only_the_corners_draw():
+    values = opening_values((1, 1))
+    assert sorted(m for m, v in values.items() if v == "draw") == [(0, 0), (0, 2), (2, 0), (2, 2)]
+
+
+def test_after_an_edge_the_centre_adjacent_corners_and_opposite_edge_draw():
+    #   . X .
+    #   . . .     draws: the centre, (0,0), (0,2) and (2,1)
+    #   . . .
+    values = opening_values((0, 1))
+    assert sorted(m for m, v in values.items() if v == "draw") == [(0, 0), (0, 2), (1, 1), (2, 1)]
+
+
+def random_position(rng: random.Random, rows: int, cols: int, k: int, stones: int):
+    """A position after ``stones`` random moves from empty, or None if the game ended first."""
+    board = minimax.empty_board(rows, cols)
+    for _ in range(stones):
+        if minimax.is_over(board, k):
+            return None
+        board = minimax.play(board, *rng.choice(minimax.moves(board)))
+    return None if minimax.is_over(board, k) else board
+
+
+@pytest.mark.parametrize("rows, cols, k, stones, count", [
+    (4, 4, 4, 8, 300),
+    (4, 4, 3, 8, 100),
+    (3, 4, 3, 5, 100),
+    (4, 5, 4, 12, 40),
+])
+def test_random_positions_match_minimax(rows, cols, k, stones, count):
+    rng = random.Random(rows * 100 + cols * 10 + k)
+    solver = Solver(Rules(rows, cols, k))
+    checked = 0
+    while checked < count:
+        position = random_position(rng, rows, cols, k, stones + rng.randrange(3))
+        if position is not None:
+            check_against_oracle(position, k, solver)
+            checked += 1
+
+
+def test_a_search_past_its_deadline_raises_rather_than_guessing():
+    with pytest.raises(SearchTimeout):
+        solve(Board(Rules(5, 5, 4)), budget=0.01)
+
+
+def test_analyse_marks_an_unfinished_search_as_not_proven():
+    board = Board(Rules(7, 7, 5))
+    result = analyse(board, budget=0.2)
+    assert result.proven is False
+    assert result.value is None and result.plies is None
+    assert board.empty & board.geometry.bits[result.best_moves[0]]
+
+
+def test_analyse_proves_what_fits_in_its_budget():
+    result = analyse(Board.from_text(["x..", ".o.", "..."]), budget=5)
+    assert result.proven and result.value == "draw"
+
+
+def test_progress_is_reported_during_a_long_solve(monkeypatch):
+    monkeypatch.setattr(solver_module, "PROGRESS_SECONDS", 0.0)  # report at every tick
+    reports = []
+    board = Board(Rules(4, 5, 4))
+    result = Solver(board.rules).solve(board, progress=lambda nodes, seconds: reports.append(nodes))
+    assert len(reports) == result.nodes // solver_module.TICK_NODES
+    assert reports == sorted(reports) and reports[-1] <= result.nodes
