@@ -177,13 +177,18 @@ class Board:
     def outcome(self) -> Outcome | None:
         """The outcome if the game is over (a line, or a full board), else None."""
         geometry = self.geometry
+        if not self.empty or geometry.has_line(self.x) or geometry.has_line(self.o):
+            return self._finished_outcome()
+        return None
+
+    def _finished_outcome(self) -> Outcome:
+        """The outcome of a board known to be finished: the first full window, or a draw."""
+        geometry = self.geometry
         for player, stones in ((X, self.x), (O, self.o)):
             for line in geometry.lines:
                 if stones & line == line:
                     return Outcome(player, tuple(geometry.cells_of(line)))
-        if not self.empty:
-            return Outcome(None)
-        return None
+        return Outcome(None)
 
     def is_over(self) -> bool:
         """Whether the game has ended."""
@@ -205,7 +210,8 @@ class Board:
             raise IllegalMoveError(f"cell {cell!r} is off the {self.rules} board")
         bit = self.geometry.bits[cell]
         if not self.empty & bit:
-            raise IllegalMoveError(f"cell {self.rules.row_col(cell)} is occupied")
+            row, col = self.rules.row_col(cell)
+            raise IllegalMoveError(f"the cell at row {row}, col {col} (counted from 0) is occupied")
         if self.is_over():
             raise GameOverError("the game is over")
         if self.to_move == X:

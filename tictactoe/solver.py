@@ -315,6 +315,7 @@ class _Run:
             for line in windows:
                 total += 1 << (line & maker).bit_count()
             return total < limit
+
         table = solver.table
         table_get = table.get
         tick = self.tick
