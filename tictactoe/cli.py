@@ -1,0 +1,548 @@
+"""The command line: play, watch, solve, count and benchmark m,n,k-games in a terminal.
+
+    python -m tictactoe play --size 3x3 --side x --level perfect
+    python -m tictactoe selfplay --size 4x4 --k 3 --seed 1
+    python -m tictactoe solve x.. .o. ...        (or one argument: x../.o./...)
+    python -m tictactoe stats
+    python -m tictactoe bench --quick
+
+Cells are shown and read the way people name them: the column as a letter and
+the row as a number counted from 1 (``b2``), or ``row col`` counted from 1::
+
+        a b c
+     1  x . .       x is on a1 = "1 1"; o is on b2 = "2 2"
+     2  . o .
+     3  . . .
+
+Every function that writes takes the stream to write to, so tests capture
+them; ``main(argv)`` returns the exit status (2 for bad input, never a traceback).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import re
+import sys
+from collections.abc import Callable, Sequence
+from contextlib import redirect_stderr, redirect_stdout
+from dataclasses import dataclass
+from typing import TextIO
+
+from . import ENGINE_VERSION
+from .analysis import DEFAULT_BUDGET, analyse
+from .board import Board
+from .counting import count_games, count_games_up_to_symmetry, count_positions, game_tree_nodes
+from .errors import BoardFormatError, IllegalPositionError
+from .levels import LEVELS, Decision, choose_move
+from .rules import MAX_SIZE, Cell, Rules
+from .solver import SolveResult, Solver
+
+EXIT_OK = 0
+EXIT_BAD_INPUT = 2
+EXIT_INTERRUPTED = 130  # the shell's convention for a SIGINT
+COLUMN_LETTERS = "abcdefghijklmnopqrstuvwxyz"[:MAX_SIZE]
+QUIT_WORDS = ("q", "quit", "exit")
+# A search shorter than this shows no progress at all; a longer one shows a
+# line at most this often (the solver reports about twice a second).
+PROGRESS_DELAY = 0.5
+PROGRESS_INTERVAL = 0.25
+
+
+class UsageError(Exception):
+    """The user's input (a board, a size, an option) cannot be used; the message says why."""
+
+
+# -- cells and boards as text --------------------------------------------------
+
+
+def cell_label(rules: Rules, cell: Cell) -> str:
+    """The short human name of a cell: column letter, then row counted from 1 (``b2``)."""
+    row, col = rules.row_col(cell)
+    return f"{COLUMN_LETTERS[col]}{row + 1}"
+
+
+def describe_cell(rules: Rules, cell: Cell) -> str:
+    """A cell as ``b2 (row 2, col 2)``: its label and its (row, col) counted from 1."""
+    row, col = rules.row_col(cell)
+    return f"{cell_label(rules, cell)} (row {row + 1}, col {col + 1})"
+
+
+def draw_board(board: Board, marks: dict[Cell, str] | None = None) -> str:
+    """The board with column letters above and row numbers on the left.
+
+    ``marks`` replaces what is shown in some cells (the ``--all`` grid puts
+    each move's value there); the columns widen to fit them.
+    """
+    marks = marks or {}
+    cols = board.rules.cols
+    grid = [[marks.get(r * cols + c, symbol) for c, symbol in enumerate(row)]
+            for r, row in enumerate(board.to_text())]
+    width = max(len(text) for row in grid for text in row)
+    margin = len(str(board.rules.rows))
+    header = " " * (margin + 2) + " ".join(letter.ljust(width) for letter in COLUMN_LETTERS[:cols])
+    lines = [header.rstrip()]
+    for r, row in enumerate(grid):
+        lines.append(f"{r + 1:>{margin}}  " + " ".join(text.ljust(width) for text in row).rstrip())
+    return "\n".join(lines)
+
+
+def outcome_text(board: Board) -> str:
+    """How a finished game ended (``x wins with a1 b2 c3``, ``draw``), or '' while it goes on."""
+    outcome = board.outcome()
+    if outcome is None:
+        return ""
+    if outcome.winner is None:
+        return "draw: the board is full"
+    line = " ".join(cell_label(board.rules, cell) for cell in outcome.line)
+    return f"{outcome.winner} wins with {line}"
+
+
+def parse_move(text: str, board: Board) -> Cell:
+    """The empty cell named by ``text`` (``2 3`` row and column from 1, or ``c2``).
+
+    Raises ``ValueError`` with a reason a player can act on: not a move, off
+    the board, or taken.
+    """
+    rules = board.rules
+    words = text.strip().lower()
+    numbers = re.fullmatch(r"(\d+)\s*[ ,]\s*(\d+)", words)
+    lettered = re.fullmatch(r"([a-z])\s*(\d+)", words)
+    if numbers:
+        row, col, col_name = int(numbers[1]), int(numbers[2]), numbers[2]
+    elif lettered:
+        # A letter past the board's last column (or past 'o') is off the board below.
+        col, row, col_name = COLUMN_LETTERS.find(lettered[1]) + 1, int(lettered[2]), lettered[1]
+    else:
+        raise ValueError(f"{text.strip()!r} is not a move: type the row and column counted"
+                         f" from 1 (like '2 3') or a cell like 'c2'")
+    if not 1 <= row <= rules.rows:
+        raise ValueError(f"row {row} is off the board: rows go from 1 to {rules.rows}")
+    if not 1 <= col <= rules.cols:
+        raise ValueError(f"column {col_name} is off the board: columns go from 1 to {rules.cols}"
+                         f" (a to {COLUMN_LETTERS[rules.cols - 1]})")
+    cell = rules.cell(row - 1, col - 1)
+    if not board.empty & board.geometry.bits[cell]:
+        raise ValueError(f"{describe_cell(rules, cell)} is taken")
+    return cell
+
+
+def parse_board(rows: Sequence[str], k: int | None) -> Board:
+    """The board given as row arguments (``x.. .o. ...``) or as one ``x../.o./...`` argument.
+
+    Raises ``UsageError`` with the engine's reason when it is not a legal board.
+    """
+    if len(rows) == 1 and "/" in rows[0]:
+        rows = rows[0].split("/")
+    try:
+        return Board.from_text(list(rows), k=k)
+    except (BoardFormatError, IllegalPositionError) as error:
+        raise UsageError(f"bad board: {error}") from None
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """``RxC`` (``3x4``) as (rows, cols), for argparse; raises ``ArgumentTypeError``."""
+    match = re.fullmatch(r"\s*(\d+)\s*[xX*]\s*(\d+)\s*", text)
+    if not match:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a size: write rows x cols, like 3x4")
+    return int(match[1]), int(match[2])
+
+
+def positive_seconds(text: str) -> float:
+    """A budget in seconds, for argparse; raises ``ArgumentTypeError`` unless it is > 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"the budget must be more than 0 seconds, not {text}")
+    return value
+
+
+def rules_from(args: argparse.Namespace) -> Rules:
+    """The rules from ``--size``/``--rows``/``--cols``/``--k``; raises ``UsageError``."""
+    size_rows, size_cols = args.size or (None, None)
+    for name, given, from_size in (("rows", args.rows, size_rows), ("cols", args.cols, size_cols)):
+        if given is not None and from_size is not None and given != from_size:
+            raise UsageError(f"--size {size_rows}x{size_cols} and --{name} {given} disagree")
+    rows = _first_given(args.rows, size_rows, 3)
+    cols = _first_given(args.cols, size_cols, 3)
+    try:
+        k = args.k if args.k is not None else Rules.default_k(rows, cols)
+        return Rules(rows, cols, k)
+    except BoardFormatError as error:
+        raise UsageError(str(error)) from None
+
+
+def _first_given(*values: int | None) -> int | None:
+    return next((value for value in values if value is not None), None)
+
+
+# -- numbers and tables ----------------------------------------------------------
+
+
+def format_seconds(seconds: float) -> str:
+    """Seconds with a precision that suits their size (``0.004 s``, ``12.3 s``)."""
+    return f"{seconds:.3f} s" if seconds < 10 else f"{seconds:.1f} s"
+
+
+def plies_text(plies: int) -> str:
+    """``1 ply``, ``5 plies``."""
+    return f"{plies} ply" if plies == 1 else f"{plies} plies"
+
+
+def value_text(result: SolveResult) -> str:
+    """A search result in words: ``draw in 9 plies, proven`` when proven, else its depth."""
+    if result.proven:
+        return f"{result.value} in {plies_text(result.plies)}, proven"
+    return f"depth {result.depth}, not proven"
+
+
+def search_text(result: SolveResult) -> str:
+    """The cost of a search: ``1,234 nodes, 0.010 s``."""
+    return f"{result.nodes:,} nodes, {format_seconds(result.seconds)}"
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column of a text table: its title and width; text columns align left."""
+
+    title: str
+    width: int
+    left: bool = False
+
+    def cell(self, value: object) -> str:
+        text = f"{value:,}" if isinstance(value, int) else str(value)
+        return text.ljust(self.width) if self.left else text.rjust(self.width)
+
+
+class Table:
+    """A fixed-width text table whose rows can be printed as they come (for long benchmarks)."""
+
+    def __init__(self, *columns: Column) -> None:
+        self.columns = columns
+
+    def header(self) -> str:
+        """The titles, aligned like the values below them."""
+        return self.row(*(column.title for column in self.columns))
+
+    def row(self, *values: object) -> str:
+        """One line: ints get thousands separators, text is padded to the column."""
+        return "  ".join(column.cell(value)
+                         for column, value in zip(self.columns, values)).rstrip()
+
+
+class ProgressLine:
+    """A progress callback for long searches: ``(nodes, seconds)`` shown on a stream.
+
+    On a terminal the line is rewritten in place; elsewhere (a log, a pipe)
+    each report is a line of its own.  Call ``finish()`` when the search ends.
+    """
+
+    def __init__(self, stream: TextIO, label: str = "searching") -> None:
+        self.stream = stream
+        self.label = label
+        self.in_place = _isatty(stream)
+        self.shown_at: float | None = None
+        self.width = 0
+
+    def __call__(self, nodes: int, seconds: float) -> None:
+        if seconds < PROGRESS_DELAY:
+            return
+        if self.shown_at is not None and seconds - self.shown_at < PROGRESS_INTERVAL:
+            return
+        self.shown_at = seconds
+        rate = nodes / seconds if seconds > 0 else 0.0
+        text = f"{self.label}: {nodes:,} nodes, {rate:,.0f} nodes/s, {seconds:.1f} s"
+        if self.in_place:
+            # Pad over the end of a longer previous line; the cursor stays on this one.
+            self.stream.write("\r" + text.ljust(self.width))
+            self.width = len(text)
+        else:
+            self.stream.write(text + "\n")
+        self.stream.flush()
+
+    def finish(self) -> None:
+        """End the in-place line, if one was written, so later output starts on a new line."""
+        if self.in_place and self.shown_at is not None:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+def _isatty(stream: TextIO) -> bool:
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
+
+
+# -- play ------------------------------------------------------------------------------
+
+
+def ask_move(board: Board, inp: TextIO, out: TextIO) -> Cell | None:
+    """Prompt until a legal move is typed; None at the end of input or on ``quit``."""
+    mover = board.to_move
+    while True:
+        out.write(f"your move ({mover}) - row col from 1, or a cell like b2: ")
+        out.flush()
+        line = inp.readline()
+        if not line:
+            out.write("\n")
+            return None
+        if line.strip().lower() in QUIT_WORDS:
+            return None
+        try:
+            return parse_move(line, board)
+        except ValueError as reason:
+            out.write(f"  {reason}; try again\n")
+
+
+def cmd_play(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
+    """A game between a person typing moves on ``inp`` and the engine."""
+    rules = rules_from(args)
+    board = Board(rules)
+    rng = random.Random(args.seed)
+    solver = Solver(rules)
+    human = args.side
+    out.write(f"{rules}, {args.level} engine. You play {human}; x moves first."
+              f" Type 'quit' or press Ctrl-D to stop.\n")
+    while not board.is_over():
+        out.write("\n" + draw_board(board) + "\n")
+        if board.to_move == human:
+            cell = ask_move(board, inp, out)
+            if cell is None:
+                out.write("game abandoned: no more moves were given\n")
+                return EXIT_OK
+        else:
+            cell = choose_move(board, args.level, rng, args.budget, solver).move
+            out.write(f"engine ({board.to_move}) plays {describe_cell(rules, cell)}\n")
+        board.play(cell)
+    winner = board.outcome().winner
+    verdict = "" if winner is None else " - you win!" if winner == human else " - the engine wins"
+    out.write("\n" + draw_board(board) + "\n" + outcome_text(board) + verdict + "\n")
+    return EXIT_OK
+
+
+# -- selfplay ----------------------------------------------------------------------------
+
+
+def decision_text(decision: Decision) -> str:
+    """What a level's search found, or that it did not search."""
+    if decision.result is None:
+        return "no search"
+    return f"{value_text(decision.result)}; {search_text(decision.result)}"
+
+
+def cmd_selfplay(args: argparse.Namespace, out: TextIO) -> int:
+    """The engine plays both sides, printing every move, its analysis and the board."""
+    rules = rules_from(args)
+    board = Board(rules)
+    rng = random.Random(args.seed)
+    levels = {"x": args.x_level, "o": args.o_level}
+    solvers = {side: Solver(rules) for side in levels}  # each side keeps its own table
+    out.write(f"{rules}: x plays {levels['x']}, o plays {levels['o']}\n")
+    while not board.is_over():
+        mover = board.to_move
+        decision = choose_move(board, levels[mover], rng, args.budget, solvers[mover])
+        board.play(decision.move)
+        out.write(f"\nply {board.stones}: {mover} plays {describe_cell(rules, decision.move)}"
+                  f" ({levels[mover]}: {decision_text(decision)})\n")
+        out.write(draw_board(board) + "\n")
+    out.write("\n" + outcome_text(board) + "\n")
+    return EXIT_OK
+
+
+# -- solve -------------------------------------------------------------------------------
+
+
+MOVE_LETTERS = {"win": "W", "draw": "D", "loss": "L"}
+
+
+def cmd_solve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """Solve a position given on the command line and print its value and best moves."""
+    board = parse_board(args.board, args.k)
+    rules = board.rules
+    status = "game over" if board.is_over() else f"{board.to_move} to move"
+    out.write(f"{rules}, {status}\n{draw_board(board)}\n")
+    if board.is_over():
+        out.write(f"the game is over: {outcome_text(board)}\n")
+        return EXIT_OK
+    progress = ProgressLine(err, "solving")
+    try:
+        result = analyse(board, budget=args.budget, all_moves=args.all, progress=progress)
+    finally:
+        progress.finish()
+    mover = board.to_move
+    if result.proven:
+        out.write(f"value for {mover}: {result.value} in {plies_text(result.plies)} (proven)\n")
+        label = "best moves"
+    else:
+        out.write(f"value for {mover}: unknown (depth {result.depth}, not proven"
+                  f" within {args.budget} s)\n")
+        label = "best move found"
+    moves = ", ".join(describe_cell(rules, cell) for cell in result.best_moves)
+    out.write(f"{label}: {moves}\n{search_text(result)}\n")
+    if args.all:
+        write_move_values(board, result, out)
+    return EXIT_OK
+
+
+def write_move_values(board: Board, result: SolveResult, out: TextIO) -> None:
+    """Every legal move's value and plies, as a grid and as a list."""
+    if not result.move_values:
+        out.write("no move values: the position was not proven within the budget\n")
+        return
+    rules = board.rules
+    marks = {cell: f"{MOVE_LETTERS[mv.value]}{mv.plies}"
+             for cell, mv in result.move_values.items()}
+    out.write(f"\nevery move for {board.to_move} (W win, D draw, L loss;"
+              f" the number is plies to the end):\n{draw_board(board, marks)}\n\n")
+    for cell, move_value in result.move_values.items():
+        out.write(f"  {describe_cell(rules, cell)}: {move_value.value} in"
+                  f" {plies_text(move_value.plies)}\n")
+
+
+# -- stats -----------------------------------------------------------------------------
+
+
+def cmd_stats(args: argparse.Namespace, out: TextIO) -> int:
+    """Print the exhaustive counts of positions and games for a small board."""
+    rules = rules_from(args)
+    try:
+        games = count_games(rules)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    positions, classes = count_positions(rules), count_positions(rules, up_to_symmetry=True)
+    out.write(f"{rules}, counted by exhaustive enumeration\n\n")
+
+    summary = Table(Column("games", 32, left=True), Column("", 12))
+    for name, value in (("complete games", games.total), ("  x wins", games.ends.x_wins),
+                        ("  o wins", games.ends.o_wins), ("  draws", games.ends.draws),
+                        ("games up to symmetry", count_games_up_to_symmetry(rules)),
+                        ("game tree nodes, root included", game_tree_nodes(rules))):
+        out.write(summary.row(name, value) + "\n")
+
+    by_length = Table(Column("ends at ply", 11), Column("x wins", 12), Column("o wins", 12),
+                      Column("draws", 12), Column("total", 12))
+    out.write("\n" + by_length.header() + "\n")
+    for ply, tally in enumerate(games.by_ply):
+        if tally.total:
+            out.write(by_length.row(ply, tally.x_wins, tally.o_wins, tally.draws, tally.total)
+                      + "\n")
+
+    table = Table(Column("positions", 16, left=True), Column("all", 10),
+                  Column("up to symmetry", 15))
+    out.write("\n" + table.header() + "\n")
+    for ply, (count, class_count) in enumerate(zip(positions.by_ply, classes.by_ply)):
+        out.write(table.row(f"  {ply} stones", count, class_count) + "\n")
+    for name, field in (("total", lambda p: p.total),
+                        ("terminal", lambda p: p.terminal.total),
+                        ("  x won", lambda p: p.terminal.x_wins),
+                        ("  o won", lambda p: p.terminal.o_wins),
+                        ("  drawn", lambda p: p.terminal.draws),
+                        ("non-terminal", lambda p: p.nonterminal)):
+        out.write(table.row(name, field(positions), field(classes)) + "\n")
+    return EXIT_OK
+
+
+# -- bench -----------------------------------------------------------------------------
+
+
+def cmd_bench(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """Run the benchmark rows (see ``tictactoe.bench``)."""
+    # Imported here: bench uses this module's tables and progress line.
+    from .bench import run_bench
+
+    try:
+        run_bench(out, err, quick=args.quick, only=args.only)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    return EXIT_OK
+
+
+# -- the parser and main -----------------------------------------------------------------
+
+
+def add_size_options(parser: argparse.ArgumentParser) -> None:
+    """--size RxC, --rows, --cols and --k (default 3x3; k from ``Rules.default_k``)."""
+    parser.add_argument("--size", type=parse_size, metavar="RxC", help="board size, like 3x4")
+    parser.add_argument("--rows", type=int, help="number of rows (default 3)")
+    parser.add_argument("--cols", type=int, help="number of columns (default 3)")
+    parser.add_argument("--k", type=int, help="stones in a row to win (default: 3 on 3x3,"
+                        " else the smallest of rows, cols and 5)")
+
+
+def add_game_options(parser: argparse.ArgumentParser) -> None:
+    """--seed and --budget, for the commands where the engine plays."""
+    parser.add_argument("--seed", type=int, help="seed for the engine's random choices")
+    parser.add_argument("--budget", type=positive_seconds, default=DEFAULT_BUDGET,
+                        help=f"seconds the engine may think per move (default {DEFAULT_BUDGET})")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The parser of ``python -m tictactoe`` and its subcommands."""
+    parser = argparse.ArgumentParser(
+        prog="python -m tictactoe",
+        description="A perfect m,n,k-game engine (tic-tac-toe and bigger),"
+                    f" version {ENGINE_VERSION}.")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    play = commands.add_parser("play", help="play a game against the engine")
+    add_size_options(play)
+    play.add_argument("--side", choices=("x", "o"), default="x", help="your side (x moves first)")
+    play.add_argument("--level", choices=LEVELS, default="perfect", help="the engine's level")
+    add_game_options(play)
+
+    selfplay = commands.add_parser("selfplay", help="watch the engine play itself")
+    add_size_options(selfplay)
+    selfplay.add_argument("--x-level", choices=LEVELS, default="perfect")
+    selfplay.add_argument("--o-level", choices=LEVELS, default="perfect")
+    add_game_options(selfplay)
+
+    solve = commands.add_parser(
+        "solve", help="solve a position",
+        description="Solve a position given as rows (x.. .o. ...)"
+                    " or as one argument (x../.o./...).")
+    solve.add_argument("board", nargs="+", help="the rows, top first: x, o and . for empty")
+    solve.add_argument("--k", type=int, help="stones in a row to win (default as for --size)")
+    solve.add_argument("--all", action="store_true", help="the value of every legal move too")
+    solve.add_argument("--budget", type=positive_seconds,
+                       help="give up proving after this many seconds (default: no limit)")
+
+    stats = commands.add_parser("stats", help="exhaustive counts of positions and games")
+    add_size_options(stats)
+
+    bench = commands.add_parser("bench", help="time the solver on a set of positions")
+    bench.add_argument("--quick", action="store_true", help="skip the slow rows")
+    bench.add_argument("--only", action="append", metavar="NAME",
+                       help="run only this row (repeatable)")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None,
+         stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
+    """Run the command line on ``argv`` (default ``sys.argv[1:]``) and return the exit status.
+
+    Bad input prints its reason to ``stderr`` and returns 2; Ctrl-C returns 130.
+    """
+    inp, out, err = stdin or sys.stdin, stdout or sys.stdout, stderr or sys.stderr
+    try:
+        # argparse writes usage errors and --help to sys.stderr/sys.stdout itself.
+        with redirect_stdout(out), redirect_stderr(err):
+            args = build_parser().parse_args(argv)
+    except SystemExit as exit_:
+        return exit_.code if isinstance(exit_.code, int) else EXIT_BAD_INPUT
+    commands: dict[str, Callable[[], int]] = {
+        "play": lambda: cmd_play(args, inp, out),
+        "selfplay": lambda: cmd_selfplay(args, out),
+        "solve": lambda: cmd_solve(args, out, err),
+        "stats": lambda: cmd_stats(args, out),
+        "bench": lambda: cmd_bench(args, out, err),
+    }
+    try:
+        return commands[args.command]()
+    except UsageError as error:
+        err.write(f"error: {error}\n")
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        out.flush()
+        err.write("\ninterrupted: stopped\n")
+        return EXIT_INTERRUPTED
