@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Set up everything the whole test suite needs on a Debian machine:
+# Debian's chromium (browser tests) and redis-server (Redis tests), then a
+# virtualenv in .venv with the pinned test requirements.  Safe to run again.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+missing=()
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
+if [ ${#missing[@]} -gt 0 ]; then
+    if [ "$(id -u)" -eq 0 ]; then
+        sudo=()
+    elif command -v sudo >/dev/null 2>&1; then
+        sudo=(sudo)
+    else
+        echo "setup-tests: need root or sudo to install: ${missing[*]}" >&2
+        exit 1
+    fi
+    echo "setup-tests: installing ${missing[*]} from Debian" >&2
+    "${sudo[@]}" apt-get update -qq
+    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 \
+        install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+[ -x .venv/bin/python ] || python3 -m venv .venv
+# pip's "Location ... is ignored" lines about a local mirror are noise.
+.venv/bin/pip install -q -r requirements-dev.txt 2>&1 | grep -v 'is ignored' || true
+.venv/bin/python -c "import flask, flask_caching, gunicorn, playwright, pytest, redis"
