@@ -1,32 +1,360 @@
 """Iterative deepening with a heuristic evaluation, for positions too big to prove in time.
 
-Placeholder contract (to be filled in): ``deepen(board, deadline, progress)``
-returns an unproven ``SolveResult`` whose ``best_moves[0]`` is the move to play
-and whose ``depth`` is the depth the search completed.
+``iterate(board)`` is a generator: it yields the static choice (depth 0) and
+then the best move of each deeper negamax alpha-beta search, so its caller
+decides when to stop; ``deepen(board, deadline)`` drives it against a clock
+and returns an unproven ``SolveResult``.
+
+Scores are from the side to move's view.  Tactics are scored exactly and, as
+in the solver, absolutely, by the cells still empty when the game ends::
+
+    a win  completed when e cells are still empty  scores   WIN_SCORE + e
+    a loss completed when e cells are still empty  scores -(WIN_SCORE + e)
+    a full board                                    scores   0
+    anything else                                   the evaluation, far below WIN_SCORE
+
+so a faster win and a slower loss score higher, and a score does not depend
+on the path to its position (the transposition table stores it as is).
+
+What each part of the search is for:
+
+- a win in one ends the node at once, two threats of the opponent's are a
+  loss in two, and a single threat leaves one move, which is searched without
+  using up depth, so forcing lines are read to their end;
+- candidates are the empty cells near stones (threat cells up to two away,
+  other cells next to a stone on big boards): far cells almost never matter;
+- moves are ordered by the transposition table's best move, then by threat
+  tiers (``evaluation.move_tiers``), then by nearness, so alpha-beta cuts early;
+- a transposition table keyed by the stones, with a depth and lower and upper
+  bounds, saves searching positions reached by other move orders again;
+- at the root the previous depth's best move is searched first: an unfinished
+  depth whose first move was searched is still safe to use.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 
 from .board import Board
+from .errors import GameOverError
+from .evaluation import evaluator
+from .rules import Bitboard, Cell
 from .solver import SolveResult
+
+WIN_SCORE = 1 << 40  # beyond any evaluation; a score at or past it is a forced result
+INFINITY = 1 << 50
+TICK_NODES = 256  # how often the search polls its caller (deadline, progress)
+PROGRESS_SECONDS = 0.5
+TABLE_LIMIT = 100_000  # entries; a table is cleared past it (each about 250 bytes)
+# On boards up to this many cells every cell within two of a stone is a
+# candidate; on bigger ones, beyond the adjacent cells only threat cells are.
+SMALL_BOARD_CELLS = 64
+
+Poll = Callable[[int], bool]
+
+
+class _Stop(Exception):
+    """The caller's poll asked the search to stop."""
+
+
+@dataclass(frozen=True)
+class Iteration:
+    """What one depth of the search found.
+
+    ``complete`` is False for a depth the poll interrupted: its ``move`` is then
+    the best of the root moves it finished (the previous depth's best is the
+    first of them) or, if none finished, the previous depth's best.
+    """
+
+    depth: int
+    move: Cell
+    score: int | None
+    nodes: int
+    complete: bool = True
+
+    @property
+    def decided(self) -> bool:
+        """Whether the score is a forced win or loss (deeper searches change nothing)."""
+        return self.score is not None and abs(self.score) >= WIN_SCORE
+
+
+class _Search:
+    """The negamax search of one position's descendants, with its table and node count."""
+
+    def __init__(self, board: Board, poll: Poll | None) -> None:
+        self.geometry = geometry = board.geometry
+        self.evaluator = evaluator(board.rules)
+        self.poll = poll
+        self.nodes = 0
+        self.table: dict[tuple[Bitboard, Bitboard], tuple[int, int, int, Bitboard]] = {}
+        self.threats: dict[Bitboard, Bitboard] = {}
+        self.rest_radius = 2 if board.rules.cells <= SMALL_BOARD_CELLS else 1
+        stride = geometry.stride
+        self._steps = (1, stride)
+        self.full = geometry.full
+        self.negamax = self._make_negamax()
+
+    # -- helpers ---------------------------------------------------------------
+
+    def completing(self, stones: Bitboard) -> Bitboard:
+        """The stacked cells completing a line of these stacked stones (memoised: they recur)."""
+        found = self.threats.get(stones)
+        if found is None:
+            found = self.threats[stones] = self.evaluator.completing(stones)
+        return found
+
+    def near(self, stones: Bitboard, radius: int) -> Bitboard:
+        """The cells within ``radius`` (Chebyshev) of these stones, stones included."""
+        full = self.full
+        for _ in range(radius):
+            for step in self._steps:
+                # A row step then a column step make the 3x3 square; the guard
+                # bits (cleared by ``full``) stop row wrap-around.
+                stones = (stones | stones << step | stones >> step) & full
+        return stones
+
+    def ordered_moves(self, me: Bitboard, opp: Bitboard,
+                      first: Bitboard = 0) -> Iterator[Bitboard]:
+        """The candidate moves, most promising first: ``first`` (if a candidate), tiers, the rest.
+
+        Candidates are empty cells near stones; on an empty board, the centre.
+        A generator: after a cut-off the later tiers are never split into moves.
+        """
+        occupied = me | opp
+        if not occupied:
+            yield self.geometry.bits[self.geometry.order[0]]
+            return
+        pool = self.near(occupied, 2) & ~occupied
+        if first & pool:
+            yield first
+            pool ^= first
+        for tier in self.evaluator.move_tiers(me, opp):
+            cells = tier & pool
+            pool ^= cells
+            yield from _bits(cells)
+        yield from _bits(pool & self.near(occupied, self.rest_radius))
+
+    def tick(self) -> None:
+        """Ask the caller whether to go on; raise ``_Stop`` if not.  Keeps the tables small."""
+        if self.poll is not None and self.poll(self.nodes):
+            raise _Stop()
+        if len(self.table) > TABLE_LIMIT:
+            self.table.clear()
+        if len(self.threats) > TABLE_LIMIT:
+            self.threats.clear()
+
+    # -- the search --------------------------------------------------------------
+
+    def _make_negamax(self):
+        """Build the recursive negamax with everything it needs bound as locals, for speed."""
+        full = self.full
+        completing = self.completing
+        evaluate = self.evaluator.evaluate
+        stacked_bits = self.evaluator.stacked_bits
+        stacked_full = self.evaluator.stacked_full
+        plain = self.evaluator.plain
+        ordered_moves = self.ordered_moves
+        table = self.table
+        table_get = table.get
+        tick = self.tick
+        counter = self
+
+        def negamax(me: Bitboard, opp: Bitboard, empties: int, depth: int,
+                    alpha: int, beta: int) -> int:
+            """The score for the side to move (``me``, no line yet), searched ``depth`` plies.
+
+            ``me`` and ``opp`` are stacked boards (``evaluation``); their plain
+            lane is ``& full``.  Fail-soft contract: a result <= alpha is an
+            upper bound on the depth-limited score, a result >= beta a lower
+            bound, anything between is exact.
+            """
+            counter.nodes += 1
+            if not counter.nodes % TICK_NODES:
+                tick()
+            empty = stacked_full ^ me ^ opp
+            if completing(me) & empty:
+                return WIN_SCORE + empties - 1
+            threats = completing(opp) & empty
+            if threats:
+                threats = plain(threats)  # one cell may complete lines in several lanes
+                if threats & (threats - 1):
+                    return -(WIN_SCORE + empties - 2)
+                # One move does not lose at once: play it without spending depth.
+                return -negamax(opp, me | stacked_bits[threats], empties - 1, depth,
+                                -beta, -alpha)
+            if not empties:
+                return 0
+            if depth <= 0:
+                return evaluate(me, opp)
+            # I win no sooner than my next move: mate-distance pruning.
+            if alpha >= WIN_SCORE + empties - 3:
+                return alpha
+            mine = me & full
+            theirs = opp & full
+            key = (mine, theirs)
+            entry = table_get(key)
+            first = 0
+            if entry is not None:
+                entry_depth, low, high, first = entry
+                if entry_depth >= depth:
+                    if low >= beta or low == high:
+                        return low
+                    if high <= alpha:
+                        return high
+            best = -INFINITY
+            best_move = 0
+            window_low = alpha
+            for bit in ordered_moves(mine, theirs, first):
+                score = -negamax(opp, me | stacked_bits[bit], empties - 1, depth - 1,
+                                 -beta, -alpha)
+                if score > best:
+                    best = score
+                    best_move = bit
+                    if score > alpha:
+                        alpha = score
+                        if alpha >= beta:
+                            break
+            if best <= window_low:
+                table[key] = (depth, -INFINITY, best, best_move)
+            elif best >= beta:
+                table[key] = (depth, best, INFINITY, best_move)
+            else:
+                table[key] = (depth, best, best, best_move)
+            return best
+
+        return negamax
+
+    def root(self, me: Bitboard, opp: Bitboard, moves: list[Bitboard], depth: int,
+             finished: list[tuple[int, Bitboard]]) -> None:
+        """Search each root move ``depth`` plies deep, appending ``(score, move)`` as each ends.
+
+        ``me`` and ``opp`` are stacked boards, ``moves`` plain one-bit boards.
+        A score after the first is exact only when it beats the ones before;
+        otherwise it is an upper bound, enough to rank it below them.  Raises
+        ``_Stop`` when the poll says so, with ``finished`` holding what ended.
+        """
+        empties = (self.full & ~(me | opp)).bit_count()
+        stacked_bits = self.evaluator.stacked_bits
+        alpha = -INFINITY
+        for bit in moves:
+            score = -self.negamax(opp, me | stacked_bits[bit], empties - 1, depth - 1,
+                                  -INFINITY, -alpha)
+            finished.append((score, bit))
+            alpha = max(alpha, score)
+
+
+def _bits(cells: Bitboard) -> Iterator[Bitboard]:
+    """The one-bit boards of ``cells``, lowest bit first."""
+    while cells:
+        bit = cells & -cells
+        yield bit
+        cells ^= bit
+
+
+def _sides(board: Board) -> tuple[Bitboard, Bitboard]:
+    """The stones of the side to move and of its opponent."""
+    return (board.x, board.o) if board.to_move == "x" else (board.o, board.x)
+
+
+def _forced_score(wins: Bitboard, threats: Bitboard, empty: Bitboard) -> int | None:
+    """The score of a forced root move: a win now, a loss in two (two threats), or unknown."""
+    if wins:
+        return WIN_SCORE + empty.bit_count() - 1
+    if threats & (threats - 1):
+        return -(WIN_SCORE + empty.bit_count() - 2)
+    return None
+
+
+def iterate(board: Board, poll: Poll | None = None,
+            max_depth: int | None = None) -> Iterator[Iteration]:
+    """Yield the best move after each depth: 0 (the static choice), 1, 2, ...
+
+    ``poll(nodes)`` is called every ``TICK_NODES`` nodes; when it returns True
+    the search stops, yields the interrupted depth (``complete=False``, with
+    the best move among the root moves it finished, or the previous depth's
+    best when none did) and ends.  It also ends after a forced move
+    (a win in one, or one cell to block), a forced win or loss, ``max_depth``,
+    or a depth reaching the end of the game.  Raises ``GameOverError`` when the
+    game is over.
+    """
+    geometry = board.geometry
+    me, opp = _sides(board)
+    empty = board.empty
+    if not empty or geometry.has_line(me) or geometry.has_line(opp):
+        raise GameOverError("the game is over: there is no move to make")
+    search = _Search(board, poll)
+    cell_of = geometry.cell_of
+    wins = geometry.winning_cells(me, empty)
+    threats = geometry.winning_cells(opp, empty)
+    forced = (wins or threats) & -(wins or threats)
+    moves = [forced] if forced else list(search.ordered_moves(me, opp))
+    yield Iteration(0, cell_of[moves[0]], None, 0)
+    if forced:
+        # The win, or the only move that does not lose at once: nothing to search.
+        yield Iteration(1, cell_of[forced], _forced_score(wins, threats, empty), 1)
+        return
+    last = empty.bit_count() if max_depth is None else min(max_depth, empty.bit_count())
+    stack = search.evaluator.stack
+    previous = None
+    for depth in range(1, last + 1):
+        finished: list[tuple[int, Bitboard]] = []
+        try:
+            search.root(stack(me), stack(opp), moves, depth, finished)
+        except _Stop:
+            # Safe: the previous best was searched first, so it is among the finished
+            # moves, or it stands alone when none finished.
+            score, bit = max(finished, key=lambda pair: pair[0], default=(previous, moves[0]))
+            yield Iteration(depth, cell_of[bit], score, search.nodes, complete=False)
+            return
+        # Next depth: best first (stable, so ties keep the order that found them).
+        ranked = sorted(finished, key=lambda pair: -pair[0])
+        moves = [bit for _, bit in ranked]
+        previous = ranked[0][0]
+        result = Iteration(depth, cell_of[moves[0]], previous, search.nodes)
+        yield result
+        if result.decided:
+            return
+
+
+class _Clock:
+    """The poll ``deepen`` gives ``iterate``: stop at the deadline, report progress on the way."""
+
+    def __init__(self, deadline: float, progress: Callable[[int, float], None] | None) -> None:
+        self.start = self.last_report = time.monotonic()
+        self.deadline = deadline
+        self.progress = progress
+
+    def __call__(self, nodes: int) -> bool:
+        now = time.monotonic()
+        if self.progress is not None and now - self.last_report >= PROGRESS_SECONDS:
+            self.last_report = now
+            self.progress(nodes, now - self.start)
+        return now >= self.deadline
 
 
 def deepen(board: Board, deadline: float,
-           progress: Callable[[int, float], None] | None = None) -> SolveResult:
-    """The best move found by deepening until ``deadline`` (a ``time.monotonic()`` instant)."""
-    start = time.monotonic()
-    geometry = board.geometry
-    me, opp = (board.x, board.o) if board.to_move == "x" else (board.o, board.x)
-    empty = board.empty
-    wins = geometry.winning_cells(me, empty)
-    blocks = geometry.winning_cells(opp, empty)
-    choice = wins or blocks
-    if choice:
-        move = geometry.cell_of[choice & -choice]
-    else:
-        move = next(cell for cell in geometry.order if empty & geometry.bits[cell])
-    return SolveResult(value=None, plies=None, best_moves=[move], nodes=1,
-                       seconds=time.monotonic() - start, proven=False, depth=0)
+           progress: Callable[[int, float], None] | None = None,
+           max_depth: int | None = None) -> SolveResult:
+    """The best move found by deepening until ``deadline`` (a ``time.monotonic()`` instant).
+
+    Returns an unproven ``SolveResult``: ``best_moves == [move]`` and ``depth``
+    the deepest depth completed (0 is the static choice, returned even when the
+    deadline has passed).  ``progress(nodes, seconds)`` is called about twice a
+    second.  ``max_depth`` caps the depth (for tests and fixed-depth play).
+    Raises ``GameOverError`` when the game is over.
+    """
+    clock = _Clock(deadline, progress)
+    move, depth, nodes = None, 0, 0
+    for found in iterate(board, clock, max_depth):
+        move, nodes = found.move, found.nodes
+        if found.complete:
+            depth = found.depth
+        if time.monotonic() >= deadline:
+            break
+    return SolveResult(value=None, plies=None, best_moves=[move], nodes=nodes,
+                       seconds=time.monotonic() - clock.start, proven=False, depth=depth)
+
+
+__all__ = ["Iteration", "iterate", "deepen", "WIN_SCORE"]

@@ -1,0 +1,316 @@
+"""Iterative deepening and its evaluation: contract, tactics, and agreement with brute force.
+
+Positions are drawn as rows (``x``, ``o``, ``.``); a ``*`` is an empty cell
+the test cares about (the expected answer).  Small drawings are centred on a
+15x15 board by ``centred``.  Nothing here asserts a time: searches are bounded
+by ``max_depth`` or by a poll that counts nodes.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from tictactoe.board import Board
+from tictactoe.deepening import WIN_SCORE, deepen, iterate
+from tictactoe.errors import GameOverError
+from tictactoe.evaluation import evaluator
+from tictactoe.rules import Rules
+from tictactoe.solver import WIN, SolveResult, solve
+
+FAR = 1e9  # a deadline that never comes: the depth is bounded some other way
+
+
+def position(rows: list[str], k: int | None = None) -> tuple[Board, set[int]]:
+    """The board drawn by ``rows`` and the cells marked ``*`` (empty on the board)."""
+    cols = len(rows[0])
+    marked = {r * cols + c for r, row in enumerate(rows) for c, char in enumerate(row)
+              if char == "*"}
+    return Board.from_text([row.replace("*", ".") for row in rows], k), marked
+
+
+def centred(rows: list[str], size: int = 15) -> list[str]:
+    """A drawing placed in the middle of an empty size x size board."""
+    top = (size - len(rows)) // 2
+    left = (size - len(rows[0])) // 2
+    blank = "." * size
+    board = [blank] * top
+    board += ["." * left + row + "." * (size - left - len(row)) for row in rows]
+    return board + [blank] * (size - len(board))
+
+
+def sides(board: Board) -> tuple[int, int]:
+    """The side to move's stones and the opponent's."""
+    return (board.x, board.o) if board.to_move == "x" else (board.o, board.x)
+
+
+def threats_after(board: Board, cell: int) -> int:
+    """How many cells win for the player who just played ``cell`` (taken back afterwards)."""
+    board.play(cell)
+    mover = board.o if board.to_move == "x" else board.x
+    count = board.geometry.winning_cells(mover, board.empty).bit_count()
+    board.undo()
+    return count
+
+
+def assert_legal(board: Board, result: SolveResult) -> None:
+    """The result is an unproven answer whose move is an empty cell of the board."""
+    assert isinstance(result, SolveResult)
+    assert result.proven is False and result.value is None and result.plies is None
+    assert result.depth is not None and result.depth >= 0
+    move = result.best_moves[0]
+    assert 0 <= move < board.rules.cells
+    assert board.empty & board.geometry.bits[move], f"{move} is occupied"
+
+
+MIDDLE_GAME = centred([  # from a self-play game; X to move, nothing forced
+    "....o....",
+    "..oxxx...",
+    ".xxxo....",
+    ".xooo....",
+    ".....o...",
+    "..o.x.o..",
+    "..ox.....",
+    "..x......",
+])
+
+
+# -- the contract --------------------------------------------------------------------
+
+
+def test_a_short_deadline_still_gives_a_well_formed_unproven_result():
+    board = Board.from_text(MIDDLE_GAME)
+    assert board.stones == 20
+    result = deepen(board, deadline=time.monotonic() + 0.2)
+    assert_legal(board, result)
+
+
+def test_a_deadline_already_past_gives_the_static_choice():
+    board = Board.from_text(MIDDLE_GAME)
+    result = deepen(board, deadline=time.monotonic() - 1.0)
+    assert_legal(board, result)
+    assert result.depth == 0
+
+
+def test_with_time_the_result_is_unproven_and_searched():
+    board = Board.from_text(MIDDLE_GAME)
+    result = deepen(board, deadline=FAR, max_depth=2)
+    assert_legal(board, result)
+    assert result.depth == 2 and result.nodes > 0
+
+
+def test_the_empty_board_opens_in_the_centre():
+    board = Board(Rules(15, 15, 5))
+    assert deepen(board, deadline=FAR, max_depth=2).best_moves == [7 * 15 + 7]
+
+
+def test_a_finished_game_raises():
+    board, _ = position(["xxx", "oo.", "..."])
+    with pytest.raises(GameOverError):
+        deepen(board, deadline=FAR)
+
+
+def test_an_interrupted_depth_is_yielded_last():
+    board = Board.from_text(MIDDLE_GAME)
+    for budget in (1, 300, 1000, 5000):
+        found = list(iterate(board, poll=lambda nodes, budget=budget: nodes >= budget))
+        assert [it.depth for it in found] == list(range(len(found)))
+        assert all(it.complete for it in found[:-1]) and not found[-1].complete
+        assert all(board.empty & board.geometry.bits[it.move] for it in found)
+
+
+def test_progress_is_reported_and_the_deadline_kept_on_a_fake_clock(monkeypatch):
+    class FakeClock:
+        """A monotonic clock that moves 0.1 s each time it is read."""
+
+        now = 0.0
+
+        def monotonic(self):
+            self.now += 0.1
+            return self.now
+
+    clock = FakeClock()
+    monkeypatch.setattr("tictactoe.deepening.time", clock)
+    reports = []
+    board = Board.from_text(MIDDLE_GAME)
+    result = deepen(board, deadline=3.0, progress=lambda nodes, seconds: reports.append(
+        (nodes, seconds)))
+    assert_legal(board, result)
+    assert reports and all(seconds >= 0.5 for _, seconds in reports)
+    assert clock.now < 3.5  # it stopped at the first reading past the deadline
+
+
+# -- tactics ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rows", [
+    centred([  # X to move
+        ".......",
+        "oxxxx*.",
+        "..ooo..",
+    ]),
+    centred([  # O to move: its win comes before blocking X's four
+        "*oooo*x",
+        ".xxxx..",
+        ".......",
+    ]),
+])
+def test_takes_a_win_in_one_on_15x15_with_or_without_time(rows):
+    board, wins = position(rows)
+    assert deepen(board, deadline=FAR, max_depth=3).best_moves[0] in wins
+    assert deepen(board, deadline=time.monotonic() - 1).best_moves[0] in wins
+
+
+@pytest.mark.parametrize("rows, k", [
+    (centred([
+        "oxxxx*.",
+        "...o...",
+        ".o.....",
+    ]), 5),
+    ([
+        ".......",
+        ".......",
+        ".oxxxx*",
+        "..o....",
+        "...o...",
+        ".......",
+        ".......",
+    ], 5),
+])
+def test_blocks_a_four(rows, k):
+    board, block = position(rows, k)
+    assert board.to_move == "o"
+    assert deepen(board, deadline=FAR, max_depth=3).best_moves[0] in block
+    assert deepen(board, deadline=time.monotonic() - 1).best_moves[0] in block
+
+
+OPEN_THREE = centred([
+    ".........",
+    "..x......",
+    "..*ooo*..",
+    "....x....",
+    ".......x.",
+])
+
+
+def test_an_unblocked_open_three_loses():
+    board, _ = position(OPEN_THREE)
+    board.play(0)  # a corner, far away
+    assert any(threats_after(board, cell) >= 2 for cell in board.legal_moves())
+
+
+def test_blocks_an_open_three_on_15x15():
+    board, blocks = position(OPEN_THREE)
+    move = deepen(board, deadline=FAR, max_depth=3).best_moves[0]
+    assert move in blocks
+    board.play(move)
+    assert all(threats_after(board, reply) < 2 for reply in board.legal_moves())
+
+
+def test_makes_a_double_threat_to_win_in_three_plies():
+    board, _ = position([
+        "......",
+        "......",
+        ".xx...",
+        ".o....",
+        "..o...",
+        "......",
+    ], k=4)
+    found = list(iterate(board, poll=None, max_depth=3))
+    last = found[-1]
+    assert last.score >= WIN_SCORE
+    assert threats_after(board, last.move) >= 2
+
+
+def test_picks_a_winning_move_where_the_solver_proves_a_win():
+    rng = random.Random(7)
+    checked = 0
+    for board in random_positions(rng, count=120, sizes=[(4, 4, 3)]):
+        truth = solve(board, all_moves=True)
+        if truth.value != WIN:
+            continue
+        move = deepen(board, deadline=FAR).best_moves[0]
+        assert truth.move_values[move].value == WIN, board
+        checked += 1
+    assert checked >= 20
+
+
+# -- any position ------------------------------------------------------------------------
+
+
+def random_positions(rng: random.Random, count: int,
+                     sizes: list[tuple[int, int, int]] | None = None):
+    """Positions made by random play from the empty board, each stopped before the game ends."""
+    for _ in range(count):
+        if sizes:
+            rows, cols, k = rng.choice(sizes)
+        else:
+            rows, cols = rng.randint(3, 15), rng.randint(3, 15)
+            k = rng.randint(3, max(rows, cols))
+        board = Board(Rules(rows, cols, k))
+        for _ in range(rng.randint(0, rows * cols - 1)):
+            board.play(rng.choice(board.legal_moves()))
+            if board.is_over():
+                board.undo()
+                break
+        yield board
+
+
+def test_never_plays_an_occupied_cell():
+    rng = random.Random(2024)
+    for n, board in enumerate(random_positions(rng, count=300)):
+        assert_legal(board, deepen(board, deadline=time.monotonic() - 1))
+        assert_legal(board, deepen(board, deadline=FAR, max_depth=2 if n % 10 == 0 else 1))
+
+
+# -- the evaluation against brute force ------------------------------------------------------
+
+
+def window_weights(rules: Rules) -> tuple[list[int], list[int]]:
+    """The weight of a live window holding c stones, for the side to move and the other side."""
+    ev = evaluator(rules)
+    mine, theirs = [0], [0]
+    for c in range(1, rules.k):
+        mine.append(mine[-1] + ev.my_steps[c])
+        theirs.append(theirs[-1] + ev.their_steps[c])
+    return mine, theirs
+
+
+def test_the_evaluation_equals_a_sum_over_every_window():
+    rng = random.Random(11)
+    for board in random_positions(rng, count=150):
+        me, opp = sides(board)
+        mine, theirs = window_weights(board.rules)
+        expected = 0
+        for line in board.geometry.lines:
+            held_me, held_opp = (me & line).bit_count(), (opp & line).bit_count()
+            if not held_opp:
+                expected += mine[held_me]
+            if not held_me:
+                expected -= theirs[held_opp]
+        ev = evaluator(board.rules)
+        assert ev.evaluate(ev.stack(me), ev.stack(opp)) == expected, board
+
+
+def test_move_tiers_cover_the_cells_of_live_windows():
+    rng = random.Random(12)
+    for board in random_positions(rng, count=100):
+        me, opp = sides(board)
+        ev = evaluator(board.rules)
+        tiers = ev.move_tiers(me, opp)
+        expected = []
+        for level in ev.tier_levels:
+            level_tiers = []
+            for own, other in ((me, opp), (opp, me)):
+                cover = [0] * board.rules.cells
+                for line in board.geometry.lines:
+                    if not other & line and (own & line).bit_count() >= level:
+                        for cell in board.geometry.cells_of(line):
+                            cover[cell] += 1
+                level_tiers.append([sum(board.geometry.bits[c] for c, n in enumerate(cover)
+                                        if n >= times) for times in (2, 1)])
+            (mine_twice, mine_once), (theirs_twice, theirs_once) = level_tiers
+            expected += [mine_twice, theirs_twice, mine_once, theirs_once]
+        assert tiers == expected, board
