@@ -126,3 +126,30 @@ class RedisServer:
 
     def __exit__(self, *exc) -> None:
         self.stop()
+
+
+def wait_for_workers(url: str, count: int, timeout: float = START_TIMEOUT) -> set[int]:
+    """Poll ``url``/healthz (its JSON names the answering pid) until ``count`` workers answered.
+
+    Requests go in concurrent batches so that a busy worker leaves the next one
+    to another; returns the pids seen.  Raises ``TimeoutError`` after ``timeout`` s.
+    """
+    import json
+    from concurrent.futures import ThreadPoolExecutor
+
+    seen: set[int] = set()
+
+    def ask(_):
+        try:
+            with urllib.request.urlopen(url + "/healthz", timeout=5) as response:
+                return json.loads(response.read())["worker"]
+        except OSError:
+            return None
+
+    def enough() -> bool:
+        with ThreadPoolExecutor(2 * count) as pool:
+            seen.update(pid for pid in pool.map(ask, range(2 * count)) if pid is not None)
+        return len(seen) >= count
+
+    wait_until(enough, timeout, what=f"{count} workers")
+    return seen

@@ -1,0 +1,44 @@
+"""The web app: ``create_app()`` builds it; ``gunicorn app:app`` serves the one built below.
+
+Settings come from environment variables (docs/deploy.md); ``create_app(config)``
+takes the same names as overrides, which is how the tests configure it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from flask import Flask
+
+from web import api, errors, pages, security, solved_cache
+from web.config import load_settings
+from web.engine import Engine
+
+
+def create_app(config: Mapping[str, object] | None = None) -> Flask:
+    """A configured app; raises ``web.config.ConfigError`` for a bad setting."""
+    settings = load_settings(overrides=config)
+    app = Flask(__name__)
+    app.config.update(
+        DEBUG=False,
+        PROPAGATE_EXCEPTIONS=False,  # every error becomes a JSON (or page) response
+        MAX_CONTENT_LENGTH=errors.MAX_BODY_BYTES,
+        SEND_FILE_MAX_AGE_DEFAULT=settings.static_max_age,
+        SETTINGS=settings,
+    )
+    app.json.sort_keys = False
+    app.json.compact = True
+
+    engine = Engine(budget=settings.search_budget,
+                    max_searches=settings.max_concurrent_searches,
+                    table_limit=settings.solver_table_limit)
+    app.extensions["solved_positions"] = solved_cache.init_app(app, settings, engine)
+
+    errors.register(app)
+    security.register(app, settings.frame_ancestors)
+    app.register_blueprint(api.bp)
+    app.register_blueprint(pages.bp)
+    return app
+
+
+app = create_app()

@@ -1,0 +1,469 @@
+"""The JSON API through Flask's test client: every error, perfect play on every 3x3 position,
+the OpenAPI document against what the app really answers.
+
+The reference for perfect play is a plain memoised minimax over the text form,
+written here and sharing nothing with the engine's solver.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+
+import pytest
+
+from app import create_app
+from tictactoe import Board
+
+# -- an independent perfect player over the 3x3 text form ----------------------
+
+LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
+
+
+def won(cells: str, player: str) -> bool:
+    return any(all(cells[i] == player for i in line) for line in LINES)
+
+
+def rank(value: str, plies: int) -> tuple[int, int]:
+    """Quicker wins first, then draws, then slower losses."""
+    return {"win": (2, -plies), "draw": (1, 0), "loss": (0, plies)}[value]
+
+
+@functools.lru_cache(maxsize=None)
+def move_values(cells: str) -> dict[int, tuple[str, int]]:
+    """For every empty cell: (value for the mover, plies to the end counting this move)."""
+    mover = "x" if cells.count("x") == cells.count("o") else "o"
+    values = {}
+    for i, char in enumerate(cells):
+        if char != ".":
+            continue
+        child = cells[:i] + mover + cells[i + 1:]
+        if won(child, mover):
+            values[i] = ("win", 1)
+        elif "." not in child:
+            values[i] = ("draw", 1)
+        else:
+            value, plies = position_value(child)
+            values[i] = ({"win": "loss", "loss": "win", "draw": "draw"}[value], plies + 1)
+    return values
+
+
+def position_value(cells: str) -> tuple[str, int]:
+    """The value and plies to the end for the side to move (the best of its moves)."""
+    return max(move_values(cells).values(), key=lambda vp: rank(*vp))
+
+
+def optimal_moves(cells: str) -> set[int]:
+    best = rank(*position_value(cells))
+    return {i for i, vp in move_values(cells).items() if rank(*vp) == best}
+
+
+def reachable_positions() -> list[str]:
+    """Every position reachable from the empty 3x3 board where the game goes on, by Board.play."""
+    seen: set[str] = set()
+    found = []
+
+    def walk(board: Board) -> None:
+        text = "".join(board.to_text())
+        if text in seen:
+            return
+        seen.add(text)
+        if board.is_over():
+            return
+        found.append(text)
+        for cell in board.legal_moves():
+            board.play(cell)
+            walk(board)
+            board.undo()
+
+    walk(Board.from_text(["...", "...", "..."]))
+    return found
+
+
+def rows(cells: str, cols: int = 3) -> list[str]:
+    return [cells[i:i + cols] for i in range(0, len(cells), cols)]
+
+
+# -- fixtures ------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory):
+    return create_app({"CACHE_DIR": str(tmp_path_factory.mktemp("cache"))})
+
+
+@pytest.fixture(scope="module")
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture(scope="module")
+def spec(client):
+    return client.get("/openapi.json").get_json()
+
+
+# -- the error table -------------------------------------------------------------
+
+BIG = json.dumps({"board": ["x..", ".o.", "..."], "pad": "." * (16 * 1024)})
+J = "application/json"
+
+# (id, method, path, request kwargs, status, substring of the error message)
+CASES = [
+    ("ok", "POST", "/move", {"json": {"board": ["x..", ".o.", "..."]}}, 200, None),
+    ("ok-analyze", "POST", "/analyze", {"json": {"board": ["x..", ".o.", "..."]}}, 200, None),
+    ("ok-state-over", "POST", "/state", {"json": {"board": ["xxx", "oo.", "..."]}}, 200, None),
+    ("not-json", "POST", "/move", {"data": "{board: [x]", "content_type": J}, 400,
+     "not valid JSON"),
+    ("nan", "POST", "/move", {"data": '{"board": ["x..", ".o.", "..."], "k": NaN}',
+                              "content_type": J}, 400, "not valid JSON"),
+    ("not-utf8", "POST", "/move", {"data": b'{"board": ["\xff.."]}', "content_type": J}, 400,
+     "not UTF-8"),
+    ("wrong-content-type", "POST", "/move",
+     {"data": '{"board": ["x..", ".o.", "..."]}', "content_type": "text/plain"}, 400,
+     "Content-Type must be application/json, not 'text/plain'"),
+    ("form-content-type", "POST", "/move", {"data": {"board": "x.."}}, 400,
+     "Content-Type must be application/json"),
+    ("no-content-type", "POST", "/move", {"data": '{"board": ["x..", ".o.", "..."]}'}, 400,
+     "none was given"),
+    ("empty-body", "POST", "/move", {"data": "", "content_type": J}, 400, "body is empty"),
+    ("body-array", "POST", "/move", {"json": [["x..", ".o.", "..."]]}, 400,
+     "must be a JSON object, not an array"),
+    ("body-null", "POST", "/analyze", {"json": None, "data": "null", "content_type": J}, 400,
+     "must be a JSON object, not null"),
+    ("no-board", "POST", "/move", {"json": {"level": "perfect"}}, 400, "board is required"),
+    ("board-string", "POST", "/move", {"json": {"board": "x...o...."}}, 400,
+     "board must be a list of row strings"),
+    ("board-object", "POST", "/analyze", {"json": {"board": {"0": "x.."}}}, 400,
+     "board must be a list of row strings"),
+    ("board-empty", "POST", "/move", {"json": {"board": []}}, 400, "board has no rows"),
+    ("row-not-string", "POST", "/move", {"json": {"board": ["x..", 5, "..."]}}, 400,
+     "board row 1 must be a string, not int"),
+    ("ragged", "POST", "/move", {"json": {"board": ["x..", ".o", "..."]}}, 400,
+     "row 0 has 3 cells, row 1 has 2"),
+    ("bad-char", "POST", "/move", {"json": {"board": ["x..", ".q.", "..."]}}, 400,
+     "bad character 'q' at row 1, column 1"),
+    ("2x2", "POST", "/move", {"json": {"board": ["x.", ".o"]}}, 400,
+     "rows must be between 3 and 15, not 2"),
+    ("16x16", "POST", "/move", {"json": {"board": ["." * 16] * 16}}, 400,
+     "rows must be between 3 and 15, not 16"),
+    ("3x16", "POST", "/analyze", {"json": {"board": ["." * 16] * 3}}, 400,
+     "cols must be between 3 and 15, not 16"),
+    ("k-2", "POST", "/move", {"json": {"board": ["x..", ".o.", "..."], "k": 2}}, 400,
+     "k must be between 3 and 3 on a 3x3 board, not 2"),
+    ("k-too-big", "POST", "/move", {"json": {"board": ["x..", ".o.", "..."], "k": 4}}, 400,
+     "k must be between 3 and 3 on a 3x3 board, not 4"),
+    ("k-too-big-4x5", "POST", "/move", {"json": {"board": ["....."] * 4, "k": 6}}, 400,
+     "k must be between 3 and 5 on a 4x5 board, not 6"),
+    ("k-string", "POST", "/move", {"json": {"board": ["x..", ".o.", "..."], "k": "3"}}, 400,
+     'k must be an integer, not "3"'),
+    ("k-float", "POST", "/move", {"json": {"board": ["x..", ".o.", "..."], "k": 3.0}}, 400,
+     "k must be an integer, not 3.0"),
+    ("k-bool", "POST", "/move", {"json": {"board": ["x..", ".o.", "..."], "k": True}}, 400,
+     "k must be an integer, not true"),
+    ("k-null", "POST", "/move", {"json": {"board": ["x..", ".o.", "..."], "k": None}}, 400,
+     "k must be an integer, not null"),
+    ("unknown-level", "POST", "/move",
+     {"json": {"board": ["x..", ".o.", "..."], "level": "hard"}}, 400,
+     'level must be one of easy, medium, perfect, not "hard"'),
+    ("level-number", "POST", "/analyze",
+     {"json": {"board": ["x..", ".o.", "..."], "level": 3}}, 400, "level must be one of"),
+    ("unknown-field", "POST", "/move",
+     {"json": {"board": ["x..", ".o.", "..."], "depth": 3}}, 400,
+     'unknown field "depth": the fields are board, k, level, seed'),
+    ("seed-on-analyze", "POST", "/analyze",
+     {"json": {"board": ["x..", ".o.", "..."], "seed": 1}}, 400, 'unknown field "seed"'),
+    ("level-on-state", "POST", "/state",
+     {"json": {"board": ["x..", ".o.", "..."], "level": "easy"}}, 400, 'unknown field "level"'),
+    ("seed-negative", "POST", "/move",
+     {"json": {"board": ["x..", ".o.", "..."], "seed": -1}}, 400, "seed must be an integer"),
+    ("seed-bool", "POST", "/move",
+     {"json": {"board": ["x..", ".o.", "..."], "seed": False}}, 400, "seed must be an integer"),
+    ("counts-x", "POST", "/move", {"json": {"board": ["xx.", "...", "..."]}}, 409,
+     "impossible counts: 2 x and 0 o"),
+    ("counts-o", "POST", "/analyze", {"json": {"board": ["oo.", "x..", "..."]}}, 409,
+     "impossible counts: 1 x and 2 o"),
+    ("counts-state", "POST", "/state", {"json": {"board": ["xxx", "x..", "..."]}}, 409,
+     "impossible counts"),
+    ("both-lines", "POST", "/move", {"json": {"board": ["xxx", "ooo", "..."]}}, 409,
+     "both x and o have a line"),
+    ("o-line-then-x", "POST", "/move", {"json": {"board": ["ooo", "xx.", "x.x"]}}, 409,
+     "o has a line but x moved after it"),
+    ("x-line-then-o", "POST", "/analyze", {"json": {"board": ["xxx", "oo.", "o.."]}}, 409,
+     "x has a line but o moved after it"),
+    ("over-won", "POST", "/move", {"json": {"board": ["xxx", "oo.", "..."]}}, 409,
+     "the game is over: x has won"),
+    ("over-won-o", "POST", "/analyze", {"json": {"board": ["xx.", "ooo", "x.."]}}, 409,
+     "the game is over: o has won"),
+    ("over-full", "POST", "/move", {"json": {"board": ["xox", "xox", "oxo"]}}, 409,
+     "the game is over: the board is full"),
+    ("over-full-analyze", "POST", "/analyze", {"json": {"board": ["xox", "xox", "oxo"]}}, 409,
+     "the board is full"),
+    ("too-large", "POST", "/move", {"data": BIG, "content_type": J}, 413,
+     "too large: at most 16 KiB"),
+    ("too-large-analyze", "POST", "/analyze", {"data": BIG, "content_type": J}, 413,
+     "too large"),
+    ("get-move", "GET", "/move", {}, 405, "GET is not allowed on /move: use POST"),
+    ("get-analyze", "GET", "/analyze", {}, 405, "use POST"),
+    ("put-state", "PUT", "/state", {"json": {}}, 405, "PUT is not allowed on /state"),
+    ("post-healthz", "POST", "/healthz", {"json": {}}, 405, "use GET"),
+    ("delete-openapi", "DELETE", "/openapi.json", {}, 405, "use GET"),
+    ("unknown-api-path", "GET", "/api/nope", {"headers": {"Accept": "text/html"}}, 404,
+     "no such resource"),
+    ("unknown-api-post", "POST", "/api/move", {"json": {"board": ["x..", ".o.", "..."]}}, 404,
+     "no such resource"),
+    ("unknown-path-json", "GET", "/nope", {}, 404, "no such resource"),
+]
+
+
+@pytest.mark.parametrize("method,path,kwargs,status,message",
+                         [case[1:] for case in CASES], ids=[case[0] for case in CASES])
+def test_status_and_message(client, method, path, kwargs, status, message):
+    response = client.open(path, method=method, **kwargs)
+    assert response.status_code == status, response.get_data(as_text=True)
+    assert response.mimetype == "application/json"
+    body = response.get_json()
+    if message is None:
+        assert "error" not in body
+    else:
+        assert set(body) == {"error"}
+        assert message in body["error"]
+        assert "Traceback" not in body["error"] and "/work/" not in body["error"]
+    if status == 405:
+        assert "POST" in response.headers["Allow"] or "GET" in response.headers["Allow"]
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+
+
+def test_an_internal_error_is_a_json_500(app, monkeypatch):
+    from web import api
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("secret detail /srv/app/web/api.py")
+
+    monkeypatch.setattr(api, "_status", broken)
+    response = app.test_client().post("/move", json={"board": ["x..", ".o.", "..."]})
+    assert response.status_code == 500
+    assert response.get_json() == {
+        "error": "internal error: the server could not answer this request"}
+
+
+# -- the answers' content ----------------------------------------------------------
+
+def test_move_answer_shape(client):
+    body = client.post("/move", json={"board": ["x..", ".o.", "..."], "seed": 7}).get_json()
+    assert set(body) == {"move", "player", "board", "status", "line", "value", "plies",
+                         "proven", "cached", "level", "k", "depth", "nodes", "ms", "worker"}
+    assert body["player"] == "x" and body["level"] == "perfect" and body["k"] == 3
+    assert body["proven"] is True and body["depth"] is None
+    assert (body["value"], body["plies"]) == position_value("x...o....")
+
+
+def test_a_winning_move_reports_the_line(client):
+    body = client.post("/move", json={"board": ["xx.", "oo.", "..."]}).get_json()
+    assert body["move"] == {"row": 0, "col": 2}
+    assert body["status"] == "x_won" and body["line"] == [[0, 0], [0, 1], [0, 2]]
+    assert (body["value"], body["plies"]) == ("win", 1)
+
+
+def test_the_last_move_draws(client):
+    body = client.post("/move", json={"board": ["xox", "xoo", "ox."]}).get_json()
+    assert body["board"] == ["xox", "xoo", "oxx"]
+    assert body["status"] == "draw" and body["line"] is None and body["player"] == "x"
+
+
+def test_state_of_a_game_in_progress_and_won(client):
+    going = client.post("/state", json={"board": ["X..", ".O.", "..."]}).get_json()
+    assert going == {"board": ["x..", ".o.", "..."], "k": 3, "status": "in_progress",
+                     "line": None, "to_move": "x"}
+    won_by_o = client.post("/state", json={"board": ["xx.", "ooo", "x.."]}).get_json()
+    assert won_by_o["status"] == "o_won" and won_by_o["line"] == [[1, 0], [1, 1], [1, 2]]
+    assert won_by_o["to_move"] is None
+
+
+def test_easy_and_medium_answer_without_searching(app):
+    client = app.test_client()
+    before = client.get("/stats").get_json()["worker"]["searches"]
+    for level in ("easy", "medium"):
+        body = client.post("/move", json={"board": ["x.o", "...", "..."], "level": level,
+                                          "seed": 3}).get_json()
+        assert body["level"] == level and body["player"] == "x"
+        # medium blocks nothing here and easy wins nothing: any empty cell will do
+        assert body["board"][body["move"]["row"]][body["move"]["col"]] == "x"
+    assert client.get("/stats").get_json()["worker"]["searches"] == before
+    medium = client.post("/move", json={"board": ["xx.", "o..", "o.."], "level": "medium"})
+    assert medium.get_json()["move"] == {"row": 0, "col": 2}  # wins in one
+
+
+def test_easy_reports_the_value_once_the_position_is_cached(app):
+    client = app.test_client()
+    board = ["x..", "...", "..o"]
+    unknown = client.post("/move", json={"board": board, "level": "easy"}).get_json()
+    assert (unknown["value"], unknown["proven"], unknown["cached"]) == (None, False, False)
+    client.post("/move", json={"board": board})  # perfect: solves and stores it
+    known = client.post("/move", json={"board": board, "level": "easy"}).get_json()
+    assert (known["value"], known["plies"]) == position_value("x.......o")
+    assert known["proven"] is True and known["cached"] is True
+
+
+def test_k_defaults_and_bigger_boards(client):
+    body = client.post("/move", json={"board": ["...."] * 4, "seed": 1}).get_json()
+    assert body["k"] == 4 and body["proven"] is True and body["value"] == "draw"
+    big = client.post("/move", json={"board": ["." * 15] * 15}).get_json()
+    assert big["k"] == 5 and big["proven"] is False and big["value"] is None
+    assert isinstance(big["depth"], int)
+
+
+# -- perfect play on every position -------------------------------------------------
+
+@pytest.fixture(scope="module")
+def positions():
+    found = reachable_positions()
+    assert len(found) == 4520
+    return found
+
+
+def test_analyze_matches_minimax_on_every_position(client, positions):
+    for cells in positions:
+        response = client.post("/analyze", json={"board": rows(cells)})
+        assert response.status_code == 200, cells
+        body = response.get_json()
+        expected = move_values(cells)
+        got = {m["row"] * 3 + m["col"]: (m["value"], m["plies"]) for m in body["moves"]}
+        assert got == expected, cells
+        assert (body["value"], body["plies"]) == position_value(cells), cells
+        best = {m["row"] * 3 + m["col"] for m in body["best"]}
+        assert best == optimal_moves(cells), cells
+        assert {m["row"] * 3 + m["col"] for m in body["moves"] if m["best"]} == best
+        assert body["proven"] is True
+
+
+def test_move_is_optimal_on_every_position(client, positions):
+    for cells in positions:
+        response = client.post("/move", json={"board": rows(cells)})
+        assert response.status_code == 200, cells
+        body = response.get_json()
+        cell = body["move"]["row"] * 3 + body["move"]["col"]
+        assert cell in optimal_moves(cells), cells
+        assert (body["value"], body["plies"]) == position_value(cells), cells
+        mover = "x" if cells.count("x") == cells.count("o") else "o"
+        after = cells[:cell] + mover + cells[cell + 1:]
+        assert body["board"] == rows(after) and body["player"] == mover
+        if won(after, mover):
+            assert body["status"] == f"{mover}_won"
+            line = [r * 3 + c for r, c in body["line"]]
+            assert tuple(sorted(line)) in LINES and cell in line
+        else:
+            assert body["status"] == ("draw" if "." not in after else "in_progress")
+            assert body["line"] is None
+
+
+# -- the OpenAPI document ------------------------------------------------------------
+
+def resolve(schema: dict, spec: dict) -> dict:
+    while "$ref" in schema:
+        node = spec
+        for part in schema["$ref"].lstrip("#/").split("/"):
+            node = node[part]
+        schema = node
+    return schema
+
+
+def schema_errors(value, schema: dict, spec: dict, where: str = "$") -> list[str]:
+    """A small validator for the JSON Schema subset the document uses (OpenAPI 3.0 flavour)."""
+    schema = resolve(schema, spec)
+    errors: list[str] = []
+    if value is None:
+        return [] if schema.get("nullable") or "type" not in schema else [f"{where}: null"]
+    kind = schema.get("type")
+    checks = {"object": dict, "array": list, "string": str, "boolean": bool}
+    if kind in checks and not isinstance(value, checks[kind]):
+        return [f"{where}: not {kind}"]
+    if kind in ("integer", "number") and (isinstance(value, bool) or not isinstance(
+            value, int if kind == "integer" else (int, float))):
+        return [f"{where}: not {kind}"]
+    if "enum" in schema and value not in schema["enum"]:
+        errors.append(f"{where}: {value!r} not in enum")
+    # Each keyword below applies to one kind of value only, as in JSON Schema.
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        if value < schema.get("minimum", value) or value > schema.get("maximum", value):
+            errors.append(f"{where}: out of range")
+    if isinstance(value, str):
+        if "pattern" in schema and not re.search(schema["pattern"], value):
+            errors.append(f"{where}: does not match {schema['pattern']}")
+        if len(value) < schema.get("minLength", 0):
+            errors.append(f"{where}: too short")
+    if isinstance(value, list):
+        if len(value) < schema.get("minItems", 0) or len(value) > schema.get("maxItems", 1e9):
+            errors.append(f"{where}: wrong number of items")
+        for i, item in enumerate(value):
+            if "items" in schema:
+                errors += schema_errors(item, schema["items"], spec, f"{where}[{i}]")
+    if isinstance(value, dict):
+        properties = schema.get("properties", {})
+        errors += [f"{where}: {name} missing" for name in schema.get("required", ())
+                   if name not in value]
+        if schema.get("additionalProperties") is False:
+            errors += [f"{where}: {name} not allowed" for name in value if name not in properties]
+        for name, item in value.items():
+            if name in properties:
+                errors += schema_errors(item, properties[name], spec, f"{where}.{name}")
+    for part in schema.get("allOf", ()):
+        errors += schema_errors(value, part, spec, where)
+    if "anyOf" in schema and all(schema_errors(value, part, spec, where)
+                                 for part in schema["anyOf"]):
+        errors.append(f"{where}: matches no anyOf branch")
+    return errors
+
+
+def test_openapi_is_an_openapi_3_document(spec):
+    assert spec["openapi"].startswith("3.")
+    assert spec["info"]["title"] and spec["info"]["version"]
+    for path, item in spec["paths"].items():
+        assert path.startswith("/")
+        for method, operation in item.items():
+            assert method in ("get", "post")
+            assert operation["responses"], (path, method)
+            for status, response in operation["responses"].items():
+                assert re.fullmatch(r"[1-5]\d\d", status) and response["description"]
+                for media in response.get("content", {}).values():
+                    resolve(media["schema"], spec)  # every $ref resolves
+            if "requestBody" in operation:
+                resolve(operation["requestBody"]["content"]["application/json"]["schema"],
+                        spec)
+
+
+def documented(spec: dict, method: str, path: str) -> dict | None:
+    return spec["paths"].get(path, {}).get(method.lower())
+
+
+@pytest.mark.parametrize("method,path,kwargs,status,message",
+                         [case[1:] for case in CASES], ids=[case[0] for case in CASES])
+def test_every_answer_in_the_table_is_documented(client, spec, method, path, kwargs, status,
+                                                 message):
+    operation = documented(spec, method, path)
+    if status in (404, 405):
+        # No such resource or method: the path or the method is absent from the document.
+        assert operation is None
+        return
+    assert operation is not None, (method, path)
+    assert str(status) in operation["responses"], (method, path, status)
+    response = client.open(path, method=method, **kwargs)
+    media = operation["responses"][str(status)]["content"]["application/json"]
+    assert schema_errors(response.get_json(), media["schema"], spec) == []
+    # The request schema is precise: a body it accepts fails only on a game rule (409).
+    if "json" in kwargs and kwargs.get("data") is None:
+        request_schema = operation["requestBody"]["content"]["application/json"]["schema"]
+        fits = not schema_errors(kwargs["json"], request_schema, spec)
+        assert fits == (status in (200, 409)), (kwargs["json"], status)
+
+
+def test_other_answers_are_documented_and_fit(app, spec):
+    client = app.test_client()
+    for path in ("/healthz", "/stats", "/openapi.json"):
+        response = client.get(path)
+        operation = documented(spec, "GET", path)
+        schema = operation["responses"][str(response.status_code)]["content"][
+            "application/json"]["schema"]
+        assert schema_errors(response.get_json(), schema, spec) == [], path
+    assert "503" in documented(spec, "POST", "/move")["responses"]
+    assert "Retry-After" in documented(spec, "POST", "/move")["responses"]["503"]["headers"]
+    assert "503" in documented(spec, "GET", "/healthz")["responses"]

@@ -1,0 +1,349 @@
+"""The shared cache of solved positions, in one process (Flask's test client).
+
+Entries: what is stored, that symmetric positions share one, that a hit still
+varies the move, that garbage or wrong-schema entries are ignored and replaced,
+that unproven results are never stored.  Failures: an unusable folder still
+answers 200.  Single-flight and the search cap, with threads.
+"""
+
+from __future__ import annotations
+
+import shutil
+import struct
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from app import create_app
+from tictactoe import ENGINE_VERSION, Board
+from web.breaker import Breaker
+from web.solved_cache import decode_entry, position_key
+
+from servers import free_port
+from test_api import move_values, optimal_moves, position_value
+
+EMPTY = ["...", "...", "..."]
+
+
+def make_app(tmp_path, **settings):
+    return create_app({"CACHE_DIR": str(tmp_path / "cache"), **settings})
+
+
+def stats(client) -> dict:
+    return client.get("/stats").get_json()["worker"]
+
+
+def backend(app):
+    return app.extensions["solved_positions"].backend
+
+
+def key_of(board_rows, k=None) -> tuple[str, Board]:
+    canon, _ = Board.from_text(board_rows, k=k).canonical()
+    return position_key(canon), canon
+
+
+def test_keys_name_the_engine_version_rules_and_canonical_position():
+    key, _ = key_of(["..x", "...", "..."])
+    assert key == f"solved:v{ENGINE_VERSION}:3x3k3:x../.../..."
+    # all 8 images of a position share the key
+    assert {key_of(image)[0] for image in (["x..", "...", "..."], ["...", "...", "x.."],
+                                           ["...", "...", "..x"])} == {key}
+
+
+def test_hits_and_misses_are_counted_and_symmetric_positions_share_an_entry(tmp_path):
+    client = make_app(tmp_path).test_client()
+    first = client.post("/move", json={"board": ["x..", "...", "..."]}).get_json()
+    assert first["cached"] is False and first["nodes"] > 0
+    counts = stats(client)
+    assert (counts["hits"], counts["misses"], counts["searches"], counts["stored"]) == (0, 1, 1, 1)
+
+    again = client.post("/move", json={"board": ["x..", "...", "..."]}).get_json()
+    mirrored = client.post("/move", json={"board": ["...", "...", "..x"]}).get_json()
+    assert again["cached"] is True and mirrored["cached"] is True and mirrored["nodes"] == 0
+    # the mirrored answer is in the mirrored board's own cells
+    assert mirrored["move"]["row"] * 3 + mirrored["move"]["col"] in optimal_moves("........x")
+    counts = stats(client)
+    assert (counts["hits"], counts["misses"], counts["searches"]) == (2, 1, 1)
+    total = client.get("/stats").get_json()["total"]
+    assert (total["hits"], total["misses"], total["searches"]) == (2, 1, 1)
+
+
+def test_analyze_needs_move_values_and_upgrades_a_move_entry(tmp_path):
+    app = make_app(tmp_path)
+    client = app.test_client()
+    client.post("/move", json={"board": ["x..", ".o.", "..."]})
+    key, canon = key_of(["x..", ".o.", "..."])
+    assert decode_entry(backend(app).get(key), canon).moves is None
+    analysis = client.post("/analyze", json={"board": ["x..", ".o.", "..."]}).get_json()
+    assert analysis["cached"] is False  # the /move entry lacks the moves' values
+    assert decode_entry(backend(app).get(key), canon).moves is not None
+    assert client.post("/analyze", json={"board": ["..x", ".o.", "..."]}).get_json()["cached"]
+    assert client.post("/move", json={"board": ["...", ".o.", "..x"]}).get_json()["cached"]
+
+
+def test_a_cache_hit_still_varies_the_move(tmp_path):
+    client = make_app(tmp_path).test_client()
+    client.post("/move", json={"board": EMPTY})  # every first move draws: 9 optimal moves
+    seeded = [client.post("/move", json={"board": EMPTY, "seed": seed}).get_json()
+              for seed in range(60)]
+    assert all(body["cached"] for body in seeded)
+    chosen = {body["move"]["row"] * 3 + body["move"]["col"] for body in seeded}
+    assert chosen == optimal_moves(".........") == set(range(9))
+    # the same seed gives the same move; no seed is random
+    repeat = client.post("/move", json={"board": EMPTY, "seed": 5}).get_json()
+    assert repeat["move"] == seeded[5]["move"]
+    unseeded = {tuple(client.post("/move", json={"board": EMPTY}).get_json()["move"].values())
+                for _ in range(40)}
+    assert len(unseeded) > 1
+
+
+def test_hits_vary_among_optimal_moves_only(tmp_path):
+    client = make_app(tmp_path).test_client()
+    board = [".x.", "...", "..."]  # an edge: several replies hold the draw for O
+    chosen = set()
+    for seed in range(40):
+        body = client.post("/move", json={"board": board, "seed": seed}).get_json()
+        chosen.add(body["move"]["row"] * 3 + body["move"]["col"])
+    assert chosen == optimal_moves(".x.......") and len(chosen) > 1
+
+
+def raw_file(app, key: str):
+    """The path of the cache file of ``key`` (cachelib's naming: SHA-256 of the key)."""
+    return backend(app)._get_filename(key)
+
+
+GARBAGE = {
+    "not-json-bytes": b"\x80\x04\x95garbage pickle\x00\xff",
+    "json-string": "garbage",
+    "json-list": [1, 2, 3],
+    "json-number": 42,
+    "missing-fields": {"format": 1, "value": "draw"},
+    "extra-field": {"format": 1, "value": "draw", "plies": 7, "best": [1], "moves": None,
+                    "trust": "me"},
+    "other-format": {"format": 99, "value": "draw", "plies": 7, "best": [1], "moves": None},
+    "unknown-value": {"format": 1, "value": "maybe", "plies": 7, "best": [1], "moves": None},
+    "plies-too-many": {"format": 1, "value": "draw", "plies": 9, "best": [1], "moves": None},
+    "win-on-even-ply": {"format": 1, "value": "win", "plies": 2, "best": [1], "moves": None},
+    "plies-bool": {"format": 1, "value": "draw", "plies": True, "best": [1], "moves": None},
+    "best-occupied": {"format": 1, "value": "draw", "plies": 7, "best": [0], "moves": None},
+    "best-off-board": {"format": 1, "value": "draw", "plies": 7, "best": [99], "moves": None},
+    "best-empty": {"format": 1, "value": "draw", "plies": 7, "best": [], "moves": None},
+    "best-unsorted": {"format": 1, "value": "draw", "plies": 7, "best": [2, 1], "moves": None},
+    "best-not-list": {"format": 1, "value": "draw", "plies": 7, "best": "1", "moves": None},
+    "moves-missing-a-cell": {"format": 1, "value": "draw", "plies": 7, "best": [1],
+                             "moves": [[1, "draw", 7]]},
+    "moves-disagree-with-best": {
+        "format": 1, "value": "draw", "plies": 7, "best": [1],
+        "moves": [[c, "draw", 7] for c in (1, 2, 3, 5, 6, 7, 8)]},
+    "moves-disagree-with-value": {
+        "format": 1, "value": "win", "plies": 7, "best": [1, 2, 3, 5, 6, 7, 8],
+        "moves": [[c, "draw", 7] for c in (1, 2, 3, 5, 6, 7, 8)]},
+}
+
+
+@pytest.mark.parametrize("garbage", GARBAGE.values(), ids=GARBAGE.keys())
+def test_garbage_and_wrong_schema_entries_are_ignored_and_replaced(tmp_path, garbage):
+    app = make_app(tmp_path)
+    client = app.test_client()
+    board = ["x..", ".o.", "..."]
+    key, canon = key_of(board)
+    if isinstance(garbage, bytes):  # not even the serializer's format
+        path = raw_file(app, key)
+        with open(path, "wb") as f:
+            f.write(struct.pack("I", 0) + garbage)
+    else:
+        assert backend(app).set(key, garbage)
+    for endpoint in ("/move", "/analyze"):
+        body = client.post(endpoint, json={"board": board}).get_json()
+        assert body["cached"] is False and body["proven"] is True
+        assert (body["value"], body["plies"]) == position_value("x...o....")
+    move = client.post("/move", json={"board": board}).get_json()
+    assert move["cached"] is True
+    assert move["move"]["row"] * 3 + move["move"]["col"] in optimal_moves("x...o....")
+    # Bytes the serializer cannot read come back from cachelib as a miss; what it
+    # can read but does not fit the schema is counted as invalid.
+    assert stats(client)["invalid"] >= (0 if isinstance(garbage, bytes) else 1)
+    entry = decode_entry(backend(app).get(key), canon)  # replaced by a valid one
+    assert {c: (mv.value, mv.plies) for c, mv in entry.moves.items()} == move_values(
+        "".join(canon.to_text()))
+
+
+def test_a_valid_entry_passes_the_checks_on_every_position(tmp_path):
+    """decode_entry accepts what the server stores, for every position reached by play."""
+    app = make_app(tmp_path)
+    client = app.test_client()
+    for first in range(9):
+        board = Board.from_text(EMPTY)
+        board.play(first)
+        text = board.to_text()
+        client.post("/analyze", json={"board": text})
+        key, canon = key_of(text)
+        entry = decode_entry(backend(app).get(key), canon)
+        assert (entry.value, entry.plies) == position_value("".join(canon.to_text()))
+
+
+def test_unproven_results_are_never_stored(tmp_path):
+    client = make_app(tmp_path, SEARCH_BUDGET="0.01").test_client()
+    # 5x5, four in a row, four stones: takes the solver seconds, far beyond 10 ms
+    board = ["...o.", ".....", "...o.", "x....", "...x."]
+    for _ in range(2):
+        body = client.post("/move", json={"board": board, "k": 4}).get_json()
+        assert body["proven"] is False and body["cached"] is False
+        assert body["value"] is None and body["plies"] is None
+        assert isinstance(body["depth"], int)
+    counts = stats(client)
+    assert counts["stored"] == 0 and counts["unproven"] == 2 and counts["searches"] == 2
+
+
+def test_boards_too_big_to_prove_skip_the_cache(tmp_path):
+    client = make_app(tmp_path, SEARCH_BUDGET="0.05").test_client()
+    body = client.post("/move", json={"board": ["." * 15] * 15}).get_json()
+    assert body["proven"] is False and body["cached"] is False
+    counts = stats(client)
+    assert (counts["hits"], counts["misses"], counts["searches"]) == (0, 0, 1)
+
+
+# -- failures -------------------------------------------------------------------
+
+def test_a_cache_dir_that_cannot_be_created_still_answers(tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    app = create_app({"CACHE_DIR": str(blocker / "cache")})  # even root cannot mkdir here
+    client = app.test_client()
+    for _ in range(2):
+        body = client.post("/move", json={"board": ["x..", ".o.", "..."]})
+        assert body.status_code == 200 and body.get_json()["cached"] is False
+    assert client.post("/analyze", json={"board": ["x..", ".o.", "..."]}).status_code == 200
+    health = client.get("/healthz")
+    assert health.status_code == 503
+    assert health.get_json()["cache"] == {"backend": "filesystem", "ok": False,
+                                          "detail": "cache folder unusable"}
+    assert str(tmp_path) not in health.get_data(as_text=True)
+
+
+def test_a_cache_dir_that_breaks_at_runtime_still_answers(tmp_path):
+    app = make_app(tmp_path)
+    client = app.test_client()
+    assert client.get("/healthz").status_code == 200
+    solved = tmp_path / "cache" / "solved"
+    shutil.rmtree(solved)
+    solved.write_text("now a file: nothing can be read or written below it")
+    for board in (["x..", ".o.", "..."], ["x..", ".o.", "..."], ["xo.", "...", "..."]):
+        response = client.post("/move", json={"board": board})
+        assert response.status_code == 200
+        assert response.get_json()["cached"] is False and response.get_json()["proven"]
+    assert client.post("/analyze", json={"board": ["x..", ".o.", "..."]}).status_code == 200
+    health = client.get("/healthz")
+    assert health.status_code == 503 and health.get_json()["status"] == "unavailable"
+    assert stats(client)["cache_errors"] >= 3
+
+
+def test_broken_lock_and_stats_files_still_answer(tmp_path):
+    app = make_app(tmp_path)
+    client = app.test_client()
+    locks = tmp_path / "cache" / "locks"
+    shutil.rmtree(locks)
+    locks.write_text("not a folder")
+    (tmp_path / "cache" / "stats.json").write_text("{not json")
+    body = client.post("/move", json={"board": ["x..", ".o.", "..."]}).get_json()
+    assert body["proven"] is True and body["cached"] is False
+    assert client.post("/move", json={"board": ["x..", ".o.", "..."]}).get_json()["cached"]
+    assert client.get("/stats").get_json()["total"]["hits"] == 1  # started afresh
+
+
+def test_healthz_ok_and_null_backend(tmp_path):
+    ok = make_app(tmp_path).test_client().get("/healthz")
+    assert ok.status_code == 200
+    assert ok.get_json()["cache"] == {"backend": "filesystem", "ok": True,
+                                      "detail": "read and write ok"}
+    null = create_app({"CACHE_TYPE": "null"}).test_client()
+    assert null.get("/healthz").status_code == 200
+    for _ in range(2):
+        assert null.post("/move", json={"board": EMPTY}).get_json()["cached"] is False
+    assert null.get("/stats").get_json()["total"] is None
+
+
+def test_redis_that_does_not_answer_is_503_on_healthz_and_200_on_moves():
+    app = create_app({"REDIS_URL": f"redis://127.0.0.1:{free_port()}/0"})  # nothing listens
+    client = app.test_client()
+    for endpoint in ("/move", "/analyze", "/move"):
+        response = client.post(endpoint, json={"board": ["x..", ".o.", "..."]})
+        assert response.status_code == 200 and response.get_json()["proven"] is True
+        assert response.get_json()["cached"] is False
+    assert stats(client)["cache_errors"] >= 1
+    health = client.get("/healthz")  # probes past the breaker
+    assert health.status_code == 503
+    assert health.get_json()["cache"]["detail"] == "cache backend error (ConnectionError)"
+    assert client.get("/stats").get_json()["total"] is None
+
+
+def test_the_breaker_skips_a_failed_backend_until_it_answers_again():
+    breaker = Breaker(cooldown=3600)
+    assert breaker.allows()
+    breaker.trip()
+    assert not breaker.allows()
+    breaker.reset()
+    assert breaker.allows()
+    folder = Breaker(cooldown=0)  # the file-system cache: never skipped
+    folder.trip()
+    assert folder.allows()
+
+
+# -- single-flight and the search cap ---------------------------------------------
+
+# 5x5, four in a row: a search of about 0.1 s, long enough for the requests to meet.
+SLOW_BOARD = [".....", "...x.", "o..o.", "..o..", "x...x"]
+
+
+def test_concurrent_requests_for_one_position_search_once(tmp_path):
+    app = make_app(tmp_path, SEARCH_BUDGET="2")
+    board, k = SLOW_BOARD, 4
+    barrier = threading.Barrier(8)
+
+    def ask(_):
+        client = app.test_client()
+        barrier.wait()
+        return client.post("/move", json={"board": board, "k": k}).get_json()
+
+    with ThreadPoolExecutor(8) as pool:
+        answers = list(pool.map(ask, range(8)))
+    assert all(a["proven"] for a in answers)
+    assert {(a["value"], a["plies"]) for a in answers} == {(answers[0]["value"],
+                                                            answers[0]["plies"])}
+    assert sum(not a["cached"] for a in answers) == 1
+    counts = app.test_client().get("/stats").get_json()["worker"]
+    assert counts["searches"] == 1
+    assert counts["waited"] + counts["hits"] == 7
+
+
+def test_a_lock_that_is_never_released_only_delays(tmp_path):
+    app = make_app(tmp_path, SINGLE_FLIGHT_WAIT="0.2")
+    board = ["x..", ".o.", "..."]
+    key, _ = key_of(board)
+    held = app.extensions["solved_positions"].locks.lock(key)
+    assert held.try_acquire()  # as if another worker were stuck in this search
+    try:
+        body = app.test_client().post("/move", json={"board": board}).get_json()
+    finally:
+        held.release()
+    assert body["proven"] is True and body["cached"] is False
+    assert (body["value"], body["plies"]) == position_value("x...o....")
+
+
+def test_busy_when_every_search_slot_is_taken(tmp_path):
+    app = make_app(tmp_path, MAX_CONCURRENT_SEARCHES="1")
+    client = app.test_client()
+    client.post("/move", json={"board": ["x..", "...", "..."]})  # cached from now on
+    slots = app.extensions["solved_positions"].engine._slots
+    assert slots.acquire(blocking=False)  # another request is searching
+    try:
+        busy = client.post("/move", json={"board": ["xo.", "...", "..."]})
+        hit = client.post("/move", json={"board": ["x..", "...", "..."]})
+    finally:
+        slots.release()
+    assert busy.status_code == 503 and busy.headers["Retry-After"] == "1"
+    assert "busy" in busy.get_json()["error"]
+    assert hit.status_code == 200 and hit.get_json()["cached"] is True
+    assert stats(client)["busy"] == 1
+    assert client.post("/move", json={"board": ["xo.", "...", "..."]}).status_code == 200

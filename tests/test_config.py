@@ -1,0 +1,81 @@
+"""Settings from the environment: defaults, derived values, and bad values refused at startup."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from app import create_app
+from web.config import ConfigError, load_settings
+from web.solved_cache import UnsafeCacheDir, prepare_cache_dir
+
+
+def test_defaults():
+    settings = load_settings(env={})
+    assert settings.cache_type == "filesystem" and settings.redis_url is None
+    assert settings.cache_dir.parent == Path(tempfile.gettempdir())
+    assert settings.cache_dir_is_default
+    assert settings.search_budget == 1.0 and settings.single_flight_wait == 2.0
+    assert settings.max_concurrent_searches == 2
+    assert settings.frame_ancestors == "*"
+
+
+def test_redis_url_selects_redis_unless_cache_type_says_otherwise():
+    url = "redis://127.0.0.1:6390/0"
+    assert load_settings(env={"REDIS_URL": url}).cache_type == "redis"
+    explicit = load_settings(env={"REDIS_URL": url, "CACHE_TYPE": "filesystem"})
+    assert explicit.cache_type == "filesystem" and explicit.redis_url is None
+    assert load_settings(env={"CACHE_TYPE": "NULL"}).cache_type == "null"
+
+
+def test_empty_variables_count_as_unset():
+    assert load_settings(env={"REDIS_URL": "", "SEARCH_BUDGET": ""}).cache_type == "filesystem"
+
+
+def test_overrides_win_over_the_environment():
+    settings = load_settings(env={"SEARCH_BUDGET": "0.5"}, overrides={"SEARCH_BUDGET": 1.5})
+    assert settings.search_budget == 1.5 and settings.single_flight_wait == 2.5
+
+
+@pytest.mark.parametrize("env,message", [
+    ({"CACHE_TYPE": "memcached"}, "CACHE_TYPE must be one of filesystem, redis, null"),
+    ({"CACHE_TYPE": "redis"}, "CACHE_TYPE=redis needs REDIS_URL"),
+    ({"REDIS_URL": "http://localhost"}, "REDIS_URL must start with redis://"),
+    ({"SEARCH_BUDGET": "3"}, "SEARCH_BUDGET must be more than 0 and at most 2.0"),
+    ({"SEARCH_BUDGET": "0"}, "SEARCH_BUDGET must be more than 0"),
+    ({"SEARCH_BUDGET": "nan"}, "SEARCH_BUDGET must be a number"),
+    ({"SEARCH_BUDGET": "fast"}, "SEARCH_BUDGET must be a number, not 'fast'"),
+    ({"MAX_CONCURRENT_SEARCHES": "0"}, "MAX_CONCURRENT_SEARCHES must be between 1 and 64"),
+    ({"MAX_CONCURRENT_SEARCHES": "2.5"}, "MAX_CONCURRENT_SEARCHES must be an integer"),
+    ({"SINGLE_FLIGHT_WAIT": "-1"}, "SINGLE_FLIGHT_WAIT must be between 0 and 30"),
+    ({"SOLVER_TABLE_LIMIT": "10"}, "SOLVER_TABLE_LIMIT must be between 1000"),
+    ({"REDIS_TIMEOUT": "0"}, "REDIS_TIMEOUT must be more than 0"),
+    ({"STATIC_MAX_AGE": "-5"}, "STATIC_MAX_AGE must be between 0"),
+    ({"CACHE_KEY_PREFIX": "a b"}, "CACHE_KEY_PREFIX may hold"),
+    ({"FRAME_ANCESTORS": "https://a.example; script-src *"}, "is not a CSP source"),
+    ({"FRAME_ANCESTORS": "https://a.example,https://b.example"}, "is not a CSP source"),
+    ({"FRAME_ANCESTORS": "'unsafe-inline'"}, "is not a CSP source"),
+    ({"FRAME_ANCESTORS": "   "}, "FRAME_ANCESTORS must name at least one source"),
+])
+def test_bad_values_stop_the_app_naming_the_variable(env, message):
+    with pytest.raises(ConfigError, match=message.replace("(", r"\(").replace(".", r"\.")
+                       .replace("*", r"\*")):
+        load_settings(env=env)
+
+
+def test_create_app_refuses_a_bad_setting():
+    with pytest.raises(ConfigError):
+        create_app({"SEARCH_BUDGET": "10"})
+
+
+def test_the_default_cache_dir_must_be_private(tmp_path):
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o777)
+    with pytest.raises(UnsafeCacheDir):
+        prepare_cache_dir(shared, is_default=True)
+    folders = prepare_cache_dir(tmp_path / "private", is_default=True)
+    assert folders["solved"].is_dir() and folders["locks"].is_dir()
+    assert (tmp_path / "private").stat().st_mode & 0o777 == 0o700

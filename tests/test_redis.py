@@ -1,0 +1,89 @@
+"""Two gunicorn instances sharing a real redis-server: shared entries, one search, outages."""
+
+from __future__ import annotations
+
+import threading
+import urllib.error
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from servers import Gunicorn, RedisServer, wait_for_workers
+
+from test_api import position_value
+from test_workers import SLOW, get, post
+
+pytestmark = [pytest.mark.redis, pytest.mark.slow]
+
+
+def instance(redis: RedisServer, tmp_path, name: str, threads: int = 1,
+             workers: int = 2) -> Gunicorn:
+    # A CACHE_DIR of its own proves nothing comes through the file system.
+    return Gunicorn(workers=workers, env={"REDIS_URL": redis.url, "SEARCH_BUDGET": "2",
+                                    "CACHE_DIR": str(tmp_path / name)},
+                    extra_args=["--threads", str(threads)] if threads > 1 else [])
+
+
+def test_two_instances_share_solved_positions(tmp_path):
+    board = {"board": ["x..", ".o.", "..x"]}
+    with RedisServer(tmp_path) as redis, instance(redis, tmp_path, "a") as a, \
+            instance(redis, tmp_path, "b") as b:
+        status, solved = post(a.url + "/move", board)
+        assert status == 200 and solved["cached"] is False and solved["proven"] is True
+        status, hit = post(b.url + "/move", board)
+        assert status == 200 and hit["cached"] is True and hit["nodes"] == 0
+        assert (hit["value"], hit["plies"]) == position_value("x...o...x")
+        # /analyze on B computes the move values once; A then has them too
+        assert post(b.url + "/analyze", board)[1]["cached"] is False
+        assert post(a.url + "/analyze", board)[1]["cached"] is True
+        totals = get(a.url + "/stats")["total"]
+        assert totals == get(b.url + "/stats")["total"]  # one hash in Redis for both
+        assert (totals["searches"], totals["hits"], totals["stored"]) == (2, 2, 2)
+
+
+def test_concurrent_requests_on_two_instances_search_once(tmp_path):
+    with RedisServer(tmp_path) as redis, \
+            instance(redis, tmp_path, "a", threads=2) as a, \
+            instance(redis, tmp_path, "b", threads=2) as b:
+        wait_for_workers(a.url, 2)
+        wait_for_workers(b.url, 2)
+        barrier = threading.Barrier(8)
+
+        def ask(i):
+            barrier.wait()
+            return post((a if i % 2 else b).url + "/move", SLOW)
+
+        with ThreadPoolExecutor(8) as pool:
+            answers = list(pool.map(ask, range(8)))
+        assert all(status == 200 and body["proven"] for status, body in answers)
+        assert sum(not body["cached"] for _, body in answers) == 1
+        totals = get(a.url + "/stats")["total"]
+        assert totals["searches"] == 1 and totals["waited"] + totals["hits"] == 7
+
+
+def test_a_redis_outage_degrades_to_computing_and_recovers(tmp_path):
+    # One worker: its /healthz probe is what closes its breaker once Redis is back.
+    with RedisServer(tmp_path) as redis, instance(redis, tmp_path, "a", workers=1) as a:
+        assert post(a.url + "/move", {"board": ["x..", "...", "..."]})[1]["cached"] is False
+
+        redis.stop()
+        for board in (["x..", "...", "..."], ["x..", "...", "..."], [".x.", "...", "..."]):
+            status, body = post(a.url + "/move", {"board": board})
+            assert status == 200 and body["proven"] is True and body["cached"] is False
+        status, body = post(a.url + "/analyze", {"board": ["x..", ".o.", "..."]})
+        assert status == 200 and body["proven"] is True
+        with pytest.raises(urllib.error.HTTPError) as health:
+            urllib.request.urlopen(a.url + "/healthz", timeout=10)
+        assert health.value.code == 503
+        stats = get(a.url + "/stats")
+        assert stats["total"] is None and "unavailable" in stats["total_scope"]
+
+        redis.start()  # the same port, empty (no persistence)
+        assert get(a.url + "/healthz")["status"] == "ok"  # and the breaker closes
+        board = {"board": ["..x", ".o.", "..."]}
+        first = post(a.url + "/move", board)[1]
+        second = post(a.url + "/move", board)[1]
+        assert (first["cached"], second["cached"]) == (False, True)
+        totals = get(a.url + "/stats")["total"]
+        assert (totals["misses"], totals["hits"], totals["stored"]) == (1, 1, 1)

@@ -1,0 +1,106 @@
+"""Real gunicorn with two workers sharing the default file-system cache (in a temp folder)."""
+
+from __future__ import annotations
+
+import json
+import threading
+import urllib.error
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from servers import Gunicorn, wait_for_workers
+
+from test_api import optimal_moves, position_value
+
+# 5x5, four in a row: a search of about 0.1 s, long enough for requests to meet.
+SLOW = {"board": [".....", "...x.", "o..o.", "..o..", "x...x"], "k": 4}
+
+
+def post(url: str, payload: dict) -> tuple[int, dict]:
+    request = urllib.request.Request(url, data=json.dumps(payload).encode(), method="POST",
+                                     headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+
+
+def get(url: str) -> dict:
+    with urllib.request.urlopen(url, timeout=30) as response:
+        return json.loads(response.read())
+
+
+@pytest.fixture
+def env(tmp_path):
+    return {"CACHE_DIR": str(tmp_path / "cache"), "SEARCH_BUDGET": "2"}
+
+
+@pytest.mark.slow
+def test_a_position_solved_by_one_worker_is_a_hit_for_the_other(env):
+    board = {"board": ["x..", "...", "..o"]}
+    with Gunicorn(workers=2, env=env) as server:
+        wait_for_workers(server.url, 2)
+        status, first = post(server.url + "/move", board)
+        assert status == 200 and first["cached"] is False
+        solver_pid = first["worker"]
+        # Pairs of concurrent requests keep both workers busy, so the other one
+        # soon answers; every answer is a hit, whichever worker gives it.
+        other = None
+        with ThreadPoolExecutor(2) as pool:
+            for _ in range(100):
+                for status, body in pool.map(lambda _: post(server.url + "/move", board),
+                                             range(2)):
+                    assert status == 200 and body["cached"] is True
+                    assert body["move"]["row"] * 3 + body["move"]["col"] in \
+                        optimal_moves("x.......o")
+                    if body["worker"] != solver_pid:
+                        other = body
+                if other:
+                    break
+        assert other is not None, "the second worker never answered"
+        assert (other["value"], other["plies"]) == position_value("x.......o")
+        assert other["nodes"] == 0
+        totals = get(server.url + "/stats")["total"]
+        assert totals["searches"] == 1 and totals["stored"] == 1 and totals["hits"] >= 1
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("threads", [1, 4], ids=["sync-workers", "4-threads-per-worker"])
+def test_concurrent_identical_requests_run_one_search(env, threads):
+    extra = ["--threads", str(threads)] if threads > 1 else []
+    with Gunicorn(workers=2, env=env, extra_args=extra) as server:
+        wait_for_workers(server.url, 2)  # both have booted, so both can take requests
+        barrier = threading.Barrier(8)
+
+        def ask(_):
+            barrier.wait()
+            return post(server.url + "/move", SLOW)
+
+        with ThreadPoolExecutor(8) as pool:
+            answers = list(pool.map(ask, range(8)))
+        assert all(status == 200 for status, _ in answers)
+        bodies = [body for _, body in answers]
+        assert all(body["proven"] for body in bodies)
+        assert len({(body["value"], body["plies"]) for body in bodies}) == 1
+        assert sum(not body["cached"] for body in bodies) == 1
+        totals = get(server.url + "/stats")["total"]
+        assert totals["searches"] == 1
+        assert totals["stored"] == 1
+        assert totals["waited"] + totals["hits"] == 7
+        assert len({body["worker"] for body in bodies}) == 2  # both workers took part
+
+
+@pytest.mark.slow
+def test_healthz_and_security_headers_under_gunicorn(env):
+    with Gunicorn(workers=1, env={**env, "FRAME_ANCESTORS": "'self' https://example.com"}) \
+            as server:
+        with urllib.request.urlopen(server.url + "/healthz", timeout=10) as response:
+            assert response.status == 200
+            policy = response.headers["Content-Security-Policy"]
+            assert "frame-ancestors 'self' https://example.com" in policy
+            assert response.headers["X-Frame-Options"] is None
+        status, body = post(server.url + "/move", {"board": ["xx.", "...", "..."]})
+        assert status == 409 and "impossible counts" in body["error"]

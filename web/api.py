@@ -1,0 +1,136 @@
+"""The JSON API: POST /move, /analyze, /state; GET /healthz, /stats, /openapi.json."""
+
+from __future__ import annotations
+
+import os
+import random
+
+from flask import Blueprint, current_app, jsonify, request
+
+from tictactoe import ENGINE_VERSION, Board, GameOverError, pick_best, quick_move
+
+from .openapi import build_spec
+from .payload import read_position_request
+from .solved_cache import Solution, SolvedPositions
+
+bp = Blueprint("api", __name__)
+
+
+def solved() -> SolvedPositions:
+    """The app's cache of solved positions."""
+    return current_app.extensions["solved_positions"]
+
+
+@bp.post("/move")
+def move():
+    """Play the engine's move: see the Move schema in /openapi.json."""
+    req = read_position_request(request, "move")
+    board = req.board
+    _refuse_finished(board)
+    rng = random.Random(req.seed)
+    if req.level == "perfect":
+        solution = solved().solve(board)
+        cell = pick_best(solution, rng)
+    else:
+        solution = solved().peek(board)  # report the value only if it is already known
+        cell = quick_move(board, req.level, rng)
+    player = board.to_move
+    board.play(cell)
+    row, col = board.rules.row_col(cell)
+    return jsonify(
+        move={"row": row, "col": col}, player=player, board=board.to_text(),
+        **_status(board), level=req.level, k=board.rules.k,
+        **_engine_fields(solution),
+    )
+
+
+@bp.post("/analyze")
+def analyze():
+    """Every legal move's value and plies: see the Analysis schema in /openapi.json."""
+    req = read_position_request(request, "analyze")
+    board = req.board
+    _refuse_finished(board)
+    solution = solved().solve(board, all_moves=True)
+    best = set(solution.best_moves)
+    cols = board.rules.cols
+    moves = []
+    for cell in board.legal_moves():
+        known = solution.moves.get(cell) if solution.moves else None
+        moves.append({"row": cell // cols, "col": cell % cols,
+                      "value": known.value if known else None,
+                      "plies": known.plies if known else None,
+                      "best": cell in best})
+    return jsonify(
+        board=board.to_text(), k=board.rules.k, player=board.to_move,
+        best=[{"row": c // cols, "col": c % cols} for c in solution.best_moves],
+        moves=moves, **_engine_fields(solution),
+    )
+
+
+@bp.post("/state")
+def state():
+    """The status of a position (finished or not): see the State schema in /openapi.json."""
+    board = read_position_request(request, "state").board
+    fields = _status(board)
+    return jsonify(board=board.to_text(), k=board.rules.k, **fields,
+                   to_move=board.to_move if fields["status"] == "in_progress" else None)
+
+
+@bp.get("/healthz")
+def healthz():
+    """200 when the cache backend makes a real round trip, else 503."""
+    positions = solved()
+    ok, detail = positions.probe()
+    response = jsonify(status="ok" if ok else "unavailable",
+                       cache={"backend": positions.kind, "ok": ok, "detail": detail},
+                       engine=ENGINE_VERSION, worker=os.getpid())
+    response.status_code = 200 if ok else 503
+    return response
+
+
+@bp.get("/stats")
+def stats():
+    """Counters of this worker and, where the backend keeps them, of all workers."""
+    positions = solved()
+    return jsonify(**positions.stats.snapshot(), backend=positions.kind)
+
+
+@bp.get("/openapi.json")
+def openapi():
+    """The OpenAPI 3 description of this API."""
+    response = jsonify(build_spec())
+    response.cache_control.max_age = 300
+    response.cache_control.public = True
+    return response
+
+
+def _refuse_finished(board: Board) -> None:
+    """Raise ``GameOverError`` (409) when the game on ``board`` is over, saying how it ended."""
+    outcome = board.outcome()
+    if outcome is None:
+        return
+    if outcome.winner is None:
+        raise GameOverError("the game is over: the board is full (a draw)")
+    raise GameOverError(f"the game is over: {outcome.winner} has won")
+
+
+def _status(board: Board) -> dict:
+    """The ``status`` and ``line`` fields of a board."""
+    outcome = board.outcome()
+    if outcome is None:
+        return {"status": "in_progress", "line": None}
+    if outcome.winner is None:
+        return {"status": "draw", "line": None}
+    return {"status": f"{outcome.winner}_won",
+            "line": [list(board.rules.row_col(cell)) for cell in outcome.line]}
+
+
+def _engine_fields(solution: Solution | None) -> dict:
+    """value, plies, proven, cached, depth, nodes, ms and worker for a solution (or none)."""
+    if solution is None:
+        return {"value": None, "plies": None, "proven": False, "cached": False, "depth": None,
+                "nodes": 0, "ms": 0.0, "worker": os.getpid()}
+    return {"value": solution.value, "plies": solution.plies, "proven": solution.proven,
+            "cached": solution.cached, "depth": solution.depth, "nodes": solution.nodes,
+            "ms": round(solution.seconds * 1000, 3), "worker": os.getpid()}
+

@@ -1,0 +1,167 @@
+"""Settings of the web app: read from environment variables once at startup, checked, frozen.
+
+Every setting is named after its environment variable (see docs/deploy.md).
+``create_app(config)`` accepts the same names as overrides, as strings (as the
+environment gives them) or as ready values (as tests give them).  A bad value
+stops the app at startup with a message naming the variable: a misconfigured
+server should not come up half-working.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+CACHE_TYPES = ("filesystem", "redis", "null")
+MAX_SEARCH_BUDGET = 2.0
+DEFAULT_SEARCH_BUDGET = 1.0
+# Searches one worker runs at once; the engine is pure Python, so threads of one
+# worker only share its one core: more would only make each of them slower.
+DEFAULT_MAX_CONCURRENT_SEARCHES = 2
+# Transposition-table entries kept per thread between requests (about 200 bytes each).
+DEFAULT_SOLVER_TABLE_LIMIT = 200_000
+DEFAULT_REDIS_TIMEOUT = 1.0
+DEFAULT_STATIC_MAX_AGE = 3600
+DEFAULT_KEY_PREFIX = "ttt:"
+
+# One source of a CSP frame-ancestors list: a keyword, a scheme, or a host
+# source such as https://*.example.com:8443.  Nothing that could end the header
+# value or start another directive (; , quotes other than the keywords, spaces).
+_SOURCE = re.compile(
+    r"""^(?:\*|'self'|'none'|[a-z][a-z0-9+.-]*:|
+         (?:[a-z][a-z0-9+.-]*://)?(?:\*\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*(?::(?:\d{1,5}|\*))?/?)$""",
+    re.IGNORECASE | re.VERBOSE)
+
+
+class ConfigError(ValueError):
+    """A setting has a value the app cannot run with; the message names the variable."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The checked settings of one app."""
+
+    cache_type: str
+    cache_dir: Path
+    cache_dir_is_default: bool
+    redis_url: str | None
+    redis_timeout: float
+    cache_key_prefix: str
+    search_budget: float
+    single_flight_wait: float
+    max_concurrent_searches: int
+    solver_table_limit: int
+    frame_ancestors: str
+    static_max_age: int
+
+
+def default_cache_dir() -> Path:
+    """The cache folder used when CACHE_DIR is not set: per user, under the system temp dir."""
+    return Path(tempfile.gettempdir()) / f"tictactoe-cache-{os.geteuid()}"
+
+
+def load_settings(env: Mapping[str, str] | None = None,
+                  overrides: Mapping[str, object] | None = None) -> Settings:
+    """Settings from ``env`` (default ``os.environ``) with ``overrides`` on top.
+
+    Raises ``ConfigError`` for a value out of range or of the wrong form.
+    """
+    source: dict[str, object] = {}
+    for name, value in (os.environ if env is None else env).items():
+        if value != "":  # an empty variable counts as unset, as on most platforms
+            source[name] = value
+    source.update(overrides or {})
+
+    redis_url = source.get("REDIS_URL") or None
+    if redis_url is not None and not isinstance(redis_url, str):
+        raise ConfigError(f"REDIS_URL must be a string, not {redis_url!r}")
+    if redis_url and not redis_url.startswith(("redis://", "rediss://", "unix://")):
+        raise ConfigError("REDIS_URL must start with redis://, rediss:// or unix://")
+    cache_type = str(source.get("CACHE_TYPE") or ("redis" if redis_url else "filesystem")).lower()
+    if cache_type not in CACHE_TYPES:
+        raise ConfigError(
+            f"CACHE_TYPE must be one of {', '.join(CACHE_TYPES)}, not {cache_type!r}")
+    if cache_type == "redis" and not redis_url:
+        raise ConfigError("CACHE_TYPE=redis needs REDIS_URL")
+
+    cache_dir_value = source.get("CACHE_DIR")
+    cache_dir = Path(str(cache_dir_value)) if cache_dir_value else default_cache_dir()
+
+    budget = _number(source, "SEARCH_BUDGET", DEFAULT_SEARCH_BUDGET, float)
+    if not 0 < budget <= MAX_SEARCH_BUDGET:
+        raise ConfigError(f"SEARCH_BUDGET must be more than 0 and at most {MAX_SEARCH_BUDGET}"
+                          f" seconds, not {budget}")
+    # The search that holds a position's lock ends within its budget; a waiter
+    # gives it that long and a margin for storing the result, then searches itself.
+    wait = _number(source, "SINGLE_FLIGHT_WAIT", budget + 1.0, float)
+    if not 0 <= wait <= 30:
+        raise ConfigError(f"SINGLE_FLIGHT_WAIT must be between 0 and 30 seconds, not {wait}")
+
+    searches = _number(source, "MAX_CONCURRENT_SEARCHES", DEFAULT_MAX_CONCURRENT_SEARCHES, int)
+    if not 1 <= searches <= 64:
+        raise ConfigError(f"MAX_CONCURRENT_SEARCHES must be between 1 and 64, not {searches}")
+    table_limit = _number(source, "SOLVER_TABLE_LIMIT", DEFAULT_SOLVER_TABLE_LIMIT, int)
+    if not 1_000 <= table_limit <= 50_000_000:
+        raise ConfigError(
+            f"SOLVER_TABLE_LIMIT must be between 1000 and 50000000, not {table_limit}")
+    redis_timeout = _number(source, "REDIS_TIMEOUT", DEFAULT_REDIS_TIMEOUT, float)
+    if not 0 < redis_timeout <= 30:
+        raise ConfigError(
+            f"REDIS_TIMEOUT must be more than 0 and at most 30 s, not {redis_timeout}")
+    static_max_age = _number(source, "STATIC_MAX_AGE", DEFAULT_STATIC_MAX_AGE, int)
+    if not 0 <= static_max_age <= 31_536_000:
+        raise ConfigError(f"STATIC_MAX_AGE must be between 0 and 31536000, not {static_max_age}")
+
+    prefix = str(source.get("CACHE_KEY_PREFIX", DEFAULT_KEY_PREFIX))
+    if not re.fullmatch(r"[A-Za-z0-9_.:-]{0,40}", prefix):
+        raise ConfigError("CACHE_KEY_PREFIX may hold up to 40 letters, digits and _ . : -")
+
+    return Settings(
+        cache_type=cache_type,
+        cache_dir=cache_dir,
+        cache_dir_is_default=not cache_dir_value,
+        redis_url=redis_url if cache_type == "redis" else None,
+        redis_timeout=redis_timeout,
+        cache_key_prefix=prefix,
+        search_budget=budget,
+        single_flight_wait=wait,
+        max_concurrent_searches=searches,
+        solver_table_limit=table_limit,
+        frame_ancestors=frame_ancestors(str(source.get("FRAME_ANCESTORS", "*"))),
+        static_max_age=static_max_age,
+    )
+
+
+def frame_ancestors(value: str) -> str:
+    """The CSP frame-ancestors source list, checked; raises ``ConfigError`` for a bad source."""
+    sources = value.split()
+    if not sources:
+        raise ConfigError("FRAME_ANCESTORS must name at least one source (or 'none')")
+    for source in sources:
+        if not _SOURCE.match(source):
+            raise ConfigError(
+                f"FRAME_ANCESTORS: {source!r} is not a CSP source (use *, 'self', 'none',"
+                " or origins like https://example.com, separated by spaces)")
+    return " ".join(sources)
+
+
+def _number(source: Mapping[str, object], name: str, default, kind):
+    """The setting ``name`` as ``kind`` (int or float), or ``default`` when unset."""
+    value = source.get(name)
+    if value is None:
+        return default
+    if isinstance(value, bool) or (kind is int and isinstance(value, float)):
+        raise ConfigError(f"{name} must be {'an integer' if kind is int else 'a number'},"
+                          f" not {value!r}")
+    try:
+        number = kind(value)
+    except (TypeError, ValueError):
+        raise ConfigError(f"{name} must be {'an integer' if kind is int else 'a number'},"
+                          f" not {value!r}") from None
+    if kind is float and number != number:  # NaN compares unequal to itself
+        raise ConfigError(f"{name} must be a number, not {value!r}")
+    return number

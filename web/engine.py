@@ -1,0 +1,53 @@
+"""The engine as the web app runs it: warm solvers per thread, a budget, a cap on searches.
+
+A ``Solver`` keeps its transposition table between requests (later positions
+of the same game reuse most of it), but it is not thread-safe, so every thread
+gets its own, one per set of rules it has seen recently, each table bounded.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+
+from tictactoe import Board, Rules, SolveResult, Solver, analyse
+
+# Rule sets (board size and k) whose solver a thread keeps warm at once.
+SOLVERS_PER_THREAD = 4
+
+
+class Busy(Exception):
+    """Every search slot of this worker is taken; the client should retry shortly."""
+
+
+class Engine:
+    """Runs searches within ``budget`` seconds, at most ``max_searches`` at once per worker."""
+
+    def __init__(self, budget: float, max_searches: int, table_limit: int) -> None:
+        self.budget = budget
+        self.table_limit = table_limit
+        self._slots = threading.BoundedSemaphore(max_searches)
+        self._local = threading.local()
+
+    def search(self, board: Board, all_moves: bool) -> SolveResult:
+        """Analyse ``board`` within the budget; raises ``Busy`` when no search slot is free."""
+        if not self._slots.acquire(blocking=False):
+            raise Busy()
+        try:
+            return analyse(board, budget=self.budget, all_moves=all_moves,
+                           solver=self._solver(board.rules))
+        finally:
+            self._slots.release()
+
+    def _solver(self, rules: Rules) -> Solver:
+        """This thread's solver for ``rules``, made on first use (the least recent dropped)."""
+        solvers = getattr(self._local, "solvers", None)
+        if solvers is None:
+            solvers = self._local.solvers = OrderedDict()
+        solver = solvers.get(rules)
+        if solver is None:
+            solver = solvers[rules] = Solver(rules, table_limit=self.table_limit)
+            while len(solvers) > SOLVERS_PER_THREAD:
+                solvers.popitem(last=False)
+        solvers.move_to_end(rules)
+        return solver

@@ -1,0 +1,107 @@
+"""Errors as responses: JSON ``{"error": "..."}`` for the API, a small HTML page for browsers.
+
+Every error the app can meet is turned into a response here, so the API never
+answers with an HTML error page, a stack trace or a file path.  An error is
+HTML only when the client asks for a page (a browser navigating to a page
+URL); everything else, and anything under the API's paths, is JSON.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from flask import Flask, Response, jsonify, render_template_string, request
+from markupsafe import escape
+from werkzeug.exceptions import HTTPException, InternalServerError
+
+from tictactoe import IllegalPositionError
+
+from .engine import Busy
+
+logger = logging.getLogger(__name__)
+
+# Paths served by the API blueprint (and anything under /api/): errors there are always JSON.
+API_PATHS = ("/move", "/analyze", "/state", "/healthz", "/stats", "/openapi.json")
+RETRY_AFTER_SECONDS = 1
+MAX_BODY_BYTES = 16 * 1024  # far more than a 15x15 board needs
+
+_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>{{ status }} {{ title }}</title></head>
+<body><h1>{{ status }} {{ title }}</h1><p>{{ message }}</p></body></html>
+"""
+
+
+class ApiError(Exception):
+    """An error with the HTTP status and the message the client gets."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+def wants_html() -> bool:
+    """Whether this error should be a page: a non-API path whose client prefers HTML."""
+    path = request.path
+    if path in API_PATHS or path.startswith("/api/"):
+        return False
+    best = request.accept_mimetypes.best_match(["application/json", "text/html"])
+    return best == "text/html" and request.accept_mimetypes[best] > \
+        request.accept_mimetypes["application/json"]
+
+
+def error_response(status: int, message: str, title: str = "") -> Response:
+    """The error as JSON, or as a small escaped HTML page for a browser."""
+    if wants_html():
+        response = Response(render_template_string(
+            _PAGE, status=status, title=title or "Error", message=escape(message)),
+            status=status, mimetype="text/html")
+    else:
+        response = jsonify(error=message)
+        response.status_code = status
+    return response
+
+
+def register(app: Flask) -> None:
+    """Install the handlers that turn every error into a JSON (or page) response."""
+
+    @app.errorhandler(ApiError)
+    def api_error(error: ApiError):
+        return error_response(error.status, error.message)
+
+    @app.errorhandler(IllegalPositionError)
+    def illegal_position(error: IllegalPositionError):
+        return error_response(409, str(error))
+
+    @app.errorhandler(Busy)
+    def busy(error: Busy):
+        response = error_response(
+            503, "the server is busy with other searches: try again in a second")
+        response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
+        return response
+
+    @app.errorhandler(HTTPException)
+    def http_error(error: HTTPException):
+        message = _MESSAGES.get(error.code) or (error.description or error.name)
+        if error.code == 405:
+            allowed = ", ".join(sorted(set(error.valid_methods or ()) - {"HEAD", "OPTIONS"}))
+            message = f"{request.method} is not allowed on {request.path}: use {allowed}"
+        response = error_response(error.code or 500, message, error.name)
+        for name in ("Allow", "Retry-After"):
+            value = dict(error.get_headers()).get(name)
+            if value:
+                response.headers[name] = value
+        return response
+
+    @app.errorhandler(Exception)
+    def unexpected(error: Exception):
+        # Logged with its traceback for us; the client only learns that it failed.
+        logger.exception("unhandled error on %s %s", request.method, request.path)
+        return error_response(500, "internal error: the server could not answer this request",
+                              InternalServerError.name)
+
+
+_MESSAGES = {
+    404: "no such resource: see /openapi.json for the API",
+    413: f"the body is too large: at most {MAX_BODY_BYTES // 1024} KiB",
+}

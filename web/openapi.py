@@ -1,0 +1,281 @@
+"""The OpenAPI 3 description of the JSON API, served at GET /openapi.json.
+
+The request schema is as precise as JSON Schema allows, so that a request that
+fits it can only fail on a game rule (409), never on its form (400): every row
+matches ``^[xXoO.]{3,15}$`` and all rows have one width, and ``k`` is at most
+the longer side of the board.  What it cannot say (the counts of x and o, the
+lines on the board) is the 409.
+"""
+
+from __future__ import annotations
+
+from tictactoe import ENGINE_VERSION, LEVELS, MAX_SIZE, MIN_SIZE
+
+from .errors import MAX_BODY_BYTES, RETRY_AFTER_SECONDS
+from .stats import COUNTERS
+
+SIZES = range(MIN_SIZE, MAX_SIZE + 1)
+VALUE = {"type": "string", "enum": ["win", "draw", "loss"]}
+NULLABLE_VALUE = {"type": "string", "enum": ["win", "draw", "loss", None], "nullable": True}
+NULLABLE_PLIES = {"type": "integer", "minimum": 1, "nullable": True}
+CELL = {"type": "object", "required": ["row", "col"], "additionalProperties": False,
+        "properties": {"row": {"type": "integer", "minimum": 0},
+                       "col": {"type": "integer", "minimum": 0}}}
+PAIR = {"type": "array", "minItems": 2, "maxItems": 2,
+        "items": {"type": "integer", "minimum": 0}}
+PLAYER = {"type": "string", "enum": ["x", "o"]}
+STATUS = {"type": "string", "enum": ["in_progress", "x_won", "o_won", "draw"]}
+BOARD_OUT = {"type": "array", "items": {"type": "string", "pattern": "^[xo.]+$"}}
+
+
+def _request_schema(fields: tuple[str, ...]) -> dict:
+    """The request body: the fields, and an anyOf of the board shapes and k ranges accepted.
+
+    JSON Schema cannot say "all rows have one length" or "k is at most the longer
+    side" directly, so the anyOf lists cases, each of them simple: rows of
+    exactly w cells and k <= w; or rows of w cells, at least K of them, and
+    k = K (for K > w).  A request fits a case exactly when the server accepts
+    its form.  (One flat anyOf: schemathesis cannot generate from an allOf of
+    two anyOfs.)
+    """
+    properties = {
+        "board": {
+            "type": "array", "minItems": MIN_SIZE, "maxItems": MAX_SIZE,
+            "items": {"type": "string", "pattern": f"^[xXoO.]{{{MIN_SIZE},{MAX_SIZE}}}$"},
+            "description": "Rows, top first: x and o in either case, '.' for empty, all rows"
+                           " of one length. X moves first, so the side to move follows from"
+                           " the counts.",
+            "example": ["x..", ".o.", "..."],
+        },
+        "k": {"type": "integer", "minimum": 3, "maximum": MAX_SIZE,
+              "description": "Stones in a row to win, at most the longer side. Default: 3 on"
+                             " 3x3, otherwise min(rows, cols, 5)."},
+        "level": {"$ref": "#/components/schemas/Level"},
+        "seed": {"$ref": "#/components/schemas/Seed"},
+    }
+
+    def case(width: int, k_min: int, k_max: int, min_rows: int) -> dict:
+        board = {"items": {"pattern": f"^[xXoO.]{{{width}}}$"}}
+        if min_rows > MIN_SIZE:
+            board["minItems"] = min_rows
+        return {"properties": {"board": board, "k": {"minimum": k_min, "maximum": k_max}}}
+
+    return {
+        "type": "object", "required": ["board"], "additionalProperties": False,
+        "properties": {name: properties[name] for name in fields},
+        "anyOf": [case(w, MIN_SIZE, w, MIN_SIZE) for w in SIZES]
+        + [case(w, k, k, k) for w in SIZES for k in SIZES if k > w],
+    }
+
+
+def _json(schema: dict, description: str, headers: dict | None = None) -> dict:
+    response = {"description": description, "content": {"application/json": {"schema": schema}}}
+    if headers:
+        response["headers"] = headers
+    return response
+
+
+ERROR = {"$ref": "#/components/schemas/Error"}
+COUNTS = {"type": "object", "required": list(COUNTERS),
+          "properties": {name: {"type": "integer", "minimum": 0} for name in COUNTERS}}
+
+
+def _errors(*statuses: int) -> dict:
+    texts = {
+        400: "Not a board request: not JSON, wrong Content-Type, wrong field types, unknown"
+             " fields, bad characters, ragged rows, a size outside 3..15 or a k that does not"
+             " fit. The message says which.",
+        409: "A well-formed board that cannot be played on: impossible counts of x and o,"
+             " both sides with a line, a line followed by more moves, or (/move, /analyze)"
+             " a game that is already over.",
+        413: f"The body is larger than {MAX_BODY_BYTES // 1024} KiB.",
+        503: "Every search of this worker is in use; try again after Retry-After seconds.",
+    }
+    out = {}
+    for status in statuses:
+        headers = None
+        if status == 503:
+            headers = {"Retry-After": {"description": "Seconds to wait before retrying.",
+                                       "schema": {"type": "integer",
+                                                  "example": RETRY_AFTER_SECONDS}}}
+        out[str(status)] = _json(ERROR, texts[status], headers)
+    return out
+
+
+def _post(summary: str, description: str, fields: tuple[str, ...], answer: str,
+          answer_text: str, errors: tuple[int, ...]) -> dict:
+    return {"post": {
+        "summary": summary, "description": description,
+        "requestBody": {"required": True, "content": {"application/json": {
+            "schema": _request_schema(fields)}}},
+        "responses": {"200": _json({"$ref": f"#/components/schemas/{answer}"}, answer_text),
+                      **_errors(*errors)},
+    }}
+
+
+def build_spec() -> dict:
+    """The OpenAPI document (a fresh dict each call)."""
+    return {
+        "openapi": "3.0.3",
+        "info": {
+            "title": "Tic-tac-toe move server",
+            "version": f"1.0 (engine {ENGINE_VERSION})",
+            "description": "A perfect m,n,k-game engine (3x3 to 15x15, k in a row) behind a"
+                           " shared cache of solved positions. Errors are JSON objects with"
+                           " one field, error, that says exactly what is wrong.",
+        },
+        "paths": {
+            "/move": _post(
+                "The engine's move",
+                "Plays one move for the side to move in the posted position. value and"
+                " plies describe the posted position for that side under perfect play"
+                " (null unless proven); at easy and medium they are given only when the"
+                " position is already in the cache (no search is made for them).",
+                ("board", "k", "level", "seed"), "Move", "The move played and the new board.",
+                (400, 409, 413, 503)),
+            "/analyze": _post(
+                "The value of every legal move",
+                "For hints: the value and plies of every legal move for the side to move,"
+                " which moves are best, and the position's value. level is accepted and"
+                " ignored (the analysis is always perfect).",
+                ("board", "k", "level"), "Analysis", "The analysis.", (400, 409, 413, 503)),
+            "/state": _post(
+                "The status of a position",
+                "Whether the game on this board goes on or how it ended, and the winning"
+                " line. Finished games are answered here, not refused.",
+                ("board", "k"), "State", "The position's status.", (400, 409, 413)),
+            "/healthz": {"get": {
+                "summary": "Health of the app and its cache backend",
+                "description": "200 when the app answers and a probe key makes a real round"
+                               " trip through the cache backend; 503 otherwise.",
+                "responses": {"200": _json({"$ref": "#/components/schemas/Health"}, "Healthy."),
+                              "503": _json({"$ref": "#/components/schemas/Health"},
+                                           "The cache backend did not answer.")},
+            }},
+            "/stats": {"get": {
+                "summary": "Cache and search counters",
+                "description": "Counters of the worker that answers, and totals over every"
+                               " worker (file cache) or instance (Redis) when the backend"
+                               " can keep them.",
+                "responses": {"200": _json({"$ref": "#/components/schemas/Stats"}, "Counters.")},
+            }},
+            "/openapi.json": {"get": {
+                "summary": "This document",
+                "responses": {"200": {"description": "The OpenAPI description.",
+                                      "content": {"application/json": {
+                                          "schema": {"type": "object"}}}}},
+            }},
+        },
+        "components": {"schemas": _schemas()},
+    }
+
+
+def _schemas() -> dict:
+    level = {"type": "string", "enum": list(LEVELS), "default": "perfect",
+             "description": "perfect: the best move (a random one among equally good moves);"
+                            " medium: wins or blocks in one, else random; easy: wins in one,"
+                            " else random."}
+    seed = {"type": "integer", "minimum": 0, "maximum": 2**63 - 1,
+            "description": "Makes the random choices of this request reproducible."}
+    common = {
+        "proven": {"type": "boolean",
+                   "description": "Whether value and plies are proven (false when the search"
+                                  " ran out of budget; the move is then the best found)."},
+        "cached": {"type": "boolean",
+                   "description": "Whether the result came from the shared cache."},
+        "depth": {"type": "integer", "nullable": True,
+                  "description": "Depth of the heuristic search when not proven, else null."},
+        "nodes": {"type": "integer", "minimum": 0, "description": "Positions searched."},
+        "ms": {"type": "number", "minimum": 0,
+               "description": "Time spent on the answer (cache and search), in ms."},
+        "worker": {"type": "integer", "description": "Process id of the worker that answered."},
+        "k": {"type": "integer", "minimum": 3},
+    }
+    return {
+        "Level": level,
+        "Seed": seed,
+        "Error": {"type": "object", "required": ["error"],
+                  "properties": {"error": {"type": "string"}}},
+        "Move": {
+            "type": "object",
+            "required": ["move", "player", "board", "status", "line", "value", "plies",
+                         "proven", "cached", "level", "k", "depth", "nodes", "ms", "worker"],
+            "properties": {
+                "move": CELL,
+                "player": {**PLAYER, "description": "The side that moved."},
+                "board": {**BOARD_OUT, "description": "The board after the move."},
+                "status": {**STATUS, "description": "The game after the move."},
+                "line": {"type": "array", "items": PAIR, "nullable": True,
+                         "description": "The winning line's cells as [row, col], or null."},
+                "value": {**NULLABLE_VALUE,
+                          "description": "The posted position's value for the side that moved."},
+                "plies": {**NULLABLE_PLIES,
+                          "description": "Moves left in the game from the posted position"
+                                         " under perfect play."},
+                "level": {"type": "string", "enum": list(LEVELS)},
+                **common,
+            },
+        },
+        "Analysis": {
+            "type": "object",
+            "required": ["board", "k", "player", "value", "plies", "best", "moves", "proven",
+                         "cached", "depth", "nodes", "ms", "worker"],
+            "properties": {
+                "board": {**BOARD_OUT, "description": "The posted board (lower case)."},
+                "player": {**PLAYER, "description": "The side to move."},
+                "value": {**NULLABLE_VALUE, "description": "The position's value for the side"
+                                                           " to move."},
+                "plies": NULLABLE_PLIES,
+                "best": {"type": "array", "items": CELL, "minItems": 1,
+                         "description": "Every optimal move when proven, else the best found."},
+                "moves": {"type": "array", "description": "Every legal move, row by row.",
+                          "items": {
+                              "type": "object",
+                              "required": ["row", "col", "value", "plies", "best"],
+                              "properties": {
+                                  "row": {"type": "integer", "minimum": 0},
+                                  "col": {"type": "integer", "minimum": 0},
+                                  "value": {**NULLABLE_VALUE,
+                                            "description": "For the side making the move."},
+                                  "plies": {**NULLABLE_PLIES,
+                                            "description": "Moves to the end of the game"
+                                                           " counting this one."},
+                                  "best": {"type": "boolean"}}}},
+                **common,
+            },
+        },
+        "State": {
+            "type": "object",
+            "required": ["board", "k", "status", "line", "to_move"],
+            "properties": {
+                "board": BOARD_OUT, "k": common["k"], "status": STATUS,
+                "line": {"type": "array", "items": PAIR, "nullable": True},
+                "to_move": {**PLAYER, "nullable": True, "enum": ["x", "o", None],
+                            "description": "The side to move, or null when the game is over."},
+            },
+        },
+        "Health": {
+            "type": "object", "required": ["status", "cache", "engine", "worker"],
+            "properties": {
+                "status": {"type": "string", "enum": ["ok", "unavailable"]},
+                "cache": {"type": "object", "required": ["backend", "ok", "detail"],
+                          "properties": {"backend": {"type": "string",
+                                                     "enum": ["filesystem", "redis", "null"]},
+                                         "ok": {"type": "boolean"},
+                                         "detail": {"type": "string"}}},
+                "engine": {"type": "string"},
+                "worker": {"type": "integer"},
+            },
+        },
+        "Stats": {
+            "type": "object", "required": ["worker", "total", "total_scope", "backend"],
+            "properties": {
+                "worker": {"type": "object", "required": ["pid", *COUNTERS],
+                           "properties": {"pid": {"type": "integer"},
+                                          **COUNTS["properties"]}},
+                "total": {**COUNTS, "nullable": True},
+                "total_scope": {"type": "string"},
+                "backend": {"type": "string", "enum": ["filesystem", "redis", "null"]},
+            },
+        },
+    }

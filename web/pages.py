@@ -1,0 +1,123 @@
+"""The pages: / (the game) and /embed (the game for an iframe, set up by its query string).
+
+/embed checks every parameter it knows and answers 400 naming the bad one; it
+ignores parameters it does not know (embedding sites add their own, such as
+utm_source).  The checked settings reach the template as ``embed`` and become
+``data-*`` attributes of its root element (see docs/api.md).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass
+
+from flask import Blueprint, render_template, request
+
+from tictactoe import LEVELS, BoardFormatError, Rules
+
+from .errors import ApiError
+
+bp = Blueprint("pages", __name__)
+
+SIDES = ("x", "o")
+FIRSTS = ("human", "engine")
+THEMES = ("auto", "light", "dark")
+_SIZE = re.compile(r"^(\d{1,2})x(\d{1,2})$")
+_INT = re.compile(r"^\d{1,2}$")
+
+
+@dataclass(frozen=True)
+class EmbedSettings:
+    """The game an embed starts with."""
+
+    rows: int
+    cols: int
+    k: int
+    level: str
+    side: str
+    first: str
+    theme: str
+
+    def data_attributes(self) -> dict[str, str]:
+        """The settings as the root element's ``data-*`` attributes."""
+        return {f"data-{name}": str(value) for name, value in asdict(self).items()}
+
+
+@bp.get("/")
+def index():
+    """The game page."""
+    return _page(render_template("index.html"))
+
+
+@bp.get("/embed")
+def embed():
+    """The embeddable game, configured by size (or rows and cols), k, level, side, first, theme."""
+    settings = embed_settings(request.args)
+    return _page(render_template("embed.html", embed=settings,
+                                 embed_attrs=settings.data_attributes()))
+
+
+def embed_settings(args) -> EmbedSettings:
+    """Check the query parameters of /embed; raises ``ApiError`` 400 naming the bad one."""
+    def one(name: str) -> str | None:
+        values = args.getlist(name)
+        if len(values) > 1:
+            raise ApiError(400, f"{name} is given {len(values)} times: give it once")
+        return values[0] if values else None
+
+    size, rows_text, cols_text = one("size"), one("rows"), one("cols")
+    if size is not None and (rows_text is not None or cols_text is not None):
+        raise ApiError(400, "give either size (such as 3x3) or rows and cols, not both")
+    if size is not None:
+        match = _SIZE.match(size)
+        if not match:
+            raise ApiError(400, f"size must look like 3x3 (rows x cols), not {size!r}")
+        rows, cols = int(match[1]), int(match[2])
+    else:
+        rows = _small_int("rows", rows_text, 3)
+        cols = _small_int("cols", cols_text, 3)
+    k_text = one("k")
+    try:
+        Rules(rows, cols, 3)  # the size first, so its message comes before any about k
+        k = Rules.default_k(rows, cols) if k_text is None else _small_int("k", k_text, 3)
+        Rules(rows, cols, k)
+    except BoardFormatError as error:
+        raise ApiError(400, str(error)) from None
+
+    level = _choice("level", one("level"), LEVELS, "perfect")
+    side_given, first_given = one("side"), one("first")
+    side = _choice("side", side_given, SIDES, "x")
+    first = _choice("first", first_given, FIRSTS, "human")
+    # X always moves first, so the human's side decides who starts; the two
+    # parameters may both be given only when they agree.
+    if side_given is None and first_given is not None:
+        side = "x" if first == "human" else "o"
+    elif side_given is not None and first_given is None:
+        first = "human" if side == "x" else "engine"
+    elif (side == "x") != (first == "human"):
+        raise ApiError(400, f"side={side} and first={first} disagree: x always moves first,"
+                            " so the side that plays x starts")
+    theme = _choice("theme", one("theme"), THEMES, "auto")
+    return EmbedSettings(rows=rows, cols=cols, k=k, level=level, side=side, first=first,
+                         theme=theme)
+
+
+def _small_int(name: str, text: str | None, default: int) -> int:
+    if text is None:
+        return default
+    if not _INT.match(text):
+        raise ApiError(400, f"{name} must be a whole number, not {text!r}")
+    return int(text)
+
+
+def _choice(name: str, value: str | None, choices: tuple[str, ...], default: str) -> str:
+    if value is None:
+        return default
+    if value not in choices:
+        raise ApiError(400, f"{name} must be one of {', '.join(choices)}, not {value!r}")
+    return value
+
+
+def _page(html: str):
+    """A page response that browsers revalidate, so a deploy shows at once."""
+    return html, 200, {"Cache-Control": "no-cache"}

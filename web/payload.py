@@ -1,0 +1,117 @@
+"""The request body of POST /move, /analyze and /state: read, checked, turned into a Board.
+
+Nothing is coerced: a value of the wrong type or out of range is a 400 that
+says which field and why; a board that parses but cannot arise in a game is a
+409 (the engine's ``IllegalPositionError``).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from flask import Request
+
+from tictactoe import LEVELS, Board, BoardFormatError
+
+from .errors import ApiError
+
+MAX_SEED = 2**63 - 1
+FIELDS = {
+    "move": ("board", "k", "level", "seed"),
+    "analyze": ("board", "k", "level"),
+    "state": ("board", "k"),
+}
+
+
+@dataclass(frozen=True)
+class PositionRequest:
+    """A checked request: the board (reachable), the level and the optional seed."""
+
+    board: Board
+    level: str
+    seed: int | None
+
+
+def read_position_request(request: Request, endpoint: str) -> PositionRequest:
+    """Parse and check the JSON body for ``endpoint`` (a key of ``FIELDS``).
+
+    Raises ``ApiError`` 400 for a body that is not a board request, 409 for a
+    board that cannot arise in a game (413 comes from the size limit upstream).
+    """
+    body = _json_object(request)
+    allowed = FIELDS[endpoint]
+    unknown = sorted(set(body) - set(allowed))
+    if unknown:
+        raise ApiError(400, f"unknown field {_show(unknown[0])}: the fields are"
+                            f" {', '.join(allowed)}")
+    if "board" not in body:
+        raise ApiError(400, "board is required: a list of row strings such as"
+                            ' ["x..", ".o.", "..."]')
+    k = body.get("k")
+    if "k" in body and (not isinstance(k, int) or isinstance(k, bool)):
+        raise ApiError(400, f"k must be an integer, not {_show(k)}")
+    level = body.get("level", "perfect")
+    if level not in LEVELS:
+        raise ApiError(400, f"level must be one of {', '.join(LEVELS)}, not {_show(level)}")
+    seed = body.get("seed")
+    if "seed" in body and (not isinstance(seed, int) or isinstance(seed, bool)
+                           or not 0 <= seed <= MAX_SEED):
+        raise ApiError(400, f"seed must be an integer from 0 to {MAX_SEED}, not {_show(seed)}")
+    try:
+        board = Board.from_text(body["board"], k=k)
+    except BoardFormatError as error:
+        raise ApiError(400, str(error)) from None
+    # IllegalPositionError (409) goes to its registered handler as it is.
+    return PositionRequest(board=board, level=level, seed=seed)
+
+
+def _json_object(request: Request) -> dict:
+    """The body as a JSON object, or ``ApiError`` 400 saying what is wrong with it."""
+    if request.mimetype != "application/json":
+        given = f"not {request.mimetype!r}" if request.mimetype else "and none was given"
+        raise ApiError(400, f"Content-Type must be application/json, {given}")
+    data = request.get_data(cache=False)  # over MAX_CONTENT_LENGTH: 413 from werkzeug
+    if not data.strip():
+        raise ApiError(400, 'the body is empty: send a JSON object such as'
+                            ' {"board": ["x..", ".o.", "..."]}')
+    try:
+        text = data.decode("utf-8")
+        body = json.loads(text, parse_constant=_reject_constant)
+    except UnicodeDecodeError:
+        raise ApiError(400, "the body is not UTF-8 text") from None
+    except json.JSONDecodeError as error:
+        raise ApiError(400, f"the body is not valid JSON: {error.msg} at line {error.lineno}"
+                            f" column {error.colno}") from None
+    except ValueError as error:  # NaN or Infinity, or nesting too deep
+        raise ApiError(400, f"the body is not valid JSON: {error}") from None
+    except RecursionError:
+        raise ApiError(400, "the body is not valid JSON: nested too deeply") from None
+    if not isinstance(body, dict):
+        raise ApiError(400, f"the body must be a JSON object, not {_kind(body)}")
+    return body
+
+
+def _reject_constant(name: str) -> None:
+    raise ValueError(f"{name} is not a JSON value")
+
+
+def _kind(value: object) -> str:
+    """The JSON name of a value's type."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "an array"
+    return "an object"
+
+
+def _show(value: object) -> str:
+    """A short JSON rendering of a value for an error message."""
+    text = json.dumps(value)
+    return text if len(text) <= 40 else text[:37] + "..."
