@@ -1,0 +1,37 @@
+// The embeddable game (/embed): settings from the root element's data attributes,
+// nothing persisted, and a postMessage to the parent page when a game ends.
+
+import { createApi } from "./api.js";
+import { createGame } from "./game.js";
+import { bindBoard, bindShortcuts } from "./input.js";
+import { createRenderer } from "./render.js";
+import { fromDataset } from "./settings.js";
+import { createMemoryStore } from "./storage.js";
+import { applyTheme } from "./theme.js";
+
+const $ = (id) => document.getElementById(id);
+const root = document.querySelector("[data-rows]") ?? document.documentElement;
+const settings = fromDataset(root.dataset);
+applyTheme(root.dataset.theme);
+
+// The message carries no secret, so any embedding origin may read it ("*").
+const tellParent = (winner) => {
+  if (window.parent !== window) window.parent.postMessage({ type: "tictactoe:gameover", winner }, "*");
+};
+
+const renderer = createRenderer({
+  board: $("board"), status: $("status"), thinking: $("thinking"), retry: $("retry"),
+  undo: $("undo"), hint: $("hint"), outcome: $("outcome"),
+});
+const game = createGame({
+  api: createApi(), store: createMemoryStore(), settings, restore: false,
+  onChange: renderer.render, onGameOver: tellParent,
+});
+
+bindBoard($("board"), { onPlay: game.play, onFocus: renderer.focusCell });
+$("new-game").addEventListener("click", () => game.newGame(settings));
+$("undo").addEventListener("click", () => game.undo());
+$("hint").addEventListener("click", () => game.hint());
+$("retry").addEventListener("click", () => game.retry());
+bindShortcuts(document, { n: () => game.newGame(settings), u: () => game.undo(), h: () => game.hint(), r: () => game.retry() });
+game.start();

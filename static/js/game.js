@@ -1,0 +1,272 @@
+// The game controller: holds the model, turns user actions into new states,
+// asks the server whatever the current position still needs, and persists.
+// It never decides the game itself; the server's answers do.
+
+import {
+  canPlay, canUndo, currentBoard, fromSaved, isOver, newGame, place, requestFor, sideToMove,
+  undo, winner, withEngineMove, withStatus,
+} from "./state.js";
+import { counted, fieldFor, loadTally, saveTally } from "./tally.js";
+
+const GAME_KEY = "game";
+
+/**
+ * A game bound to an API client and a store.  `onChange(view)` receives a
+ * plain view object after every change; `onGameOver(winner)` is called once
+ * per finished game ("x", "o" or null for a draw).
+ */
+export function createGame({ api, store, settings, restore = true, onChange, onGameOver = () => {} }) {
+  const model = {
+    game: (restore && fromSaved(store.get(GAME_KEY))) || newGame(settings),
+    busy: null, // "check" | "engine" | "hint" while a request is out
+    error: null, // {message, retryable, action: "advance"|"hint"}
+    hints: null, // {position, moves, best, value, plies, proven}
+    tally: loadTally(store),
+  };
+  let inFlight = null; // the AbortController of the request in flight
+  let generation = 0; // bumped whenever the game changes under a request
+
+  const changed = () => onChange(view());
+  const save = () => store.set(GAME_KEY, model.game);
+
+  function cancel() {
+    generation++;
+    inFlight?.abort();
+    inFlight = null;
+    model.busy = null;
+    model.error = null;
+  }
+
+  async function request(call, payload) {
+    const mine = ++generation;
+    inFlight = new AbortController();
+    try {
+      const answer = await call(payload, inFlight.signal);
+      return mine === generation ? answer : null;
+    } catch (error) {
+      if (mine !== generation || error.name === "AbortError") return null;
+      throw error;
+    }
+  }
+
+  /** Ask the server whatever the position still needs (its status, then the engine's move). */
+  async function advance() {
+    while (model.game.pending) {
+      const step = model.game.pending;
+      model.busy = step;
+      model.error = null;
+      changed();
+      const payload = requestFor(model.game);
+      let answer;
+      try {
+        answer = step === "check"
+          ? await request(api.state, { board: payload.board, k: payload.k })
+          : await request(api.move, payload);
+      } catch (error) {
+        fail(error, "advance");
+        return;
+      }
+      if (answer === null) return; // superseded by a newer action
+      if (step === "check") {
+        model.game = withStatus(model.game, answer);
+      } else if (validMove(answer, model.game)) {
+        model.game = withEngineMove(model.game, answer);
+      } else {
+        fail({ message: "The server's answer did not fit the board.", retryable: true }, "advance");
+        return;
+      }
+      save();
+    }
+    model.busy = null;
+    recordResult();
+    changed();
+  }
+
+  function fail(error, action) {
+    model.busy = null;
+    model.error = {
+      message: error.message || "Something went wrong.",
+      retryable: error.retryable !== false,
+      action,
+    };
+    changed();
+  }
+
+  function recordResult() {
+    const game = model.game;
+    if (!isOver(game) || game.recorded) return;
+    model.game = { ...game, recorded: true };
+    model.tally = counted(model.tally, game.mode, fieldFor(game.mode, game.human, winner(game)));
+    saveTally(store, model.tally);
+    save();
+    onGameOver(winner(game));
+  }
+
+  function unrecordResult() {
+    const game = model.game;
+    if (!game.recorded) return;
+    model.tally = counted(model.tally, game.mode, fieldFor(game.mode, game.human, winner(game)), -1);
+    saveTally(store, model.tally);
+  }
+
+  function hintable() {
+    const game = model.game;
+    if (isOver(game) || game.pending || model.busy) return false;
+    return game.mode === "two" || sideToMove(currentBoard(game)) === game.human;
+  }
+
+  /** Show (or hide) every empty cell's value from POST /analyze. */
+  async function hint() {
+    if (model.hints && model.hints.position === currentBoard(model.game).join("/")) {
+      model.hints = null;
+      changed();
+      return;
+    }
+    if (!hintable()) return;
+    const position = currentBoard(model.game).join("/");
+    model.busy = "hint";
+    model.error = null;
+    changed();
+    let answer;
+    try {
+      answer = await request(api.analyze, requestFor(model.game));
+    } catch (error) {
+      fail(error, "hint");
+      return;
+    }
+    if (answer === null) return;
+    model.busy = null;
+    model.hints = { position, ...readAnalysis(answer) };
+    changed();
+  }
+
+  function view() {
+    const game = model.game;
+    const board = currentBoard(game);
+    const position = board.join("/");
+    return {
+      rows: game.rows,
+      cols: game.cols,
+      k: game.k,
+      level: game.level,
+      mode: game.mode,
+      human: game.human,
+      board,
+      toMove: sideToMove(board),
+      status: game.status,
+      line: game.line,
+      last: game.last,
+      pending: game.pending,
+      engine: game.engine,
+      busy: model.busy,
+      error: model.error,
+      hints: model.hints && model.hints.position === position ? model.hints : null,
+      humanCanPlay: !isOver(game) && !game.pending &&
+        (game.mode === "two" || sideToMove(board) === game.human),
+      canUndo: canUndo(game),
+      canHint: hintable(),
+      tally: model.tally,
+    };
+  }
+
+  return {
+    /** The current view object. */
+    view,
+
+    /** Resume whatever the restored game still needs, and draw it. */
+    start() {
+      changed();
+      if (model.game.pending) advance();
+    },
+
+    /** A human's stone on (row, col); ignored when it is not theirs to play. Returns whether it was played. */
+    play(row, col) {
+      if (model.busy === "check" || model.busy === "engine" || !canPlay(model.game, row, col)) {
+        return false;
+      }
+      cancel(); // a hint request may be out
+      model.hints = null;
+      model.game = place(model.game, row, col);
+      save();
+      advance();
+      return true;
+    },
+
+    /** Start a new game with the given settings. */
+    newGame(nextSettings) {
+      cancel();
+      model.hints = null;
+      model.game = newGame(nextSettings);
+      save();
+      changed();
+      if (model.game.pending) advance();
+    },
+
+    /** Take back the last move (against the engine, the human's move and the reply). */
+    undo() {
+      if (!canUndo(model.game)) return;
+      cancel();
+      unrecordResult();
+      model.hints = null;
+      model.game = undo(model.game);
+      save();
+      changed();
+    },
+
+    /** Show (or hide) every empty cell's value from POST /analyze. */
+    hint,
+
+    /** Repeat the request that failed. */
+    retry() {
+      const action = model.error?.action;
+      if (!action || !model.error.retryable) return;
+      model.error = null;
+      if (action === "hint") hint();
+      else advance();
+    },
+
+    /** Change the engine's level for the rest of this game. */
+    setLevel(level) {
+      model.game = { ...model.game, level };
+      save();
+      changed();
+    },
+
+    /** Whether the game has been played into (so changing its size or sides would discard it). */
+    inProgress() {
+      const game = model.game;
+      const humanMoves = game.history.filter((b, i) => i > 0 &&
+        (game.mode === "two" || sideToMove(game.history[i - 1]) === game.human)).length;
+      return !isOver(game) && humanMoves > 0;
+    },
+
+    /** The settings the current game was started with. */
+    settings() {
+      const { rows, cols, k, level, mode, human } = model.game;
+      return { rows, cols, k, level, mode, human };
+    },
+  };
+}
+
+/** Whether an engine answer's board has the current board's shape. */
+function validMove(answer, game) {
+  const board = answer?.board;
+  const move = answer?.move;
+  return Array.isArray(board) && board.length === game.rows &&
+    board.every((row) => typeof row === "string" && row.length === game.cols) &&
+    move && Number.isInteger(move.row) && Number.isInteger(move.col);
+}
+
+/** The analysis answer in the form the page shows: a map "r,c" -> {value, plies, best}. */
+function readAnalysis(answer) {
+  const best = new Set((answer.best ?? []).map(cellKey));
+  const moves = {};
+  for (const move of answer.moves ?? []) {
+    moves[cellKey(move)] = { value: move.value ?? null, plies: move.plies ?? null, best: best.has(cellKey(move)) };
+  }
+  return { moves, value: answer.value ?? null, plies: answer.plies ?? null, proven: answer.proven !== false };
+}
+
+function cellKey(cell) {
+  return Array.isArray(cell) ? `${cell[0]},${cell[1]}` : `${cell.row},${cell.col}`;
+}

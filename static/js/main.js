@@ -1,0 +1,48 @@
+// The game page: wires the API, the store, the game, the renderer and the input together.
+
+import { createApi } from "./api.js";
+import { createGame } from "./game.js";
+import { bindBoard, bindShortcuts } from "./input.js";
+import { createRenderer } from "./render.js";
+import { DEFAULT_SETTINGS, readForm, reflectMode, writeForm } from "./settings.js";
+import { createStore } from "./storage.js";
+import { THEMES, applyTheme, nextTheme } from "./theme.js";
+
+const $ = (id) => document.getElementById(id);
+const store = createStore("tictactoe:v1:");
+const form = $("settings");
+
+const renderer = createRenderer({
+  board: $("board"), status: $("status"), thinking: $("thinking"), retry: $("retry"),
+  undo: $("undo"), hint: $("hint"), engine: $("engine-info"), hintSummary: $("hint-summary"),
+  outcome: $("outcome"),
+  tally: Object.fromEntries([...document.querySelectorAll("[data-tally]")]
+    .map((el) => [el.dataset.tally, el])),
+});
+const game = createGame({ api: createApi(), store, settings: DEFAULT_SETTINGS, onChange: renderer.render });
+
+writeForm(form, game.settings());
+const startNew = () => { game.newGame(readForm(form)); $("settings-note").hidden = true; };
+
+bindBoard($("board"), { onPlay: game.play, onFocus: renderer.focusCell });
+$("new-game").addEventListener("click", startNew);
+$("undo").addEventListener("click", () => game.undo());
+$("hint").addEventListener("click", () => game.hint());
+$("retry").addEventListener("click", () => game.retry());
+form.addEventListener("submit", (event) => { event.preventDefault(); startNew(); });
+form.addEventListener("change", (event) => {
+  reflectMode(form);
+  if (event.target.name === "level") game.setLevel(form.elements.level.value);
+  else if (game.inProgress()) $("settings-note").hidden = false;
+  else startNew();
+});
+bindShortcuts(document, { n: startNew, u: () => game.undo(), h: () => game.hint(), r: () => game.retry() });
+
+let theme = THEMES.includes(store.get("theme")) ? store.get("theme") : "auto";
+const showTheme = () => {
+  applyTheme(theme);
+  $("theme").textContent = `Theme: ${theme}`;
+};
+$("theme").addEventListener("click", () => { theme = nextTheme(theme); store.set("theme", theme); showTheme(); });
+showTheme();
+game.start();

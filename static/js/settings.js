@@ -1,0 +1,65 @@
+// Game settings: the board presets and the settings form's values.
+//
+// settings = {rows, cols, k, level, mode: "engine"|"two", human: "x"|"o"}
+
+/** Board presets offered on the page: id, size and line length. */
+export const PRESETS = [
+  { id: "3x3", rows: 3, cols: 3, k: 3, label: "3 × 3 · three in a row" },
+  { id: "4x4", rows: 4, cols: 4, k: 4, label: "4 × 4 · four in a row" },
+  { id: "5x5", rows: 5, cols: 5, k: 4, label: "5 × 5 · four in a row" },
+  { id: "7x7", rows: 7, cols: 7, k: 5, label: "7 × 7 · five in a row" },
+  { id: "15x15", rows: 15, cols: 15, k: 5, label: "15 × 15 · five in a row (gomoku)" },
+];
+
+export const DEFAULT_SETTINGS = { rows: 3, cols: 3, k: 3, level: "perfect", mode: "engine", human: "x" };
+
+/** The preset id matching a size and k, or null when none does. */
+export function presetId({ rows, cols, k }) {
+  const preset = PRESETS.find((p) => p.rows === rows && p.cols === cols && p.k === k);
+  return preset ? preset.id : null;
+}
+
+/** The settings chosen in the form (elements named size, mode, human, level). */
+export function readForm(form) {
+  const preset = PRESETS.find((p) => p.id === form.elements.size.value) ?? PRESETS[0];
+  return {
+    rows: preset.rows,
+    cols: preset.cols,
+    k: preset.k,
+    level: form.elements.level.value,
+    mode: form.elements.mode.value,
+    human: form.elements.human.value,
+  };
+}
+
+/** Show settings in the form; side and level are disabled in two-player mode. */
+export function writeForm(form, settings) {
+  const id = presetId(settings);
+  if (id) form.elements.size.value = id;
+  form.elements.level.value = settings.level;
+  form.elements.mode.value = settings.mode;
+  form.elements.human.value = settings.human;
+  reflectMode(form);
+}
+
+/** Disable the engine-only fields when two people play. */
+export function reflectMode(form) {
+  const two = form.elements.mode.value === "two";
+  for (const name of ["human", "level"]) {
+    form.querySelector(`fieldset[data-field="${name}"]`).disabled = two;
+  }
+}
+
+/** Settings from an embed's data attributes (already validated by the server). */
+export function fromDataset(data) {
+  const rows = Number(data.rows) || DEFAULT_SETTINGS.rows;
+  const cols = Number(data.cols) || DEFAULT_SETTINGS.cols;
+  const k = Number(data.k) || Math.min(rows, cols, rows === 3 && cols === 3 ? 3 : 5);
+  // X always moves first: the side decides who starts.  `first` only speaks
+  // when no side is given ("engine" first means the human plays O).
+  const human = data.side === "x" || data.side === "o" ? data.side
+    : data.first === "engine" ? "o" : "x";
+  const mode = data.mode === "two" ? "two" : "engine";
+  const level = ["easy", "medium", "perfect"].includes(data.level) ? data.level : DEFAULT_SETTINGS.level;
+  return { rows, cols, k, level, mode, human };
+}

@@ -1,0 +1,179 @@
+// The game state: a plain, serialisable object (saved to localStorage, and
+// the source of the payload posted to the server).  Functions here return new
+// states and never decide the game: status and winning line come only from
+// the server's answers.
+//
+// state = {
+//   version: 1,
+//   rows, cols, k, level,          // the rules and the engine's level
+//   mode: "engine" | "two",        // against the engine, or two people on one device
+//   human: "x" | "o",              // the human's side against the engine (X always moves first)
+//   history: [[row strings], ...], // every position since the empty board; the last is current
+//   status: "in_progress" | "x_won" | "o_won" | "draw",
+//   line: [[r, c], ...] | null,    // the winning line, as the server reported it
+//   pending: null | "check" | "engine",  // the server call the position still needs
+//   last: {row, col, by} | null,   // the most recent move, for highlighting and announcing
+//   engine: {...} | null,          // facts from the engine's last answer (value, plies, nodes, ms...)
+//   recorded: false,               // whether this game's result is already in the score tally
+// }
+
+export const VERSION = 1;
+export const EMPTY = ".";
+export const LEVELS = ["easy", "medium", "perfect"];
+export const STATUSES = ["in_progress", "x_won", "o_won", "draw"];
+
+/** A fresh game for the settings {rows, cols, k, level, mode, human}; the engine opens when the human is O. */
+export function newGame({ rows, cols, k, level, mode, human }) {
+  const empty = Array.from({ length: rows }, () => EMPTY.repeat(cols));
+  return {
+    version: VERSION,
+    rows, cols, k, level, mode, human,
+    history: [empty],
+    status: "in_progress",
+    line: null,
+    pending: mode === "engine" && human === "o" ? "engine" : null,
+    last: null,
+    engine: null,
+    recorded: false,
+  };
+}
+
+/** The current position's rows. */
+export function currentBoard(state) {
+  return state.history[state.history.length - 1];
+}
+
+/** The side to move on a board: X when the counts are equal, else O (X always moves first). */
+export function sideToMove(board) {
+  let x = 0;
+  let o = 0;
+  for (const row of board) {
+    for (const ch of row) {
+      if (ch === "x") x++;
+      else if (ch === "o") o++;
+    }
+  }
+  return x === o ? "x" : "o";
+}
+
+/** What occupies a cell: "x", "o" or "." (empty). */
+export function cellAt(board, row, col) {
+  return board[row][col];
+}
+
+/** The JSON body of /move, /analyze and /state for this state. */
+export function requestFor(state) {
+  return { board: currentBoard(state), k: state.k, level: state.level };
+}
+
+/** Whether the game is over, by the server's last word. */
+export function isOver(state) {
+  return state.status !== "in_progress";
+}
+
+/** Whether a human may put a stone on the cell now (the game is on, nothing pending, their turn, cell empty). */
+export function canPlay(state, row, col) {
+  if (isOver(state) || state.pending) return false;
+  const board = currentBoard(state);
+  if (state.mode === "engine" && sideToMove(board) !== state.human) return false;
+  return cellAt(board, row, col) === EMPTY;
+}
+
+/** The state after a human's stone on (row, col); its status is pending until the server checks it. */
+export function place(state, row, col) {
+  const board = currentBoard(state);
+  const side = sideToMove(board);
+  const next = board.map((text, r) =>
+    r === row ? text.slice(0, col) + side + text.slice(col + 1) : text);
+  return {
+    ...state,
+    history: [...state.history, next],
+    pending: "check",
+    last: { row, col, by: side },
+  };
+}
+
+/** The state once the server has reported the current position's status and line (an answer of POST /state). */
+export function withStatus(state, answer) {
+  const status = answer.status;
+  const over = status !== "in_progress";
+  const engineTurn = state.mode === "engine" && sideToMove(currentBoard(state)) !== state.human;
+  return {
+    ...state,
+    status,
+    line: answer.line ?? null,
+    pending: !over && engineTurn ? "engine" : null,
+  };
+}
+
+/** The state after the engine's answer (POST /move): its board, move, status and line. */
+export function withEngineMove(state, answer) {
+  const side = sideToMove(currentBoard(state));
+  return {
+    ...state,
+    history: [...state.history, answer.board],
+    status: answer.status,
+    line: answer.line ?? null,
+    pending: null,
+    last: { row: answer.move.row, col: answer.move.col, by: side },
+    engine: {
+      value: answer.value ?? null,
+      plies: answer.plies ?? null,
+      proven: Boolean(answer.proven),
+      cached: Boolean(answer.cached),
+      nodes: answer.nodes ?? null,
+      ms: answer.ms ?? null,
+    },
+  };
+}
+
+/** The index in history that undo would return to, or -1 when there is nothing to undo. */
+function undoTarget(state) {
+  for (let i = state.history.length - 2; i >= 0; i--) {
+    if (state.mode === "two" || sideToMove(state.history[i]) === state.human) return i;
+  }
+  return -1;
+}
+
+/** Whether undo has a position to go back to. */
+export function canUndo(state) {
+  return undoTarget(state) >= 0;
+}
+
+/** The state with the last move taken back (against the engine: back to the human's previous turn). */
+export function undo(state) {
+  const target = undoTarget(state);
+  if (target < 0) return state;
+  // Every position before the last one was in progress, or the game would have stopped there.
+  return {
+    ...state,
+    history: state.history.slice(0, target + 1),
+    status: "in_progress",
+    line: null,
+    pending: null,
+    last: null,
+    engine: null,
+    recorded: false,
+  };
+}
+
+/** The winner of a finished game ("x", "o", or null for a draw or a game still on). */
+export function winner(state) {
+  if (state.status === "x_won") return "x";
+  if (state.status === "o_won") return "o";
+  return null;
+}
+
+/** A state read back from storage, or null when it is not one this version can resume. */
+export function fromSaved(saved) {
+  if (!saved || saved.version !== VERSION) return null;
+  const { rows, cols, k, history } = saved;
+  const sizeOk = [rows, cols, k].every(Number.isInteger) && rows >= 3 && cols >= 3 && k >= 3;
+  if (!sizeOk || !Array.isArray(history) || history.length === 0) return null;
+  const shapeOk = history.every((board) => Array.isArray(board) && board.length === rows &&
+    board.every((row) => typeof row === "string" && row.length === cols && /^[xo.]*$/.test(row)));
+  if (!shapeOk || !STATUSES.includes(saved.status) || !LEVELS.includes(saved.level)) return null;
+  if (!["engine", "two"].includes(saved.mode) || !["x", "o"].includes(saved.human)) return null;
+  // A request that was in flight when the page closed is made again.
+  return { ...saved, pending: saved.pending === "engine" || saved.pending === "check" ? saved.pending : null };
+}

@@ -1,0 +1,87 @@
+"""Browser-test fixtures: the real app under gunicorn, Debian's Chromium, pages that leave screenshots.
+
+The browser is launched by hand (``playwright install`` cannot download one
+here, so pytest-playwright's fixtures are not used).  Every page a test opens is
+screenshotted into ``test-artifacts/`` when the test ends, pass or fail.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+from tests.browser.helpers import ARTIFACTS
+from tests.servers import Gunicorn
+
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
+    "--disable-component-update", "--no-first-run", "--disable-sync", "--disable-quic",
+]
+DESKTOP = {"width": 1200, "height": 860}
+PHONE = {"width": 360, "height": 740}
+
+
+@pytest.fixture(scope="session")
+def app_server(tmp_path_factory):
+    """The real app (``gunicorn app:app``) on 127.0.0.1, with its cache in a fresh folder."""
+    cache_dir = tmp_path_factory.mktemp("cache")
+    server = Gunicorn(workers=2, env={"CACHE_DIR": str(cache_dir)})
+    server.log_path = tmp_path_factory.mktemp("logs") / "gunicorn.log"
+    with server:
+        yield server
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """One headless Chromium for the whole session."""
+    executable = shutil.which("chromium")
+    if executable is None:
+        raise RuntimeError("chromium is not installed (apt-get install chromium)")
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=executable, headless=True,
+                                              args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def open_page(browser, request):
+    """A factory of pages, each in a fresh context (own storage); screenshots and checks at the end.
+
+    ``open_page(viewport=PHONE, color_scheme="dark")`` returns a page.  The test
+    fails if a page threw an uncaught error or reported a CSP violation.
+    """
+    opened = []
+
+    def factory(viewport=DESKTOP, color_scheme="light", **options):
+        context = browser.new_context(viewport=viewport, color_scheme=color_scheme,
+                                      reduced_motion="reduce", **options)
+        page = context.new_page()
+        problems: list[str] = []
+        page.on("pageerror", lambda error: problems.append(f"uncaught: {error}"))
+        page.on("console", lambda msg: problems.append(f"console: {msg.text}")
+                if "Content Security Policy" in msg.text else None)
+        opened.append((context, page, problems))
+        return page
+
+    yield factory
+    ARTIFACTS.mkdir(exist_ok=True)
+    name = re.sub(r"[^A-Za-z0-9_.-]+", "_", request.node.name)
+    for index, (context, page, _) in enumerate(opened):
+        suffix = "" if index == 0 else f"-{index + 1}"
+        try:
+            page.screenshot(path=str(ARTIFACTS / f"{name}{suffix}.png"), full_page=True)
+        finally:
+            context.close()
+    problems = [p for _, _, found in opened for p in found]
+    assert not problems, problems
+
+
+@pytest.fixture
+def page(open_page):
+    """A desktop-sized page in light mode."""
+    return open_page()
+

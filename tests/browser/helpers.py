@@ -1,0 +1,84 @@
+"""What the browser tests do to the board: read it, wait for the engine, choose drawing moves."""
+
+from __future__ import annotations
+
+import json
+import re
+import urllib.request
+
+from playwright.sync_api import Frame, Page
+
+from tests.servers import ROOT
+
+ARTIFACTS = ROOT / "test-artifacts"
+
+READ_BOARD = """() => {
+  const grid = document.getElementById('board');
+  const rows = Number(grid.getAttribute('aria-rowcount'));
+  const cols = Number(grid.getAttribute('aria-colcount'));
+  const board = Array.from({length: rows}, () => Array(cols).fill('.'));
+  for (const cell of grid.querySelectorAll('button[data-row]')) {
+    const mark = cell.classList.contains('x') ? 'x' : cell.classList.contains('o') ? 'o' : '.';
+    board[Number(cell.dataset.row)][Number(cell.dataset.col)] = mark;
+  }
+  return board.map((row) => row.join(''));
+}"""
+
+# The page is settled when the game is over, or when the human may play and
+# the board holds the expected number of stones.
+SETTLED = """(stones) => {
+  const status = document.getElementById('status');
+  const grid = document.getElementById('board');
+  if (status.dataset.status && status.dataset.status !== 'in_progress') return true;
+  return grid.getAttribute('aria-busy') === 'false' && grid.dataset.turn !== '' &&
+    grid.querySelectorAll('.cell.x, .cell.o').length === stones;
+}"""
+
+
+def read_board(page: Page | Frame) -> list[str]:
+    """The board as row strings (x, o, .), read from the cells' classes."""
+    return page.evaluate(READ_BOARD)
+
+
+def stones(board: list[str]) -> int:
+    """How many stones a board holds."""
+    return sum(ch != "." for row in board for ch in row)
+
+
+def wait_settled(page: Page | Frame, count: int) -> None:
+    """Wait until the game is over, or it is a human's turn with ``count`` stones on the board."""
+    page.wait_for_function(SETTLED, arg=count)
+
+
+def cell_name(row: int, col: int, content: str = "empty") -> str:
+    """The accessible name prefix of a cell button (zero-based row and column)."""
+    return f"row {row + 1}, column {col + 1}, {content}"
+
+
+def analysis(server, board: list[str], k: int) -> dict:
+    """The server's analysis of a position (POST /analyze)."""
+    return post_json(server, "/analyze", {"board": board, "k": k})
+
+
+def drawing_move(server, board: list[str], k: int) -> tuple[int, int]:
+    """A move that does not lose (the first in row order that /analyze values as a win or a draw)."""
+    moves = analysis(server, board, k)["moves"]
+    for move in sorted(moves, key=lambda m: (m["row"], m["col"])):
+        if move["value"] in ("win", "draw"):
+            return move["row"], move["col"]
+    raise AssertionError(f"every move loses on {board}: {moves}")
+
+
+def post_json(server, path: str, payload: dict) -> dict:
+    """POST JSON to the app and return the decoded answer (raises on an HTTP error)."""
+    request = urllib.request.Request(server.url + path, data=json.dumps(payload).encode(),
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return json.loads(response.read())
+
+
+def snapshot(page: Page, name: str) -> None:
+    """Save a screenshot of the page as it is now into test-artifacts/ (for a state mid-test)."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{re.sub(r'[^A-Za-z0-9_.-]+', '_', name)}.png"),
+                    full_page=True)

@@ -1,0 +1,97 @@
+"""/embed inside an iframe of a page from another origin: the game plays and the parent hears the end."""
+
+from __future__ import annotations
+
+import http.server
+import threading
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.helpers import cell_name, drawing_move, read_board, stones, wait_settled
+from tests.servers import free_port
+
+pytestmark = pytest.mark.browser
+
+PARENT_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Parent</title></head>
+<body>
+<h1>A page that embeds the game</h1>
+<iframe id="game" src="{src}" width="360" height="420" title="Tic-tac-toe"></iframe>
+<pre id="log"></pre>
+<script>
+  window.received = [];
+  window.addEventListener("message", (event) => {{
+    window.received.push({{origin: event.origin, data: event.data}});
+    document.getElementById("log").textContent += JSON.stringify(event.data) + "\\n";
+  }});
+</script>
+</body></html>
+"""
+
+
+class ParentSite:
+    """A stdlib HTTP server on 127.0.0.1 serving one parent page; a context manager."""
+
+    def __init__(self, html: str) -> None:
+        body = html.encode()
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):  # noqa: N802 (the stdlib's name)
+                self.send_response(200)
+                self.send_header("Content-Type", "text/html; charset=utf-8")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args):
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", free_port()), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_port}/"
+
+    def __enter__(self) -> "ParentSite":
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def test_embedded_game_posts_game_over_to_a_parent_on_another_origin(page: Page, app_server):
+    app_origin = f"http://localhost:{app_server.port}"
+    src = f"{app_origin}/embed?size=3x3&k=3&level=perfect&side=x&first=human&theme=light"
+    with ParentSite(PARENT_PAGE.format(src=src)) as parent:
+        page.goto(parent.url)
+        frame = page.frame_locator("#game")
+        expect(frame.locator("#status")).to_have_text("You are X and move first. Your turn.")
+        game = page.frame(url=lambda url: url.startswith(app_origin))
+        wait_settled(game, 0)
+        while game.locator("#status").get_attribute("data-status") == "in_progress":
+            board = read_board(game)
+            row, col = drawing_move(app_server, board, 3)
+            frame.get_by_role("button", name=cell_name(row, col)).click()
+            wait_settled(game, stones(board) + 2)
+        expect(frame.locator("#status")).to_contain_text("It's a draw.")
+        expect(page.locator("#log")).to_have_text('{"type":"tictactoe:gameover","winner":null}\n')
+        received = page.evaluate("window.received")
+        assert received == [{"origin": app_origin,
+                             "data": {"type": "tictactoe:gameover", "winner": None}}]
+
+
+def test_embed_as_o_lets_the_engine_open_and_fits_its_frame(page: Page, app_server):
+    app_origin = f"http://localhost:{app_server.port}"
+    src = f"{app_origin}/embed?size=3x3&k=3&level=easy&side=o&first=engine&theme=dark"
+    with ParentSite(PARENT_PAGE.format(src=src)) as parent:
+        page.goto(parent.url)
+        game = page.frame(url=lambda url: url.startswith(app_origin))
+        frame = page.frame_locator("#game")
+        expect(frame.locator("#board button")).to_have_count(9)
+        wait_settled(game, 1)
+        expect(frame.locator("#status")).to_contain_text("Your turn (O).")
+        sizes = game.evaluate("""() => ({
+            scrollW: document.documentElement.scrollWidth, clientW: document.documentElement.clientWidth,
+            scrollH: document.documentElement.scrollHeight, clientH: document.documentElement.clientHeight})""")
+        assert sizes["scrollW"] <= sizes["clientW"], sizes
+        assert sizes["scrollH"] <= sizes["clientH"], sizes
