@@ -4,6 +4,9 @@ import os
 
 bind = f"0.0.0.0:{os.environ.get('PORT', '8000')}"
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
+# Threads let a worker answer cache hits while one of its threads searches;
+# MAX_CONCURRENT_SEARCHES (the app's setting) caps the searches themselves.
+threads = int(os.environ.get("GUNICORN_THREADS", "4"))
 # Searches are CPU-bound and bounded by the app's per-request budget; a
 # worker that is silent for this long is stuck and is replaced.
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))

@@ -229,10 +229,12 @@ def test_a_cache_dir_that_breaks_at_runtime_still_answers(tmp_path):
     solved = tmp_path / "cache" / "solved"
     shutil.rmtree(solved)
     solved.write_text("now a file: nothing can be read or written below it")
-    for board in (["x..", ".o.", "..."], ["x..", ".o.", "..."], ["xo.", "...", "..."]):
+    for board in (["x..", ".o.", "..."], [".x.", ".o.", "..."], ["xo.", "...", "..."]):
         response = client.post("/move", json={"board": board})
         assert response.status_code == 200
         assert response.get_json()["cached"] is False and response.get_json()["proven"]
+    # What this worker solved stays in its memory, store or no store.
+    assert client.post("/move", json={"board": ["xo.", "...", "..."]}).get_json()["cached"]
     assert client.post("/analyze", json={"board": ["x..", ".o.", "..."]}).status_code == 200
     health = client.get("/healthz")
     assert health.status_code == 503 and health.get_json()["status"] == "unavailable"
@@ -245,7 +247,7 @@ def test_broken_lock_and_stats_files_still_answer(tmp_path):
     locks = tmp_path / "cache" / "locks"
     shutil.rmtree(locks)
     locks.write_text("not a folder")
-    (tmp_path / "cache" / "stats.json").write_text("{not json")
+    (tmp_path / "cache" / "stats.slots").write_text("{not json")
     body = client.post("/move", json={"board": ["x..", ".o.", "..."]}).get_json()
     assert body["proven"] is True and body["cached"] is False
     assert client.post("/move", json={"board": ["x..", ".o.", "..."]}).get_json()["cached"]
@@ -267,8 +269,9 @@ def test_healthz_ok_and_null_backend(tmp_path):
 def test_redis_that_does_not_answer_is_503_on_healthz_and_200_on_moves():
     app = create_app({"REDIS_URL": f"redis://127.0.0.1:{free_port()}/0"})  # nothing listens
     client = app.test_client()
-    for endpoint in ("/move", "/analyze", "/move"):
-        response = client.post(endpoint, json={"board": ["x..", ".o.", "..."]})
+    for endpoint, board in (("/move", ["x..", ".o.", "..."]), ("/analyze", [".x.", ".o.", "..."]),
+                            ("/move", ["xo.", "...", "..."])):
+        response = client.post(endpoint, json={"board": board})
         assert response.status_code == 200 and response.get_json()["proven"] is True
         assert response.get_json()["cached"] is False
     assert stats(client)["cache_errors"] >= 1

@@ -68,9 +68,12 @@ def test_a_redis_outage_degrades_to_computing_and_recovers(tmp_path):
         assert post(a.url + "/move", {"board": ["x..", "...", "..."]})[1]["cached"] is False
 
         redis.stop()
-        for board in (["x..", "...", "..."], ["x..", "...", "..."], [".x.", "...", "..."]):
+        for board in (["o..", "x..", "..."], ["x..", "...", "..o"], [".x.", "...", "..."]):
             status, body = post(a.url + "/move", {"board": board})
             assert status == 200 and body["proven"] is True and body["cached"] is False
+        # A position this worker has seen is answered from its own memory.
+        status, body = post(a.url + "/move", {"board": [".x.", "...", "..."]})
+        assert status == 200 and body["cached"] is True
         status, body = post(a.url + "/analyze", {"board": ["x..", ".o.", "..."]})
         assert status == 200 and body["proven"] is True
         with pytest.raises(urllib.error.HTTPError) as health:
@@ -81,7 +84,7 @@ def test_a_redis_outage_degrades_to_computing_and_recovers(tmp_path):
 
         redis.start()  # the same port, empty (no persistence)
         assert get(a.url + "/healthz")["status"] == "ok"  # and the breaker closes
-        board = {"board": ["..x", ".o.", "..."]}
+        board = {"board": ["...", ".x.", "..o"]}  # a class this worker has not seen
         first = post(a.url + "/move", board)[1]
         second = post(a.url + "/move", board)[1]
         assert (first["cached"], second["cached"]) == (False, True)

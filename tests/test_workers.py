@@ -16,6 +16,9 @@ from test_api import optimal_moves, position_value
 
 # 5x5, four in a row: a search of about 0.1 s, long enough for requests to meet.
 SLOW = {"board": [".....", "...x.", "o..o.", "..o..", "x...x"], "k": 4}
+# 4x4, four in a row: solved in about a millisecond, so requests rarely overlap;
+# whether they meet in the lock or in the cache, one search must be all there is.
+FOUR_BY_FOUR = {"board": ["x...", ".o..", "....", "...."], "k": 4}
 
 
 def post(url: str, payload: dict) -> tuple[int, dict]:
@@ -68,8 +71,9 @@ def test_a_position_solved_by_one_worker_is_a_hit_for_the_other(env):
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("payload", [SLOW, FOUR_BY_FOUR], ids=["5x5k4", "4x4k4"])
 @pytest.mark.parametrize("threads", [1, 4], ids=["sync-workers", "4-threads-per-worker"])
-def test_concurrent_identical_requests_run_one_search(env, threads):
+def test_concurrent_identical_requests_run_one_search(env, threads, payload):
     extra = ["--threads", str(threads)] if threads > 1 else []
     with Gunicorn(workers=2, env=env, extra_args=extra) as server:
         wait_for_workers(server.url, 2)  # both have booted, so both can take requests
@@ -77,7 +81,7 @@ def test_concurrent_identical_requests_run_one_search(env, threads):
 
         def ask(_):
             barrier.wait()
-            return post(server.url + "/move", SLOW)
+            return post(server.url + "/move", payload)
 
         with ThreadPoolExecutor(8) as pool:
             answers = list(pool.map(ask, range(8)))

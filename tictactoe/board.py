@@ -259,6 +259,10 @@ class Board:
                 twin.o |= bits[symmetry.apply(cell)]
         return twin
 
+    def text_key(self) -> str:
+        """A string naming exactly this position: the rules and the rows."""
+        return f"{self.rules.rows}x{self.rules.cols}k{self.rules.k}:" + "/".join(self.to_text())
+
     def canonical(self) -> tuple[Board, Symmetry]:
         """The canonical representative of this board's symmetry class.
 
@@ -266,19 +270,17 @@ class Board:
         every board of the class has the same ``canon``.  A move found on
         ``canon`` maps back with ``symmetry.inverse().apply(move)``.
         """
-        best = None
-        for perm in self.geometry.symmetries:
-            symmetry = Symmetry(perm)
-            image = self.transformed(symmetry)
-            key = (image.x, image.o)
-            if best is None or key < best[0]:
-                best = (key, image, symmetry)
-        return best[1], best[2]
+        geometry = self.geometry
+        images = [(geometry.image(self.x, s), geometry.image(self.o, s), s)
+                  for s in range(len(geometry.symmetries))]
+        x, o, s = min(images)
+        canon = Board(self.rules)
+        canon.x, canon.o = x, o
+        return canon, Symmetry(geometry.symmetries[s])
 
     def canonical_key(self) -> str:
         """A string naming the symmetry class: rules and the canonical rows."""
-        canon, _ = self.canonical()
-        return f"{self.rules.rows}x{self.rules.cols}k{self.rules.k}:" + "/".join(canon.to_text())
+        return self.canonical()[0].text_key()
 
 
 def _size_ok(rows: int, cols: int) -> bool:

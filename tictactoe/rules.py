@@ -135,6 +135,10 @@ class Geometry:
 
         self.order = sorted(range(rules.cells), key=centrality)
         self.symmetries = _symmetries(rows, cols)
+        # Per symmetry, where each one-bit bitboard goes: a board's image is the
+        # union of its stones' images.
+        self.bit_images = [{self.bits[cell]: self.bits[image] for cell, image in enumerate(perm)}
+                           for perm in self.symmetries]
 
     def winning_cells(self, stones: Bitboard, empty: Bitboard) -> Bitboard:
         """The empty cells where one more of these stones would make k in a row."""
@@ -187,6 +191,16 @@ class Geometry:
             for j in range(k):
                 covered |= starts << (j * d)
         return covered & self.full
+
+    def image(self, stones: Bitboard, symmetry: int) -> Bitboard:
+        """The stones moved by symmetry number ``symmetry`` (an index into ``symmetries``)."""
+        table = self.bit_images[symmetry]
+        image = 0
+        while stones:
+            lowest = stones & -stones
+            image |= table[lowest]
+            stones ^= lowest
+        return image
 
     def cells_of(self, board: Bitboard) -> list[Cell]:
         """The cells set in a bitboard, in increasing order."""

@@ -1,4 +1,4 @@
-"""The JSON API: POST /move, /analyze, /state; GET /healthz, /stats, /openapi.json."""
+"""The JSON API: POST /move, /analyze, /state; GET /healthz, /livez, /stats, /openapi.json."""
 
 from __future__ import annotations
 
@@ -21,13 +21,18 @@ def solved() -> SolvedPositions:
     return current_app.extensions["solved_positions"]
 
 
+# Unseeded choices draw from the OS: no state shared by forked workers, and no
+# per-request seeding (os.urandom) cost.
+_UNSEEDED = random.SystemRandom()
+
+
 @bp.post("/move")
 def move():
     """Play the engine's move: see the Move schema in /openapi.json."""
     req = read_position_request(request, "move")
     board = req.board
     _refuse_finished(board)
-    rng = random.Random(req.seed)
+    rng = random.Random(req.seed) if req.seed is not None else _UNSEEDED
     if req.level == "perfect":
         solution = solved().solve(board)
         cell = pick_best(solution, rng)
@@ -74,6 +79,12 @@ def state():
     fields = _status(board)
     return jsonify(board=board.to_text(), k=board.rules.k, **fields,
                    to_move=board.to_move if fields["status"] == "in_progress" else None)
+
+
+@bp.get("/livez")
+def livez():
+    """Liveness for a platform's checks: the worker answers (no cache touched)."""
+    return jsonify(status="alive")
 
 
 @bp.get("/healthz")

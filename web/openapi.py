@@ -152,6 +152,14 @@ def build_spec() -> dict:
                               "503": _json({"$ref": "#/components/schemas/Health"},
                                            "The cache backend did not answer.")},
             }},
+            "/livez": {"get": {
+                "summary": "Liveness: the process answers",
+                "description": "200 as long as the worker can answer at all; it touches no"
+                               " cache (readiness, with the cache, is /healthz).",
+                "responses": {"200": _json({"type": "object", "required": ["status"],
+                                            "properties": {"status": {"const": "alive"}}},
+                                           "Alive.")},
+            }},
             "/stats": {"get": {
                 "summary": "Cache and search counters",
                 "description": "Counters of the worker that answers, and totals over every"

@@ -42,7 +42,7 @@ from .breaker import Breaker
 from .config import Settings
 from .engine import Busy, Engine
 from .locks import FileLocks, LocalLocks, LockUnavailable, RedisLocks
-from .stats import FileTotals, RedisTotals, Stats
+from .stats import RedisTotals, SlotTotals, Stats
 from .throttled_log import ThrottledLog, throttle_library_logs
 
 logger = logging.getLogger(__name__)
@@ -54,6 +54,10 @@ VALUES = ("win", "draw", "loss")
 # A search that ran out of budget leaves a mark for this long, so that the
 # requests for that position stop queueing behind each other's searches.
 UNPROVEN_MARK_SECONDS = 3600
+# Checked entries each worker keeps in memory, in front of the shared store: a
+# solved position never changes, so a copy never goes stale, and a hit then
+# costs no I/O.  Past this many, the oldest are dropped (the store keeps them).
+LOCAL_ENTRIES = 100_000
 POLL_FIRST = 0.002
 POLL_MAX = 0.025
 
@@ -171,7 +175,7 @@ def _is_int(value: object) -> bool:
 
 def position_key(canon: Board) -> str:
     """The cache key of a canonical position: engine version, rules and rows."""
-    return f"solved:v{ENGINE_VERSION}:{canon.canonical_key()}"
+    return f"solved:v{ENGINE_VERSION}:{canon.text_key()}"
 
 
 # -- the cache -----------------------------------------------------------------
@@ -190,6 +194,7 @@ class SolvedPositions:
         self.kind = kind
         self.failure = failure  # why a configured backend could not be set up
         self.log = ThrottledLog(logger)
+        self.local: dict[str, Entry] = {}  # checked entries, oldest first
 
     # -- public ----------------------------------------------------------------
 
@@ -299,7 +304,9 @@ class SolvedPositions:
         """Search the canonical position, store the result if proven, map it back."""
         result = self._engine_search(canon, all_moves)
         if result.proven:
-            stored = self._write(key, encode_entry(result))
+            encoded = encode_entry(result)
+            stored = self._write(key, encoded)
+            self._remember(key, decode_entry(encoded, canon))
             self.stats.add(searches=1, stored=int(stored))
         else:
             self._write(_unproven_key(key, all_moves), {"budget": self.settings.search_budget},
@@ -316,19 +323,36 @@ class SolvedPositions:
             raise
 
     def _read(self, key: str, canon: Board, all_moves: bool) -> Entry | None:
-        """The valid stored entry for ``key`` (with move values if ``all_moves``), or None."""
-        raw = self._get(key)
-        if raw is None:
-            return None
-        try:
-            entry = decode_entry(raw, canon)
-        except InvalidEntry as error:
-            self.stats.add(invalid=1)
-            self.log.warning("invalid", "ignoring the stored entry for %s: %s", key, error)
-            return None
+        """The valid entry for ``key`` (with move values if ``all_moves``), or None.
+
+        This worker's own copy first, then the shared store (whose valid
+        entries are copied here).
+        """
+        entry = self.local.get(key)
+        if entry is None or (all_moves and entry.moves is None):
+            raw = self._get(key)
+            if raw is None:
+                return None
+            try:
+                entry = decode_entry(raw, canon)
+            except InvalidEntry as error:
+                self.stats.add(invalid=1)
+                self.log.warning("invalid", "ignoring the stored entry for %s: %s", key, error)
+                return None
+            self._remember(key, entry)
         if all_moves and entry.moves is None:
             return None  # stored by /move: it lacks the move values /analyze needs
         return entry
+
+    def _remember(self, key: str, entry: Entry) -> None:
+        """Keep a checked entry in this worker, dropping the oldest past ``LOCAL_ENTRIES``."""
+        known = self.local.get(key)
+        if known is not None and known.moves is not None and entry.moves is None:
+            return  # keep the copy that also has the move values
+        self.local.pop(key, None)
+        self.local[key] = entry
+        if len(self.local) > LOCAL_ENTRIES:
+            del self.local[next(iter(self.local))]
 
     def _marked_unproven(self, key: str, all_moves: bool) -> bool:
         """Whether a search with at least our budget recently failed to prove this position."""
@@ -436,7 +460,7 @@ def init_app(app: Flask, settings: Settings, engine: Engine) -> SolvedPositions:
             return SolvedPositions(None, LocalLocks(), Stats(None, stats_log, breaker), engine,
                                    settings, "filesystem", breaker,
                                    failure="cache folder unusable")
-        stats = Stats(FileTotals(folders["stats"]), stats_log, breaker)
+        stats = Stats(SlotTotals(folders["stats"]), stats_log, breaker)
         return SolvedPositions(app.extensions["cache"][cache], FileLocks(folders["locks"]), stats,
                                engine, settings, "filesystem", breaker)
     _init_null(app)
@@ -453,7 +477,7 @@ class UnsafeCacheDir(Exception):
 
 
 def prepare_cache_dir(root: Path, is_default: bool) -> dict[str, Path]:
-    """Create the cache folder's parts: ``solved/`` (entries), ``locks/``, ``stats.json``.
+    """Create the cache folder's parts: ``solved/`` (entries), ``locks/``, ``stats.slots``.
 
     The default folder lives in the shared temp dir, so it must belong to us and
     be writable by nobody else (else others could plant entries).  Raises
@@ -468,7 +492,7 @@ def prepare_cache_dir(root: Path, is_default: bool) -> dict[str, Path]:
     folders = {"solved": root / "solved", "locks": root / "locks"}
     for folder in folders.values():
         folder.mkdir(mode=0o700, exist_ok=True)
-    folders["stats"] = root / "stats.json"
+    folders["stats"] = root / "stats.slots"
     return folders
 
 

@@ -10,16 +10,16 @@
 - ``busy``: requests refused with 503 because the worker's searches were all in use;
 - ``cache_errors``: operations on the cache backend that failed (the request went on without it).
 
-Totals live beside the cache: a small JSON file updated under ``flock`` for the
-file-system cache (every worker of the machine), a Redis hash for Redis (every
-instance).  With no shared cache there is no total, only this worker's counts.
+Totals live beside the cache: a file of per-process slots for the file-system
+cache (every worker of the machine), a Redis hash for Redis (every instance).  With no shared cache there is no total, only this worker's counts.
 """
 
 from __future__ import annotations
 
 import fcntl
-import json
+import mmap
 import os
+import struct
 import threading
 from pathlib import Path
 
@@ -27,40 +27,69 @@ COUNTERS = ("hits", "misses", "searches", "waited", "stored", "unproven", "inval
             "cache_errors")
 
 
-class FileTotals:
-    """Totals in one JSON file, read and rewritten under an exclusive ``flock``."""
+class SlotTotals:
+    """Totals in a file of slots, one per worker process, summed when read.
+
+    Each process claims a slot of its own (appended under ``flock``), maps it
+    into memory and writes its counters there: a count is a store into shared
+    memory, with no system call and no lock between workers.  A slot is a page,
+    so that each can be mapped on its own::
+
+        slot 0: | pid | hits | misses | searches | ... |   (int64, little-endian)
+        slot 1: | pid | hits | misses | searches | ... |
+    """
 
     scope = "every worker sharing the cache folder"
+    SLOT_BYTES = mmap.ALLOCATIONGRANULARITY
+    LAYOUT = struct.Struct(f"<{1 + len(COUNTERS)}q")
 
     def __init__(self, path: Path) -> None:
         self.path = path
+        self._lock = threading.Lock()
+        self._slot: mmap.mmap | None = None
+        self._pid = 0
 
     def add(self, counts: dict[str, int]) -> None:
-        """Add ``counts`` to the totals; raises ``OSError`` when the file cannot be written."""
+        """Add ``counts`` to this process's slot; raises ``OSError`` when it cannot be claimed."""
+        with self._lock:
+            slot = self._own_slot()
+            values = list(self.LAYOUT.unpack_from(slot))
+            for name, value in counts.items():
+                values[1 + COUNTERS.index(name)] += value
+            self.LAYOUT.pack_into(slot, 0, *values)
+
+    def read(self) -> dict[str, int]:
+        """The sums over every slot; raises ``OSError`` when the file cannot be read."""
+        try:
+            data = self.path.read_bytes()
+        except FileNotFoundError:
+            return {}
+        totals = dict.fromkeys(COUNTERS, 0)
+        for start in range(0, len(data) - self.SLOT_BYTES + 1, self.SLOT_BYTES):
+            values = self.LAYOUT.unpack_from(data, start)
+            for name, value in zip(COUNTERS, values[1:]):
+                totals[name] += value
+        return totals
+
+    def _own_slot(self) -> mmap.mmap:
+        """This process's mapped slot, claimed on first use (and again after a fork)."""
+        if self._slot is not None and self._pid == os.getpid():
+            return self._slot
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)
-            totals = _parse(_read_all(fd))
-            for name, value in counts.items():
-                totals[name] = totals.get(name, 0) + value
-            data = json.dumps(totals, sort_keys=True).encode()
-            os.lseek(fd, 0, os.SEEK_SET)
-            os.ftruncate(fd, 0)
-            os.write(fd, data)
+            size = os.fstat(fd).st_size
+            offset = size - size % self.SLOT_BYTES  # a torn tail from a crash is overwritten
+            os.ftruncate(fd, offset + self.SLOT_BYTES)
+            slot = mmap.mmap(fd, self.SLOT_BYTES, offset=offset)
         finally:
-            os.close(fd)  # also releases the lock
-
-    def read(self) -> dict[str, int]:
-        """The totals so far; raises ``OSError`` when the file cannot be read."""
-        try:
-            fd = os.open(self.path, os.O_RDONLY)
-        except FileNotFoundError:
-            return {}
-        try:
-            fcntl.flock(fd, fcntl.LOCK_SH)
-            return _parse(_read_all(fd))
-        finally:
+            # mmap keeps a duplicate of the descriptor, so closing ours would not
+            # release the lock: release it explicitly.
+            fcntl.flock(fd, fcntl.LOCK_UN)
             os.close(fd)
+        self.LAYOUT.pack_into(slot, 0, os.getpid(), *[0] * len(COUNTERS))
+        self._slot, self._pid = slot, os.getpid()
+        return slot
 
 
 class RedisTotals:
@@ -88,7 +117,7 @@ class RedisTotals:
 class Stats:
     """This worker's counters, mirrored into shared totals when there are any."""
 
-    def __init__(self, totals: FileTotals | RedisTotals | None, log, breaker) -> None:
+    def __init__(self, totals: SlotTotals | RedisTotals | None, log, breaker) -> None:
         self.totals = totals
         self.log = log
         self.breaker = breaker
@@ -139,21 +168,6 @@ class Stats:
         document["total"] = {name: totals.get(name, 0) for name in COUNTERS}
         document["total_scope"] = self.totals.scope
         return document
-
-
-def _read_all(fd: int) -> bytes:
-    chunks = []
-    while chunk := os.read(fd, 65536):
-        chunks.append(chunk)
-    return b"".join(chunks)
-
-
-def _parse(data: bytes) -> dict[str, int]:
-    """Counters from JSON; anything unreadable counts as a fresh start rather than an error."""
-    try:
-        return _clean(json.loads(data or b"{}"))
-    except ValueError:
-        return {}
 
 
 def _clean(value: object) -> dict[str, int]:
