@@ -24,6 +24,7 @@ EXACT_MAX_EMPTIES = 25
 EXACT_SHARE = 0.5
 # Boards this small are always proven quickly: the solver gets the whole budget.
 ALWAYS_EXACT_MAX_EMPTIES = 16
+RETURN_MARGIN = 0.02  # seconds kept back from the budget for the search to unwind
 
 
 def analyse(board: Board, budget: float | None = DEFAULT_BUDGET, all_moves: bool = False,
@@ -48,6 +49,9 @@ def analyse(board: Board, budget: float | None = DEFAULT_BUDGET, all_moves: bool
                                 progress=progress)
         except SearchTimeout:
             pass
-    result = deepen(board, deadline=start + budget, progress=progress)
+    # The deepening search notices its deadline between batches of nodes and
+    # then unwinds: aim a little early so the answer is back within the budget.
+    margin = min(RETURN_MARGIN, budget * 0.05)
+    result = deepen(board, deadline=start + budget - margin, progress=progress)
     result.seconds = time.monotonic() - start
     return result
