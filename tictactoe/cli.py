@@ -5,6 +5,7 @@
     python -m tictactoe solve x.. .o. ...        (or one argument: x../.o./...)
     python -m tictactoe stats
     python -m tictactoe bench --quick
+    python -m tictactoe arena mcts easy --games 20 --seed 1
 
 Cells are shown and read the way people name them: the column as a letter and
 the row as a number counted from 1 (``b2``), or ``row col`` counted from 1::
@@ -30,7 +31,9 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from . import ENGINE_VERSION
+from .algorithms import UnknownEngineError
 from .analysis import DEFAULT_BUDGET, analyse
+from .arena import Game, Match, play_match, player_names
 from .board import Board
 from .counting import count_games, count_games_up_to_symmetry, count_positions, game_tree_nodes
 from .errors import BoardFormatError, IllegalPositionError
@@ -156,6 +159,17 @@ def positive_seconds(text: str) -> float:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
     if not value > 0:
         raise argparse.ArgumentTypeError(f"the budget must be more than 0 seconds, not {text}")
+    return value
+
+
+def positive_count(text: str) -> int:
+    """A whole number of at least 1, for argparse; raises ``ArgumentTypeError`` otherwise."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
     return value
 
 
@@ -458,6 +472,57 @@ def cmd_bench(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return EXIT_OK
 
 
+# -- arena -------------------------------------------------------------------------------
+
+
+def player_labels(match: Match) -> tuple[str, str]:
+    """The two players' names, marked (A) and (B) when a player meets itself."""
+    a, b = (standing.name for standing in match.standings)
+    return (f"{a} (A)", f"{b} (B)") if a == b else (a, b)
+
+
+def game_text(game: Game, match: Match) -> str:
+    """One finished game in a line: ``game 3/10: x mcts, o easy: x (mcts) wins in 7 plies``."""
+    labels = player_labels(match)
+    x_name, o_name = labels[game.x_player], labels[1 - game.x_player]
+    if game.winner is None:
+        ending = f"draw in {plies_text(len(game.moves))}"
+    else:
+        side = "x" if game.winner == game.x_player else "o"
+        ending = f"{side} ({labels[game.winner]}) wins in {plies_text(len(game.moves))}"
+    return f"game {game.number}/{match.planned}: x {x_name}, o {o_name}: {ending}"
+
+
+def cmd_arena(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """Play a match between two engines (or levels) and print each one's wins, draws and losses."""
+    rules = rules_from(args)
+
+    def progress(game: Game, match: Match) -> None:
+        err.write(game_text(game, match) + "\n")
+        err.flush()
+
+    try:
+        match = play_match(args.engine_a, args.engine_b, args.games, rules, seed=args.seed,
+                           budget=args.budget, progress=progress)
+    except UnknownEngineError as error:
+        raise UsageError(str(error)) from None
+    labels = player_labels(match)
+    seed = "no seed" if args.seed is None else f"seed {args.seed}"
+    out.write(f"{labels[0]} against {labels[1]}: {rules}, {args.games} games, {seed},"
+              f" budget {args.budget} s a move; {labels[0]} is x in the odd-numbered games\n\n")
+    table = Table(Column("player", max(len(label) for label in labels + ("player",)), left=True),
+                  Column("wins", 6), Column("draws", 6), Column("losses", 6),
+                  Column("nodes a move", 13), Column("ms a move", 10),
+                  Column("stopped at the deadline", 24))
+    out.write(table.header() + "\n")
+    for label, standing in zip(labels, match.standings):
+        moves = max(standing.moves, 1)
+        out.write(table.row(label, standing.wins, standing.draws, standing.losses,
+                            round(standing.nodes / moves),
+                            f"{standing.seconds / moves * 1000:.1f}", standing.stopped) + "\n")
+    return EXIT_OK
+
+
 # -- the parser and main -----------------------------------------------------------------
 
 
@@ -514,6 +579,18 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--quick", action="store_true", help="skip the slow rows")
     bench.add_argument("--only", action="append", metavar="NAME",
                        help="run only this row (repeatable)")
+
+    arena = commands.add_parser(
+        "arena", help="play two engines against each other",
+        description="Play a match between two engines or levels, taking turns to be x;"
+                    " the tally goes to stdout, one line a game to stderr."
+                    f" Players: {', '.join(player_names())}.")
+    arena.add_argument("engine_a", metavar="ENGINE_A", help="the first player (x in game 1)")
+    arena.add_argument("engine_b", metavar="ENGINE_B", help="the second player")
+    arena.add_argument("--games", type=positive_count, default=10,
+                       help="number of games (default 10)")
+    add_size_options(arena)
+    add_game_options(arena)
     return parser
 
 
@@ -536,6 +613,7 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None,
         "solve": lambda: cmd_solve(args, out, err),
         "stats": lambda: cmd_stats(args, out),
         "bench": lambda: cmd_bench(args, out, err),
+        "arena": lambda: cmd_arena(args, out, err),
     }
     try:
         return commands[args.command]()

@@ -1,0 +1,151 @@
+"""What every teaching engine shares: the result type, the interface, scores and the clock.
+
+Vocabulary::
+
+    Score = int       # for the side to move: WIN = +1, DRAW = 0, LOSS = -1
+    EngineResult      # the move, its value, and what the search cost
+    Engine            # name, description, search(board, deadline, rng)
+
+Scores are the textbook's: +1, 0 and -1, with no credit for winning sooner
+(the production solver counts plies; these engines do not).  So a teaching
+engine may choose a slower win, but never a move of lower value, and any
+engine in this package stops a search the moment a finished game is reached.
+
+A *node* is one call of the search on one position, the root included, and a
+finished position is a node too: plain minimax visits the whole 3x3 game tree,
+549,946 nodes.  ``Clock.visit`` counts them and checks the deadline.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from ..board import Board, Outcome
+from ..errors import GameOverError
+from ..rules import Cell
+
+Score = int
+WIN, DRAW, LOSS = 1, 0, -1
+INFINITY = math.inf  # the textbook's window: alpha-beta starts from (-inf, +inf)
+VALUE_NAMES = {WIN: "win", DRAW: "draw", LOSS: "loss"}
+
+# The deadline is read every this many nodes (the first node included): often
+# enough to stop within a few milliseconds, rarely enough to cost nothing.
+CHECK_EVERY = 1024
+
+
+@dataclass(frozen=True)
+class EngineResult:
+    """What a search found, for the side to move on the searched board.
+
+    ``move`` is a legal cell; ``value`` is 'win', 'draw' or 'loss' when the
+    search proved it and None otherwise (Monte-Carlo, or stopped at the
+    deadline: then ``finished`` is False).  ``nodes`` counts what the engine's
+    module documents; ``principal_variation`` is the expected line of play,
+    starting with ``move``, or [] where the engine has none.
+    """
+
+    move: Cell
+    value: str | None
+    nodes: int
+    seconds: float
+    finished: bool
+    principal_variation: list[Cell] = field(default_factory=list)
+    note: str = ""
+    leaves: int | None = None
+
+
+class Engine(Protocol):
+    """One way of choosing a move.  Engines keep no state between searches.
+
+    ``search`` leaves the board as it found it, raises ``GameOverError`` on a
+    finished board, and returns by the ``deadline`` (a ``time.monotonic()``
+    instant, None for no limit) with ``finished=False`` if it had to stop.
+    ``rng`` (a ``random.Random``) drives any random choice; without it the
+    engine is deterministic.
+    """
+
+    name: str
+    description: str
+
+    def search(self, board: Board, deadline: float | None = None,
+               rng=None) -> EngineResult: ...
+
+
+class OutOfTime(Exception):
+    """The deadline passed: unwinds a depth-first search back to its root."""
+
+
+class Clock:
+    """Counts the nodes of one search and raises ``OutOfTime`` once the deadline has passed.
+
+    ``leaves`` is counted by the engines: the finished games they reach (what
+    some texts count instead of nodes, as the calls of a static evaluation).
+    """
+
+    def __init__(self, deadline: float | None) -> None:
+        self.deadline = deadline
+        self.start = time.monotonic()
+        self.nodes = 0
+        self.leaves = 0
+
+    def visit(self) -> None:
+        """Count one node; every ``CHECK_EVERY`` nodes, raise ``OutOfTime`` past the deadline."""
+        self.nodes += 1
+        if self.nodes % CHECK_EVERY == 1 and self.out_of_time():
+            raise OutOfTime()
+
+    def out_of_time(self) -> bool:
+        """Whether the deadline (if any) has passed."""
+        return self.deadline is not None and time.monotonic() >= self.deadline
+
+    def elapsed(self) -> float:
+        """Seconds since the search started."""
+        return time.monotonic() - self.start
+
+
+def require_moves(board: Board) -> None:
+    """Raise ``GameOverError`` when the game on this board is over."""
+    if board.is_over():
+        raise GameOverError("the game is over: there is no move to make")
+
+
+def utility(outcome: Outcome) -> Score:
+    """The score of a finished game for the side to move: it lost to the last move, or drew."""
+    return DRAW if outcome.winner is None else LOSS
+
+
+# A depth-first search from the root: fills ``line`` with the principal
+# variation as root moves finish, and returns the root's score.
+RootSearch = Callable[[Board, list[Cell]], Score]
+
+
+def depth_first_result(board: Board, clock: Clock, root_search: RootSearch,
+                       order: Callable[[Board], list[Cell]]) -> EngineResult:
+    """Run a negamax-style search from the root and report it as an ``EngineResult``.
+
+    The search runs on a copy, so ``board`` is untouched even when the
+    deadline unwinds it.  Stopped early, the result keeps the best root move
+    searched to the end, or the first move in ``order`` if none was.  Raises
+    ``GameOverError`` on a finished board.
+    """
+    require_moves(board)
+    line: list[Cell] = []
+    try:
+        score = root_search(board.copy(), line)
+    except OutOfTime:
+        if line:
+            move, note = line[0], ("stopped at the deadline: the best root move searched to"
+                                   " the end so far; value unknown")
+        else:
+            move, note = order(board)[0], ("stopped at the deadline before any root move was"
+                                           " searched to the end: the first move in its order;"
+                                           " value unknown")
+        return EngineResult(move, None, clock.nodes, clock.elapsed(), False, line, note,
+                            leaves=clock.leaves)
+    return EngineResult(line[0], VALUE_NAMES[score], clock.nodes, clock.elapsed(), True, line,
+                        "searched to the end", leaves=clock.leaves)

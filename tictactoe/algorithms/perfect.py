@@ -1,0 +1,44 @@
+"""The production engine behind the teaching interface: ``analyse`` (the solver, then deepening).
+
+Not a textbook algorithm but all of them at once: negamax alpha-beta with
+distance-to-end scores, a transposition table keyed by the symmetry class,
+win/block detection, bounds from the empty cells, Erdos-Selfridge draws and
+null windows (see ``tictactoe.solver``).  Within the deadline it proves the
+position; past it (big boards) it returns the heuristic deepening's best move,
+unproven.  Node: one call of the solver's (or the deepening's) negamax.
+"""
+
+from __future__ import annotations
+
+import time
+
+from ..analysis import analyse
+from ..board import Board
+from ..levels import pick_best
+from .base import EngineResult, require_moves
+
+# With a deadline already past, the analysis still gets this long, so that it
+# returns a move (its static choice) instead of nothing.
+MIN_BUDGET = 0.001
+
+
+class Perfect:
+    """The production solver: exact within the deadline, the fastest win and the slowest loss."""
+
+    name = "perfect"
+    description = "the production solver (analyse): proven value, fastest win, slowest loss"
+
+    def search(self, board: Board, deadline: float | None = None, rng=None) -> EngineResult:
+        """Analyse ``board`` until ``deadline``; a random best move with ``rng``, else the first."""
+        require_moves(board)
+        budget = None if deadline is None else max(deadline - time.monotonic(), MIN_BUDGET)
+        result = analyse(board, budget=budget)
+        move = pick_best(result, rng) if rng is not None else result.best_moves[0]
+        if result.proven:
+            note = (f"proven: {result.value} in {result.plies} plies;"
+                    f" best moves {', '.join(map(str, result.best_moves))}")
+        else:
+            note = f"not proven by the deadline: heuristic search to depth {result.depth}"
+        # The solver reports its best moves, not a line: the variation is the move alone.
+        return EngineResult(move, result.value if result.proven else None, result.nodes,
+                            result.seconds, result.proven, [move], note)

@@ -1,0 +1,36 @@
+"""The engines by name: one place that lists them, finds one, and describes them all."""
+
+from __future__ import annotations
+
+from .alphabeta import AlphaBeta
+from .alphabeta_ordered import AlphaBetaOrdered
+from .alphabeta_tt import AlphaBetaTT
+from .base import Engine
+from .mcts import MonteCarloTreeSearch
+from .minimax import Minimax
+from .negascout import NegaScout
+from .perfect import Perfect
+
+# In teaching order: each search engine improves on the one before it.
+ENGINES: dict[str, Engine] = {engine.name: engine for engine in (
+    Minimax(), AlphaBeta(), AlphaBetaOrdered(), AlphaBetaTT(), NegaScout(),
+    MonteCarloTreeSearch(), Perfect())}
+
+
+class UnknownEngineError(ValueError):
+    """No engine has this name; the message lists the names there are."""
+
+
+def get_engine(name: str) -> Engine:
+    """The engine called ``name``; raises ``UnknownEngineError`` naming the known ones."""
+    try:
+        return ENGINES[name]
+    except (KeyError, TypeError):
+        raise UnknownEngineError(
+            f"unknown engine {name!r}: choose one of {', '.join(ENGINES)}") from None
+
+
+def describe_engines() -> list[dict[str, str]]:
+    """Every engine as ``{"name": ..., "description": ...}``, in teaching order."""
+    return [{"name": engine.name, "description": engine.description}
+            for engine in ENGINES.values()]
