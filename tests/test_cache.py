@@ -18,7 +18,7 @@ import pytest
 from app import create_app
 from tictactoe import ENGINE_VERSION, Board
 from web.breaker import Breaker
-from web.solved_cache import decode_entry, position_key
+from web.solved_cache import ENTRY_FORMAT, decode_entry, position_key
 
 from servers import free_port
 from test_api import move_values, optimal_moves, position_value
@@ -36,6 +36,17 @@ def stats(client) -> dict:
 
 def backend(app):
     return app.extensions["solved_positions"].backend
+
+
+def stored_entry(app, key: str, canon: Board):
+    """The entry the store holds for ``key``, its signature checked."""
+    return decode_entry(app.extensions["solved_positions"].signer.check(key, backend(app).get(key)),
+                        canon)
+
+
+def sign(app, key: str, entry: dict) -> dict:
+    """An entry signed as the app signs what it stores."""
+    return app.extensions["solved_positions"].signer.sign(key, entry)
 
 
 def key_of(board_rows, k=None) -> tuple[str, Board]:
@@ -74,10 +85,10 @@ def test_analyze_needs_move_values_and_upgrades_a_move_entry(tmp_path):
     client = app.test_client()
     client.post("/move", json={"board": ["x..", ".o.", "..."]})
     key, canon = key_of(["x..", ".o.", "..."])
-    assert decode_entry(backend(app).get(key), canon).moves is None
+    assert stored_entry(app, key, canon).moves is None
     analysis = client.post("/analyze", json={"board": ["x..", ".o.", "..."]}).get_json()
     assert analysis["cached"] is False  # the /move entry lacks the moves' values
-    assert decode_entry(backend(app).get(key), canon).moves is not None
+    assert stored_entry(app, key, canon).moves is not None
     assert client.post("/analyze", json={"board": ["..x", ".o.", "..."]}).get_json()["cached"]
     assert client.post("/move", json={"board": ["...", ".o.", "..x"]}).get_json()["cached"]
 
@@ -118,26 +129,26 @@ GARBAGE = {
     "json-string": "garbage",
     "json-list": [1, 2, 3],
     "json-number": 42,
-    "missing-fields": {"format": 1, "value": "draw"},
-    "extra-field": {"format": 1, "value": "draw", "plies": 7, "best": [1], "moves": None,
+    "missing-fields": {"format": ENTRY_FORMAT, "value": "draw"},
+    "extra-field": {"format": ENTRY_FORMAT, "value": "draw", "plies": 7, "best": [1], "moves": None,
                     "trust": "me"},
     "other-format": {"format": 99, "value": "draw", "plies": 7, "best": [1], "moves": None},
-    "unknown-value": {"format": 1, "value": "maybe", "plies": 7, "best": [1], "moves": None},
-    "plies-too-many": {"format": 1, "value": "draw", "plies": 9, "best": [1], "moves": None},
-    "win-on-even-ply": {"format": 1, "value": "win", "plies": 2, "best": [1], "moves": None},
-    "plies-bool": {"format": 1, "value": "draw", "plies": True, "best": [1], "moves": None},
-    "best-occupied": {"format": 1, "value": "draw", "plies": 7, "best": [0], "moves": None},
-    "best-off-board": {"format": 1, "value": "draw", "plies": 7, "best": [99], "moves": None},
-    "best-empty": {"format": 1, "value": "draw", "plies": 7, "best": [], "moves": None},
-    "best-unsorted": {"format": 1, "value": "draw", "plies": 7, "best": [2, 1], "moves": None},
-    "best-not-list": {"format": 1, "value": "draw", "plies": 7, "best": "1", "moves": None},
-    "moves-missing-a-cell": {"format": 1, "value": "draw", "plies": 7, "best": [1],
+    "unknown-value": {"format": ENTRY_FORMAT, "value": "maybe", "plies": 7, "best": [1], "moves": None},
+    "plies-too-many": {"format": ENTRY_FORMAT, "value": "draw", "plies": 9, "best": [1], "moves": None},
+    "win-on-even-ply": {"format": ENTRY_FORMAT, "value": "win", "plies": 2, "best": [1], "moves": None},
+    "plies-bool": {"format": ENTRY_FORMAT, "value": "draw", "plies": True, "best": [1], "moves": None},
+    "best-occupied": {"format": ENTRY_FORMAT, "value": "draw", "plies": 7, "best": [0], "moves": None},
+    "best-off-board": {"format": ENTRY_FORMAT, "value": "draw", "plies": 7, "best": [99], "moves": None},
+    "best-empty": {"format": ENTRY_FORMAT, "value": "draw", "plies": 7, "best": [], "moves": None},
+    "best-unsorted": {"format": ENTRY_FORMAT, "value": "draw", "plies": 7, "best": [2, 1], "moves": None},
+    "best-not-list": {"format": ENTRY_FORMAT, "value": "draw", "plies": 7, "best": "1", "moves": None},
+    "moves-missing-a-cell": {"format": ENTRY_FORMAT, "value": "draw", "plies": 7, "best": [1],
                              "moves": [[1, "draw", 7]]},
     "moves-disagree-with-best": {
-        "format": 1, "value": "draw", "plies": 7, "best": [1],
+        "format": ENTRY_FORMAT, "value": "draw", "plies": 7, "best": [1],
         "moves": [[c, "draw", 7] for c in (1, 2, 3, 5, 6, 7, 8)]},
     "moves-disagree-with-value": {
-        "format": 1, "value": "win", "plies": 7, "best": [1, 2, 3, 5, 6, 7, 8],
+        "format": ENTRY_FORMAT, "value": "win", "plies": 7, "best": [1, 2, 3, 5, 6, 7, 8],
         "moves": [[c, "draw", 7] for c in (1, 2, 3, 5, 6, 7, 8)]},
 }
 
@@ -152,6 +163,8 @@ def test_garbage_and_wrong_schema_entries_are_ignored_and_replaced(tmp_path, gar
         path = raw_file(app, key)
         with open(path, "wb") as f:
             f.write(struct.pack("I", 0) + garbage)
+    elif isinstance(garbage, dict):  # signed, so that what is checked is the schema
+        assert backend(app).set(key, sign(app, key, garbage))
     else:
         assert backend(app).set(key, garbage)
     for endpoint in ("/move", "/analyze"):
@@ -164,9 +177,38 @@ def test_garbage_and_wrong_schema_entries_are_ignored_and_replaced(tmp_path, gar
     # Bytes the serializer cannot read come back from cachelib as a miss; what it
     # can read but does not fit the schema is counted as invalid.
     assert stats(client)["invalid"] >= (0 if isinstance(garbage, bytes) else 1)
-    entry = decode_entry(backend(app).get(key), canon)  # replaced by a valid one
+    entry = stored_entry(app, key, canon)  # replaced by a valid one
     assert {c: (mv.value, mv.plies) for c, mv in entry.moves.items()} == move_values(
         "".join(canon.to_text()))
+
+
+@pytest.mark.parametrize("tamper", ["unsigned", "wrong-mac", "signed-for-another-key"])
+def test_entries_the_app_did_not_sign_are_never_served(tmp_path, tamper):
+    """A well-formed entry with a losing move: only its signature can tell it is not ours.
+
+        x x .      O to move: only (0, 2) draws; the planted entry says (1, 0)
+        . o .
+        . . .
+    """
+    app = make_app(tmp_path)
+    client = app.test_client()
+    board = ["xx.", ".o.", "..."]
+    key, canon = key_of(board)
+    client.post("/analyze", json={"board": board})
+    genuine = app.extensions["solved_positions"].signer.check(key, backend(app).get(key))
+    forged = {**genuine, "value": "draw", "plies": 6, "best": [3],
+              "moves": [[c, "draw" if c == 3 else "loss", 6 if c == 3 else 2]
+                        for c, _, _ in genuine["moves"]]}
+    planted = {"unsigned": forged,
+               "wrong-mac": {**forged, "mac": "0" * 64},
+               "signed-for-another-key": sign(app, key + "x", forged)}[tamper]
+    assert backend(app).set(key, planted)
+    fresh = make_app(tmp_path).test_client()  # a worker with nothing in its memory
+    for _ in range(5):
+        body = fresh.post("/move", json={"board": board}).get_json()
+        assert body["move"] == {"row": 0, "col": 2}
+        assert (body["value"], body["plies"]) == ("draw", 6)
+    assert stats(fresh)["invalid"] >= 1
 
 
 def test_a_valid_entry_passes_the_checks_on_every_position(tmp_path):
@@ -179,7 +221,7 @@ def test_a_valid_entry_passes_the_checks_on_every_position(tmp_path):
         text = board.to_text()
         client.post("/analyze", json={"board": text})
         key, canon = key_of(text)
-        entry = decode_entry(backend(app).get(key), canon)
+        entry = stored_entry(app, key, canon)
         assert (entry.value, entry.plies) == position_value("".join(canon.to_text()))
 
 

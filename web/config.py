@@ -57,6 +57,7 @@ class Settings:
     solver_table_limit: int
     frame_ancestors: str
     static_max_age: int
+    cache_secret: str | None
 
 
 def default_cache_dir() -> Path:
@@ -116,6 +117,10 @@ def load_settings(env: Mapping[str, str] | None = None,
     if not 0 <= static_max_age <= 31_536_000:
         raise ConfigError(f"STATIC_MAX_AGE must be between 0 and 31536000, not {static_max_age}")
 
+    cache_secret = source.get("CACHE_SECRET") or None
+    if cache_secret is not None and (not isinstance(cache_secret, str) or len(cache_secret) < 16):
+        raise ConfigError("CACHE_SECRET must be a string of at least 16 characters")
+
     prefix = str(source.get("CACHE_KEY_PREFIX", DEFAULT_KEY_PREFIX))
     if not re.fullmatch(r"[A-Za-z0-9_.:-]{0,40}", prefix):
         raise ConfigError("CACHE_KEY_PREFIX may hold up to 40 letters, digits and _ . : -")
@@ -133,6 +138,7 @@ def load_settings(env: Mapping[str, str] | None = None,
         solver_table_limit=table_limit,
         frame_ancestors=frame_ancestors(str(source.get("FRAME_ANCESTORS", "*"))),
         static_max_age=static_max_age,
+        cache_secret=cache_secret,
     )
 
 

@@ -54,6 +54,9 @@ class FileLock:
                 same = os.stat(self.path).st_ino == os.fstat(fd).st_ino
             except FileNotFoundError:
                 same = False
+            except OSError as error:  # the folder went away or became a file
+                os.close(fd)
+                raise LockUnavailable(f"cannot check lock file: {error.strerror}") from error
             if same:
                 self.fd = fd
                 return True

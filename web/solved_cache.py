@@ -31,6 +31,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+import threading
+
 from cachelib.serializers import JSONSerializer
 from flask import Flask
 from flask_caching import Cache
@@ -41,6 +43,8 @@ from tictactoe.analysis import EXACT_MAX_EMPTIES
 from .breaker import Breaker
 from .config import Settings
 from .engine import Busy, Engine
+from .signing import BadSignature, SecretUnavailable, Signer, file_secret, fixed_secret, \
+    redis_secret
 from .locks import FileLocks, LocalLocks, LockUnavailable, RedisLocks
 from .stats import RedisTotals, SlotTotals, Stats
 from .throttled_log import ThrottledLog, throttle_library_logs
@@ -49,7 +53,7 @@ logger = logging.getLogger(__name__)
 
 cache = Cache()
 
-ENTRY_FORMAT = 1
+ENTRY_FORMAT = 2  # 2: entries are signed (web/signing.py)
 VALUES = ("win", "draw", "loss")
 # A search that ran out of budget leaves a mark for this long, so that the
 # requests for that position stop queueing behind each other's searches.
@@ -184,7 +188,8 @@ class SolvedPositions:
     """Look up, search (once) and store the results of positions."""
 
     def __init__(self, backend, locks, stats: Stats, engine: Engine, settings: Settings,
-                 kind: str, breaker: Breaker, failure: str | None = None) -> None:
+                 kind: str, breaker: Breaker, signer: Signer | None = None,
+                 failure: str | None = None) -> None:
         self.backend = backend
         self.breaker = breaker
         self.locks = locks
@@ -194,7 +199,9 @@ class SolvedPositions:
         self.kind = kind
         self.failure = failure  # why a configured backend could not be set up
         self.log = ThrottledLog(logger)
+        self.signer = signer
         self.local: dict[str, Entry] = {}  # checked entries, oldest first
+        self._local_lock = threading.Lock()
 
     # -- public ----------------------------------------------------------------
 
@@ -305,7 +312,7 @@ class SolvedPositions:
         result = self._engine_search(canon, all_moves)
         if result.proven:
             encoded = encode_entry(result)
-            stored = self._write(key, encoded)
+            stored = self._write_signed(key, encoded)
             self._remember(key, decode_entry(encoded, canon))
             self.stats.add(searches=1, stored=int(stored))
         else:
@@ -334,8 +341,12 @@ class SolvedPositions:
             if raw is None:
                 return None
             try:
-                entry = decode_entry(raw, canon)
-            except InvalidEntry as error:
+                entry = decode_entry(self.signer.check(key, raw), canon)
+            except SecretUnavailable as error:
+                self.stats.add(cache_errors=1)
+                self.log.warning("secret", "cannot check stored entries: %s", error)
+                return None
+            except (BadSignature, InvalidEntry) as error:
                 self.stats.add(invalid=1)
                 self.log.warning("invalid", "ignoring the stored entry for %s: %s", key, error)
                 return None
@@ -346,13 +357,24 @@ class SolvedPositions:
 
     def _remember(self, key: str, entry: Entry) -> None:
         """Keep a checked entry in this worker, dropping the oldest past ``LOCAL_ENTRIES``."""
-        known = self.local.get(key)
-        if known is not None and known.moves is not None and entry.moves is None:
-            return  # keep the copy that also has the move values
-        self.local.pop(key, None)
-        self.local[key] = entry
-        if len(self.local) > LOCAL_ENTRIES:
-            del self.local[next(iter(self.local))]
+        with self._local_lock:  # requests of one worker's threads add at once
+            known = self.local.get(key)
+            if known is not None and known.moves is not None and entry.moves is None:
+                return  # keep the copy that also has the move values
+            self.local.pop(key, None)
+            self.local[key] = entry
+            if len(self.local) > LOCAL_ENTRIES:
+                del self.local[next(iter(self.local))]
+
+    def _write_signed(self, key: str, entry: dict) -> bool:
+        """Store an entry with its signature; False (logged) when it cannot be signed or stored."""
+        try:
+            signed = self.signer.sign(key, entry)
+        except SecretUnavailable as error:
+            self.stats.add(cache_errors=1)
+            self.log.warning("secret", "cannot sign entries, not storing: %s", error)
+            return False
+        return self._write(key, signed)
 
     def _marked_unproven(self, key: str, all_moves: bool) -> bool:
         """Whether a search with at least our budget recently failed to prove this position."""
@@ -428,7 +450,7 @@ def init_app(app: Flask, settings: Settings, engine: Engine) -> SolvedPositions:
     the app: it runs without a shared cache, says so in the log and in /healthz.
     """
     throttle_library_logs(f"{os.sep}cachelib{os.sep}")
-    serializer = JSONSerializer  # never pickle: whoever can write the store could run code
+    serializer = EntrySerializer  # never pickle: whoever can write the store could run code
     # Only a remote store is worth skipping after a failure: a folder fails at once.
     breaker = Breaker() if settings.cache_type == "redis" else Breaker(cooldown=0)
     stats_log = ThrottledLog(logging.getLogger("web.stats"))
@@ -443,8 +465,11 @@ def init_app(app: Flask, settings: Settings, engine: Engine) -> SolvedPositions:
         # The lock outlives the longest search it guards, then frees itself.
         locks = RedisLocks(client, settings.cache_key_prefix,
                            ttl=settings.search_budget * 2 + 5)
+        fetch = (fixed_secret(settings.cache_secret) if settings.cache_secret
+                 else redis_secret(client, f"{settings.cache_key_prefix}secret"))
+        signer = Signer(fetch, refetch_on_mismatch=not settings.cache_secret)
         return SolvedPositions(app.extensions["cache"][cache], locks, stats, engine, settings,
-                               "redis", breaker)
+                               "redis", breaker, signer)
     if settings.cache_type == "filesystem":
         try:
             folders = prepare_cache_dir(settings.cache_dir, settings.cache_dir_is_default)
@@ -461,11 +486,22 @@ def init_app(app: Flask, settings: Settings, engine: Engine) -> SolvedPositions:
                                    settings, "filesystem", breaker,
                                    failure="cache folder unusable")
         stats = Stats(SlotTotals(folders["stats"]), stats_log, breaker)
+        signer = Signer(fixed_secret(settings.cache_secret) if settings.cache_secret
+                        else file_secret(folders["secret"]))
         return SolvedPositions(app.extensions["cache"][cache], FileLocks(folders["locks"]), stats,
-                               engine, settings, "filesystem", breaker)
+                               engine, settings, "filesystem", breaker, signer)
     _init_null(app)
     return SolvedPositions(None, LocalLocks(), Stats(None, stats_log, breaker), engine, settings,
                            "null", breaker)
+
+
+class EntrySerializer(JSONSerializer):
+    """JSON, with a missing Redis key read as a miss (cachelib would log a warning for it)."""
+
+    def loads(self, bvalue, *args, **kwargs):
+        if bvalue is None:
+            return None
+        return super().loads(bvalue, *args, **kwargs)
 
 
 def _init_null(app: Flask) -> None:
@@ -477,7 +513,7 @@ class UnsafeCacheDir(Exception):
 
 
 def prepare_cache_dir(root: Path, is_default: bool) -> dict[str, Path]:
-    """Create the cache folder's parts: ``solved/`` (entries), ``locks/``, ``stats.slots``.
+    """Create the cache folder's parts: ``solved/`` (entries), ``locks/``, ``stats.slots``, ``secret``.
 
     The default folder lives in the shared temp dir, so it must belong to us and
     be writable by nobody else (else others could plant entries).  Raises
@@ -493,6 +529,7 @@ def prepare_cache_dir(root: Path, is_default: bool) -> dict[str, Path]:
     for folder in folders.values():
         folder.mkdir(mode=0o700, exist_ok=True)
     folders["stats"] = root / "stats.slots"
+    folders["secret"] = root / "secret"  # see web/signing.py
     return folders
 
 

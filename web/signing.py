@@ -1,0 +1,114 @@
+"""Authenticate cache entries: a stored result is used only if this app wrote it.
+
+Whoever can write to the cache folder or the Redis could otherwise plant a
+well-formed entry with a losing move, and no schema check can tell it from a
+real one (re-searching to check it would cost the search the cache saves).
+So every entry carries an HMAC-SHA256 of its key and its canonical JSON, made
+with a secret that every worker and instance shares:
+
+- ``CACHE_SECRET`` when it is set (the way to keep out whoever can reach a
+  shared Redis but not the app's settings);
+- else, for the file-system cache, a random secret in a 0600 file beside the
+  entries (it keeps out corruption and other programs' entries);
+- else, for Redis, a random secret set once in Redis (``SET NX``) and read by
+  every instance.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import os
+import secrets
+from collections.abc import Callable
+from pathlib import Path
+
+MAC_FIELD = "mac"
+
+
+class SecretUnavailable(Exception):
+    """The shared secret could not be read (its store is failing)."""
+
+
+class BadSignature(ValueError):
+    """An entry's MAC is missing or does not match."""
+
+
+class Signer:
+    """Sign and check entries with a secret fetched once, when first needed."""
+
+    def __init__(self, fetch_secret: Callable[[], bytes], refetch_on_mismatch: bool = False) -> None:
+        self._fetch_secret = fetch_secret
+        self._secret: bytes | None = None
+        # A secret kept in Redis is set anew when Redis restarts empty: on a
+        # mismatch, read it again before calling the entry bad.
+        self._refetch_on_mismatch = refetch_on_mismatch
+
+    def sign(self, key: str, entry: dict) -> dict:
+        """The entry with its MAC added; raises ``SecretUnavailable``."""
+        return {**entry, MAC_FIELD: self._mac(key, entry)}
+
+    def check(self, key: str, stored: object) -> dict:
+        """The entry without its MAC if the MAC is right, else ``BadSignature``.
+
+        Raises ``SecretUnavailable`` when the secret cannot be had.
+        """
+        if not isinstance(stored, dict) or not isinstance(stored.get(MAC_FIELD), str):
+            raise BadSignature("the entry is not signed")
+        entry = {name: value for name, value in stored.items() if name != MAC_FIELD}
+        if hmac.compare_digest(stored[MAC_FIELD], self._mac(key, entry)):
+            return entry
+        if self._refetch_on_mismatch:
+            self._secret = None
+            if hmac.compare_digest(stored[MAC_FIELD], self._mac(key, entry)):
+                return entry
+        raise BadSignature("the entry's signature does not match")
+
+    def _mac(self, key: str, entry: dict) -> str:
+        if self._secret is None:
+            self._secret = self._fetch_secret()
+        message = key.encode() + b"\n" + json.dumps(
+            entry, sort_keys=True, separators=(",", ":")).encode()
+        return hmac.new(self._secret, message, hashlib.sha256).hexdigest()
+
+
+def fixed_secret(secret: str) -> Callable[[], bytes]:
+    """A secret given in the settings."""
+    return lambda: secret.encode()
+
+
+def file_secret(path: Path) -> Callable[[], bytes]:
+    """A secret kept in a private file, created (0600, exclusively) by whoever comes first."""
+    def fetch() -> bytes:
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            pass
+        except OSError as error:
+            raise SecretUnavailable(f"cannot create {path.name}: {error.strerror}") from error
+        else:
+            with os.fdopen(fd, "w") as out:
+                out.write(secrets.token_hex(32))
+        try:
+            secret = path.read_text().strip()
+        except OSError as error:
+            raise SecretUnavailable(f"cannot read {path.name}: {error.strerror}") from error
+        if len(secret) < 32:  # a reader raced the writer's first bytes, or the file is damaged
+            raise SecretUnavailable(f"{path.name} is too short to be a secret")
+        return secret.encode()
+    return fetch
+
+
+def redis_secret(client, key: str) -> Callable[[], bytes]:
+    """A secret set once in Redis (``SET NX``) and read by every instance."""
+    def fetch() -> bytes:
+        try:
+            client.set(key, secrets.token_hex(32), nx=True)
+            secret = client.get(key)
+        except Exception as error:  # redis-py raises many kinds; any means "not now"
+            raise SecretUnavailable(f"cannot read the secret from Redis: {error!r}") from error
+        if not secret:
+            raise SecretUnavailable("the secret vanished from Redis")
+        return secret
+    return fetch
