@@ -97,8 +97,9 @@ def register(app: Flask) -> None:
     def unexpected(error: Exception):
         # Logged with its traceback for us; the client only learns that it failed.
         logger.exception("unhandled error on %s %s", request.method, request.path)
+        # ``name`` is a property of werkzeug's exceptions: an instance has it, the class not.
         return error_response(500, "internal error: the server could not answer this request",
-                              InternalServerError.name)
+                              InternalServerError().name)
 
 
 _MESSAGES = {

@@ -17,6 +17,8 @@ from tictactoe import LEVELS, Board, BoardFormatError
 from .errors import ApiError
 
 MAX_SEED = 2**63 - 1
+# Integer literals longer than this are refused while parsing (a seed has at most 19).
+MAX_DIGITS = 100
 FIELDS = {
     "move": ("board", "k", "level", "seed"),
     "analyze": ("board", "k", "level"),
@@ -77,13 +79,16 @@ def _json_object(request: Request) -> dict:
                             ' {"board": ["x..", ".o.", "..."]}')
     try:
         text = data.decode("utf-8")
-        body = json.loads(text, parse_constant=_reject_constant)
+        body = json.loads(text, parse_constant=_reject_constant, parse_int=_bounded_int,
+                          object_pairs_hook=_unique_keys)
     except UnicodeDecodeError:
         raise ApiError(400, "the body is not UTF-8 text") from None
     except json.JSONDecodeError as error:
         raise ApiError(400, f"the body is not valid JSON: {error.msg} at line {error.lineno}"
                             f" column {error.colno}") from None
-    except ValueError as error:  # NaN or Infinity, or nesting too deep
+    except DuplicateField as error:
+        raise ApiError(400, str(error)) from None
+    except ValueError as error:  # NaN or Infinity, or a number too long
         raise ApiError(400, f"the body is not valid JSON: {error}") from None
     except RecursionError:
         raise ApiError(400, "the body is not valid JSON: nested too deeply") from None
@@ -92,8 +97,35 @@ def _json_object(request: Request) -> dict:
     return body
 
 
+class DuplicateField(ValueError):
+    """A JSON object names one field twice."""
+
+
 def _reject_constant(name: str) -> None:
     raise ValueError(f"{name} is not a JSON value")
+
+
+def _bounded_int(text: str) -> int:
+    """An integer literal, refused past ``MAX_DIGITS`` digits (no field needs more)."""
+    digits = len(text.lstrip("-"))
+    if digits > MAX_DIGITS:
+        raise ValueError(f"a number has {digits} digits, more than {MAX_DIGITS}")
+    return int(text)
+
+
+def _unique_keys(pairs: list[tuple[str, object]]) -> dict:
+    """An object from its pairs, refusing a repeated name.
+
+    Parsers disagree on which of two equal names wins (Python keeps the last,
+    others the first), so a body that says ``level`` twice is refused rather
+    than read one way here and another way by whatever sits in front of us.
+    """
+    body: dict = {}
+    for name, value in pairs:
+        if name in body:
+            raise DuplicateField(f"field {_show(name)} is given twice: give each field once")
+        body[name] = value
+    return body
 
 
 def _kind(value: object) -> str:

@@ -1,0 +1,60 @@
+"""Schemathesis against the app's own /openapi.json, in process, with every check.
+
+Seeded, with no example database, and bounded: the examples and fuzzing phases
+run with ``MAX_EXAMPLES`` cases per operation and generation mode (positive
+and negative).  The coverage phase is off: on the request schema's anyOf of
+91 board shapes it spends about 11 minutes generating boundary cases (see
+docs/reliability.md, which also gives the CLI command that runs it).
+"""
+
+from __future__ import annotations
+
+import json
+import tempfile
+
+import schemathesis
+from schemathesis.checks import CHECKS, load_all_checks
+
+from app import create_app
+
+SEED = 1
+MAX_EXAMPLES = 60
+CONFIG = {
+    "seed": SEED,
+    "generation": {"database": "none", "max-examples": MAX_EXAMPLES},
+    "phases": {"coverage": {"enabled": False}},
+}
+
+
+# schemathesis needs the schema when the module is collected (its lazy
+# ``from_fixture`` loader does not run under pytest 9), so the app is built
+# here, on a cache folder that is removed when the test process exits.
+_CACHE = tempfile.TemporaryDirectory(prefix="fuzz-cache-")
+# A short budget keeps the big boards quick; the answers' form does not depend on it.
+APP = create_app({"CACHE_DIR": _CACHE.name, "SEARCH_BUDGET": "0.2"})
+schema = schemathesis.openapi.from_wsgi("/openapi.json", APP,
+                                        config=schemathesis.Config.from_dict(CONFIG))
+
+
+@schema.parametrize()
+def test_every_operation_meets_its_schema_and_every_check(case):
+    response = case.call_and_validate()  # every check schemathesis has, all enabled
+    assert response.status_code < 500, response.content
+    if response.status_code >= 400:
+        body = json.loads(response.content)
+        assert set(body) == {"error"} and isinstance(body["error"], str) and body["error"]
+
+
+def test_the_run_is_seeded_bounded_and_has_every_check_on():
+    config = schema.config
+    assert config.seed == SEED and config.has_explicit_seed
+    generation = config.generation_for(operation=None)
+    assert generation.database == "none" and generation.max_examples == MAX_EXAMPLES
+    phases = config.phases_for(operation=None)
+    assert phases.examples.enabled and phases.fuzzing.enabled and not phases.coverage.enabled
+    load_all_checks()
+    names = CHECKS.get_all_names()
+    assert {"not_a_server_error", "positive_data_acceptance", "negative_data_rejection",
+            "response_schema_conformance"} <= set(names)
+    checks = config.checks_config_for(operation=None)
+    assert [name for name in names if not checks.get_by_name(name=name).enabled] == []
