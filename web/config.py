@@ -22,6 +22,7 @@ DEFAULT_SEARCH_BUDGET = 1.0
 # Searches one worker runs at once; the engine is pure Python, so threads of one
 # worker only share its one core: more would only make each of them slower.
 DEFAULT_MAX_CONCURRENT_SEARCHES = 2
+MAX_SINGLE_FLIGHT_WAIT = 10.0
 # Transposition-table entries kept per thread between requests (about 200 bytes each).
 DEFAULT_SOLVER_TABLE_LIMIT = 200_000
 DEFAULT_REDIS_TIMEOUT = 1.0
@@ -99,8 +100,11 @@ def load_settings(env: Mapping[str, str] | None = None,
     # The search that holds a position's lock ends within its budget; a waiter
     # gives it that long and a margin for storing the result, then searches itself.
     wait = _number(source, "SINGLE_FLIGHT_WAIT", budget + 1.0, float)
-    if not 0 <= wait <= 30:
-        raise ConfigError(f"SINGLE_FLIGHT_WAIT must be between 0 and 30 seconds, not {wait}")
+    # A request may wait this long and then search for SEARCH_BUDGET: both
+    # bounded, so no request comes near a platform router's 30 s limit.
+    if not 0 <= wait <= MAX_SINGLE_FLIGHT_WAIT:
+        raise ConfigError(f"SINGLE_FLIGHT_WAIT must be between 0 and {MAX_SINGLE_FLIGHT_WAIT:g}"
+                          f" seconds, not {wait}")
 
     searches = _number(source, "MAX_CONCURRENT_SEARCHES", DEFAULT_MAX_CONCURRENT_SEARCHES, int)
     if not 1 <= searches <= 64:
