@@ -140,7 +140,7 @@ class Markup(HTMLParser):
             self.inline.append("script text")
 
 
-@pytest.mark.parametrize("path", ["/", "/embed", "/embed?size=7x7&side=o&theme=dark"])
+@pytest.mark.parametrize("path", ["/", "/lab", "/embed", "/embed?size=7x7&side=o&theme=dark"])
 def test_the_pages_need_nothing_the_policy_forbids(client, path):
     page = Markup()
     page.feed(client.get(path).get_data(as_text=True))

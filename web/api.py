@@ -1,4 +1,9 @@
-"""The JSON API: POST /move, /analyze, /state; GET /healthz, /livez, /stats, /openapi.json."""
+"""The JSON API: POST /move, /analyze, /state; GET /engines, /healthz, /livez, /stats, /openapi.json.
+
+With an ``engine`` field, /move and /analyze run that teaching engine
+(``tictactoe.algorithms``) afresh, within the search budget, and never touch
+the shared cache: the lab shows what each search really costs.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +13,8 @@ import random
 from flask import Blueprint, current_app, jsonify, request
 
 from tictactoe import ENGINE_VERSION, Board, GameOverError, pick_best, quick_move
+from tictactoe.algorithms.base import EngineResult
+from tictactoe.algorithms.registry import describe_engines, get_engine
 
 from .openapi import build_spec
 from .payload import read_position_request
@@ -33,6 +40,17 @@ def move():
     board = req.board
     _refuse_finished(board)
     rng = random.Random(req.seed) if req.seed is not None else _UNSEEDED
+    if req.engine is not None:
+        result = _run_engine(board, req.engine, rng)
+        player = board.to_move
+        board.play(result.move)
+        row, col = board.rules.row_col(result.move)
+        return jsonify(
+            move={"row": row, "col": col}, player=player, board=board.to_text(),
+            **_status(board), level=req.level, k=board.rules.k,
+            value=result.value, plies=None, proven=result.value is not None, cached=False,
+            depth=None, **_teaching_fields(board, req.engine, result),
+        )
     if req.level == "perfect":
         solution = solved().solve(board)
         cell = pick_best(solution, rng)
@@ -55,6 +73,13 @@ def analyze():
     req = read_position_request(request, "analyze")
     board = req.board
     _refuse_finished(board)
+    if req.engine is not None:
+        # Deterministic (mcts seeded), so that the lab's figures repeat.
+        result = _run_engine(board, req.engine, None)
+        row, col = board.rules.row_col(result.move)
+        return jsonify(board=board.to_text(), k=board.rules.k, player=board.to_move,
+                       move={"row": row, "col": col}, value=result.value,
+                       **_teaching_fields(board, req.engine, result))
     solution = solved().solve(board, all_moves=True)
     best = set(solution.best_moves)
     cols = board.rules.cols
@@ -79,6 +104,12 @@ def state():
     fields = _status(board)
     return jsonify(board=board.to_text(), k=board.rules.k, **fields,
                    to_move=board.to_move if fields["status"] == "in_progress" else None)
+
+
+@bp.get("/engines")
+def engines():
+    """The engines that /move and /analyze take as ``engine``, in teaching order."""
+    return jsonify(engines=describe_engines())
 
 
 @bp.get("/livez")
@@ -145,3 +176,18 @@ def _engine_fields(solution: Solution | None) -> dict:
             "cached": solution.cached, "depth": solution.depth, "nodes": solution.nodes,
             "ms": round(solution.seconds * 1000, 3), "worker": os.getpid()}
 
+
+
+def _run_engine(board: Board, name: str, rng) -> EngineResult:
+    """Run the teaching engine ``name`` (already checked) within the budget, outside the cache."""
+    return solved().engine.run(board, get_engine(name), rng)
+
+
+def _teaching_fields(board: Board, name: str, result: EngineResult) -> dict:
+    """engine, finished, note, nodes, leaves, ms, principal_variation and worker of a result."""
+    return {"engine": name, "finished": result.finished,
+            "note": result.note, "nodes": result.nodes, "leaves": result.leaves,
+            "ms": round(result.seconds * 1000, 3),
+            "principal_variation": [list(board.rules.row_col(c))
+                                    for c in result.principal_variation],
+            "worker": os.getpid()}

@@ -8,9 +8,12 @@ gets its own, one per set of rules it has seen recently, each table bounded.
 from __future__ import annotations
 
 import threading
+import time
 from collections import OrderedDict
 
 from tictactoe import Board, Rules, SolveResult, Solver, analyse
+from tictactoe.algorithms.base import Engine as TeachingEngine
+from tictactoe.algorithms.base import EngineResult
 
 # Rule sets (board size and k) whose solver a thread keeps warm at once.
 SOLVERS_PER_THREAD = 4
@@ -36,6 +39,18 @@ class Engine:
         try:
             return analyse(board, budget=self.budget, all_moves=all_moves,
                            solver=self._solver(board.rules))
+        finally:
+            self._slots.release()
+
+    def run(self, board: Board, teaching: TeachingEngine, rng=None) -> EngineResult:
+        """Run a teaching engine on ``board`` with the budget as its deadline (no cache).
+
+        Raises ``Busy`` when no search slot is free, ``GameOverError`` on a finished board.
+        """
+        if not self._slots.acquire(blocking=False):
+            raise Busy()
+        try:
+            return teaching.search(board, deadline=time.monotonic() + self.budget, rng=rng)
         finally:
             self._slots.release()
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from tictactoe import ENGINE_VERSION, LEVELS, MAX_SIZE, MIN_SIZE
 
+from tictactoe.algorithms.registry import ENGINES
+
 from .errors import MAX_BODY_BYTES, RETRY_AFTER_SECONDS
 from .stats import COUNTERS
 
@@ -52,6 +54,7 @@ def _request_schema(fields: tuple[str, ...]) -> dict:
                              " 3x3, otherwise min(rows, cols, 5)."},
         "level": {"$ref": "#/components/schemas/Level"},
         "seed": {"$ref": "#/components/schemas/Seed"},
+        "engine": {"$ref": "#/components/schemas/EngineName"},
     }
 
     def case(width: int, k_min: int, k_max: int, min_rows: int) -> dict:
@@ -83,8 +86,9 @@ COUNTS = {"type": "object", "required": list(COUNTERS),
 def _errors(*statuses: int) -> dict:
     texts = {
         400: "Not a board request: not JSON, wrong Content-Type, wrong field types, unknown"
-             " fields, bad characters, ragged rows, a size outside 3..15 or a k that does not"
-             " fit. The message says which.",
+             " fields, bad characters, ragged rows, a size outside 3..15, a k that does not"
+             " fit, or an unknown level or engine. The message says which (for an engine,"
+             " it names the valid ones).",
         409: "A well-formed board that cannot be played on: impossible counts of x and o,"
              " both sides with a line, a line followed by more moves, or (/move, /analyze)"
              " a game that is already over.",
@@ -102,14 +106,14 @@ def _errors(*statuses: int) -> dict:
     return out
 
 
-def _post(summary: str, description: str, fields: tuple[str, ...], answer: str,
+def _post(summary: str, description: str, fields: tuple[str, ...], answer: str | dict,
           answer_text: str, errors: tuple[int, ...]) -> dict:
+    schema = {"$ref": f"#/components/schemas/{answer}"} if isinstance(answer, str) else answer
     return {"post": {
         "summary": summary, "description": description,
         "requestBody": {"required": True, "content": {"application/json": {
             "schema": _request_schema(fields)}}},
-        "responses": {"200": _json({"$ref": f"#/components/schemas/{answer}"}, answer_text),
-                      **_errors(*errors)},
+        "responses": {"200": _json(schema, answer_text), **_errors(*errors)},
     }}
 
 
@@ -130,20 +134,38 @@ def build_spec() -> dict:
                 "Plays one move for the side to move in the posted position. value and"
                 " plies describe the posted position for that side under perfect play"
                 " (null unless proven); at easy and medium they are given only when the"
-                " position is already in the cache (no search is made for them).",
-                ("board", "k", "level", "seed"), "Move", "The move played and the new board.",
+                " position is already in the cache (no search is made for them). With engine,"
+                " that teaching engine chooses the move instead (level is then ignored), run"
+                " afresh within the search budget and never cached; the answer adds engine,"
+                " finished, note, leaves and principal_variation, value is the engine's own"
+                " (null when it did not prove one) and plies is null.",
+                ("board", "k", "level", "seed", "engine"), "Move",
+                "The move played and the new board.",
                 (400, 409, 413, 503)),
             "/analyze": _post(
                 "The value of every legal move",
                 "For hints: the value and plies of every legal move for the side to move,"
                 " which moves are best, and the position's value. level is accepted and"
-                " ignored (the analysis is always perfect).",
-                ("board", "k", "level"), "Analysis", "The analysis.", (400, 409, 413, 503)),
+                " ignored (the analysis is always perfect). With engine, the answer is that"
+                " teaching engine's search of the position instead (EngineAnalysis), run"
+                " afresh within the search budget and never cached.",
+                ("board", "k", "level", "engine"),
+                {"anyOf": [{"$ref": "#/components/schemas/Analysis"},
+                           {"$ref": "#/components/schemas/EngineAnalysis"}]},
+                "The analysis (Analysis), or with engine the engine's search"
+                " (EngineAnalysis).", (400, 409, 413, 503)),
             "/state": _post(
                 "The status of a position",
                 "Whether the game on this board goes on or how it ended, and the winning"
                 " line. Finished games are answered here, not refused.",
                 ("board", "k"), "State", "The position's status.", (400, 409, 413)),
+            "/engines": {"get": {
+                "summary": "The teaching engines",
+                "description": "The names that /move and /analyze take as engine, in teaching"
+                               " order (each improves on the one before), with a line on each.",
+                "responses": {"200": _json({"$ref": "#/components/schemas/Engines"},
+                                           "The engines.")},
+            }},
             "/healthz": {"get": {
                 "summary": "Health of the app and its cache backend",
                 "description": "200 when the app answers and a probe key makes a real round"
@@ -199,9 +221,33 @@ def _schemas() -> dict:
         "worker": {"type": "integer", "description": "Process id of the worker that answered."},
         "k": {"type": "integer", "minimum": 3},
     }
+    engine_name = {"type": "string", "enum": list(ENGINES),
+                   "description": "A teaching engine (GET /engines) to run instead of the"
+                                  " default, the production solver behind the shared cache."}
+    teaching = {
+        "engine": {**engine_name, "description": "The engine that searched."},
+        "finished": {"type": "boolean",
+                     "description": "Whether the engine finished its search (false: stopped at"
+                                    " the search budget; the move is then its best so far)."},
+        "note": {"type": "string", "description": "The engine's own words on the search."},
+        "leaves": {"type": "integer", "minimum": 0, "nullable": True,
+                   "description": "Finished games reached (playouts for mcts), or null."},
+        "principal_variation": {"type": "array", "items": PAIR,
+                                "description": "The expected line of play as [row, col],"
+                                               " starting with the move; [] when none."},
+    }
+    # The posted position, as /analyze describes it in both its shapes.
+    posted = {"board": {**BOARD_OUT, "description": "The posted board (lower case)."},
+              "player": {**PLAYER, "description": "The side to move."}}
     return {
         "Level": level,
         "Seed": seed,
+        "EngineName": engine_name,
+        "Engines": {"type": "object", "required": ["engines"], "properties": {"engines": {
+            "type": "array", "items": {
+                "type": "object", "required": ["name", "description"],
+                "properties": {"name": {"type": "string", "enum": list(ENGINES)},
+                               "description": {"type": "string"}}}}}},
         "Error": {"type": "object", "required": ["error"],
                   "properties": {"error": {"type": "string"}}},
         "Move": {
@@ -222,6 +268,22 @@ def _schemas() -> dict:
                                          " under perfect play."},
                 "level": {"type": "string", "enum": list(LEVELS)},
                 **common,
+                **teaching,
+            },
+        },
+        "EngineAnalysis": {
+            "type": "object",
+            "required": ["board", "k", "player", "move", "value", "engine", "finished", "note",
+                         "nodes", "leaves", "ms", "principal_variation", "worker"],
+            "properties": {
+                **posted,
+                "k": common["k"],
+                "move": {**CELL, "description": "The engine's choice."},
+                "value": {**NULLABLE_VALUE,
+                          "description": "The position's value for the side to move as the"
+                                         " engine proved it (+1/0/-1, no plies), or null."},
+                "nodes": common["nodes"], "ms": common["ms"], "worker": common["worker"],
+                **teaching,
             },
         },
         "Analysis": {
@@ -229,8 +291,7 @@ def _schemas() -> dict:
             "required": ["board", "k", "player", "value", "plies", "best", "moves", "proven",
                          "cached", "depth", "nodes", "ms", "worker"],
             "properties": {
-                "board": {**BOARD_OUT, "description": "The posted board (lower case)."},
-                "player": {**PLAYER, "description": "The side to move."},
+                **posted,
                 "value": {**NULLABLE_VALUE, "description": "The position's value for the side"
                                                            " to move."},
                 "plies": NULLABLE_PLIES,

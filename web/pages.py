@@ -1,4 +1,4 @@
-"""The pages: / (the game) and /embed (the game for an iframe, set up by its query string).
+"""The pages: / (the game), /lab (the engines side by side) and /embed (the game for an iframe).
 
 /embed checks every parameter it knows and answers 400 naming the bad one; it
 ignores parameters it does not know (embedding sites add their own, such as
@@ -47,6 +47,12 @@ class EmbedSettings:
 def index():
     """The game page."""
     return _page(render_template("index.html"))
+
+
+@bp.get("/lab")
+def lab():
+    """The lab: every teaching engine on one position (all figures come from the API)."""
+    return _page(render_template("lab.html"))
 
 
 @bp.get("/embed")

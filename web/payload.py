@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from flask import Request
 
 from tictactoe import LEVELS, Board, BoardFormatError
+from tictactoe.algorithms.registry import ENGINES
 
 from .errors import ApiError
 
@@ -20,19 +21,23 @@ MAX_SEED = 2**63 - 1
 # Integer literals longer than this are refused while parsing (a seed has at most 19).
 MAX_DIGITS = 100
 FIELDS = {
-    "move": ("board", "k", "level", "seed"),
-    "analyze": ("board", "k", "level"),
+    "move": ("board", "k", "level", "seed", "engine"),
+    "analyze": ("board", "k", "level", "engine"),
     "state": ("board", "k"),
 }
 
 
 @dataclass(frozen=True)
 class PositionRequest:
-    """A checked request: the board (reachable), the level and the optional seed."""
+    """A checked request: the board (reachable), the level, the optional seed and engine name.
+
+    ``engine`` is None for the default (the production solver behind the shared cache).
+    """
 
     board: Board
     level: str
     seed: int | None
+    engine: str | None = None
 
 
 def read_position_request(request: Request, endpoint: str) -> PositionRequest:
@@ -60,12 +65,15 @@ def read_position_request(request: Request, endpoint: str) -> PositionRequest:
     if "seed" in body and (not isinstance(seed, int) or isinstance(seed, bool)
                            or not 0 <= seed <= MAX_SEED):
         raise ApiError(400, f"seed must be an integer from 0 to {MAX_SEED}, not {_show(seed)}")
+    engine = body.get("engine")
+    if "engine" in body and (not isinstance(engine, str) or engine not in ENGINES):
+        raise ApiError(400, f"engine must be one of {', '.join(ENGINES)}, not {_show(engine)}")
     try:
         board = Board.from_text(body["board"], k=k)
     except BoardFormatError as error:
         raise ApiError(400, str(error)) from None
     # IllegalPositionError (409) goes to its registered handler as it is.
-    return PositionRequest(board=board, level=level, seed=seed)
+    return PositionRequest(board=board, level=level, seed=seed, engine=engine)
 
 
 def _json_object(request: Request) -> dict:

@@ -15,11 +15,13 @@ export class ApiError extends Error {
   }
 }
 
-/** An API client: move(payload), analyze(payload), state(payload); each resolves to the JSON answer or rejects with ApiError (or AbortError when `signal` aborts). */
+/** An API client: move(payload), analyze(payload), state(payload), engines(); each resolves to the JSON answer or rejects with ApiError (or AbortError when `signal` aborts). */
 export function createApi({ baseUrl = "", timeoutMs = DEFAULT_TIMEOUT_MS, retries = 1 } = {}) {
   const post = (path) => (payload, signal) =>
-    withRetry(() => postJson(baseUrl + path, payload, timeoutMs, signal), retries, signal);
-  return { move: post("/move"), analyze: post("/analyze"), state: post("/state") };
+    withRetry(() => requestJson(baseUrl + path, payload, timeoutMs, signal), retries, signal);
+  const get = (path) => (signal) =>
+    withRetry(() => requestJson(baseUrl + path, null, timeoutMs, signal), retries, signal);
+  return { move: post("/move"), analyze: post("/analyze"), state: post("/state"), engines: get("/engines") };
 }
 
 async function withRetry(attempt, retries, signal) {
@@ -34,7 +36,8 @@ async function withRetry(attempt, retries, signal) {
   }
 }
 
-async function postJson(url, payload, timeoutMs, outerSignal) {
+// A POST of `payload` as JSON, or a GET when `payload` is null.
+async function requestJson(url, payload, timeoutMs, outerSignal) {
   const controller = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {
@@ -45,12 +48,14 @@ async function postJson(url, payload, timeoutMs, outerSignal) {
   outerSignal?.addEventListener("abort", forwardAbort, { once: true });
   let response;
   try {
-    response = await fetch(url, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", Accept: "application/json" },
-      body: JSON.stringify(payload),
-      signal: controller.signal,
-    });
+    response = await fetch(url, payload === null
+      ? { method: "GET", headers: { Accept: "application/json" }, signal: controller.signal }
+      : {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Accept: "application/json" },
+        body: JSON.stringify(payload),
+        signal: controller.signal,
+      });
   } catch (error) {
     if (outerSignal?.aborted) throw abortError();
     if (timedOut) throw new ApiError("timeout", "The server took too long to answer.");

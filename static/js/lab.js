@@ -1,0 +1,122 @@
+// The lab page: wires the position editor, the engines' runs, the chart and the line of perfect play.
+
+import { createApi } from "./api.js";
+import { drawChart } from "./lab-chart.js";
+import {
+  afterMoves, cycleCell, emptyPosition, formatRows, fromSavedGame, parseRows,
+} from "./lab-position.js";
+import { addResultRow, cellName, drawEditor, drawLine } from "./lab-render.js";
+import { createStore } from "./storage.js";
+import { applyTheme } from "./theme.js";
+
+const $ = (id) => document.getElementById(id);
+const api = createApi();
+const store = createStore("tictactoe:v1:"); // the game page's keys
+const form = $("position");
+const buttons = [...form.querySelectorAll("button"), $("lab-size")];
+// The positions of the two experiments, as moves from the empty 3x3 board.
+const EXPERIMENTS = { empty: [], centre: [[1, 1]] };
+
+let position = emptyPosition(3, 3, 3);
+let running = false;
+
+function show(next) {
+  position = next;
+  drawEditor($("editor"), position, (row, col) => { if (!running) show(cycleCell(position, row, col)); });
+  $("lab-text").value = formatRows(position.rows);
+  const size = `${position.rows.length}x${position.rows[0]?.length ?? 0}:${position.k ?? "default"}`;
+  const select = $("lab-size");
+  if (![...select.options].some((option) => option.value === size)) {
+    select.append(new Option(`${size.replace(":", " · k ")} (typed or from the game)`, size));
+  }
+  select.value = size;
+}
+
+function status(text, error = false) {
+  $("lab-status").textContent = text;
+  $("lab-status").classList.toggle("error", error);
+}
+
+function setRunning(value) {
+  running = value;
+  for (const button of buttons) button.disabled = value;
+  $("editor").setAttribute("aria-busy", String(value));
+}
+
+async function runAll() {
+  const request = position.k === null ? { board: position.rows } : { board: position.rows, k: position.k };
+  setRunning(true);
+  $("results").tBodies[0].replaceChildren();
+  drawChart($("chart"), []);
+  $("pv").replaceChildren();
+  const done = [];
+  try {
+    const { engines } = await api.engines();
+    for (const { name } of engines) {
+      status(`Running ${name}… (${done.length} of ${engines.length} done)`);
+      const answer = await api.analyze({ ...request, engine: name });
+      done.push(answer);
+      addResultRow($("results").tBodies[0], answer);
+      drawChart($("chart"), done.map(({ engine, nodes }) => ({ engine, nodes })));
+    }
+    status(`Every engine has answered. Now the line of perfect play…`);
+    await showPerfectLine(request);
+    status(`Done: ${engines.length} engines on ${formatRows(request.board)}.`);
+  } catch (error) {
+    status(error.message, true);
+  } finally {
+    setRunning(false);
+  }
+}
+
+// The line of perfect play, from the server's /move at perfect (seeded, so it repeats)
+// until the server says the game is over.
+async function showPerfectLine(request) {
+  const line = [{ rows: request.board, move: null, label: "now" }];
+  let board = request.board;
+  for (let ply = 1; ; ply++) {
+    const answer = await api.move({ board, k: request.k, level: "perfect", seed: 0 });
+    board = answer.board;
+    line.push({ rows: board, move: answer.move,
+      label: `${ply}. ${answer.player.toUpperCase()} ${cellName(answer.move.row, answer.move.col)}` });
+    drawLine($("pv"), line);
+    if (answer.status !== "in_progress") {
+      line[line.length - 1].label += answer.status === "draw" ? " · draw" : ` · ${answer.status[0].toUpperCase()} wins`;
+      drawLine($("pv"), line);
+      return;
+    }
+  }
+}
+
+$("lab-size").addEventListener("change", () => {
+  const [size, k] = $("lab-size").value.split(":");
+  const [rows, cols] = size.split("x").map(Number);
+  show(emptyPosition(rows, cols, k === "default" ? null : Number(k)));
+});
+form.addEventListener("submit", (event) => {
+  event.preventDefault();
+  const rows = parseRows($("lab-text").value);
+  if (rows.length === 0) return status("Type the rows, such as x../.o./...", true);
+  // Another size keeps no k: the server then applies its default for that size.
+  const sameSize = position.rows.length === rows.length && position.rows[0].length === rows[0].length;
+  show({ rows, k: sameSize ? position.k : null });
+  status("Position set. Run every engine to compare them.");
+});
+$("clear").addEventListener("click", () => show(emptyPosition(position.rows.length, position.rows[0].length, position.k)));
+$("from-game").addEventListener("click", () => {
+  const saved = fromSavedGame(store.get("game"));
+  if (saved) {
+    show(saved);
+    status("Position taken from the game.");
+  } else status("There is no saved game in this browser yet: play one on the game page.", true);
+});
+$("run").addEventListener("click", runAll);
+for (const button of form.querySelectorAll("[data-experiment]")) {
+  button.addEventListener("click", () => {
+    show(afterMoves(emptyPosition(3, 3, 3), EXPERIMENTS[button.dataset.experiment]));
+    runAll();
+  });
+}
+
+applyTheme(store.get("theme") ?? "auto");
+show(position);
