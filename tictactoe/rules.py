@@ -206,10 +206,6 @@ class Geometry:
         """The cells set in a bitboard, in increasing order."""
         return [cell for cell, bit in enumerate(self.bits) if board & bit]
 
-    def popcount(self, board: Bitboard) -> int:
-        """The number of cells set in a bitboard."""
-        return board.bit_count()
-
 
 def _symmetries(rows: int, cols: int) -> list[tuple[Cell, ...]]:
     """The cell permutations of the board's symmetry group, identity first.

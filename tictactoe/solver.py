@@ -153,8 +153,8 @@ class Solver:
         keys = self._keys(board)
         my_side, opp_side = ((self._side_x, self._side_o) if mover_is_x
                              else (self._side_o, self._side_x))
-        empties = (self.geometry.full & ~(me | opp)).bit_count()
         empty = self.geometry.full & ~(me | opp)
+        empties = empty.bit_count()
         immediate = self.geometry.winning_cells(me, empty)
 
         def child_score(bit: Bitboard, delta: tuple[int, ...], alpha: int, beta: int) -> int:
@@ -172,8 +172,10 @@ class Solver:
                 classes.setdefault(min(map(add, keys, delta)), []).append((bit, delta))
         move_values = None
         if all_moves:
-            class_scores = [(members, child_score_exact(child_score, *members[0], empties))
-                            for members in classes.values()]
+            class_scores = [
+                (members, exact_score(lambda a, b, move=members[0]: child_score(*move, a, b),
+                                      empties))
+                for members in classes.values()]
             best = max(score for _, score in class_scores)
             cell_of = self.geometry.cell_of
             move_values = dict(sorted((cell_of[bit], score_to_value(score, empties))
@@ -181,7 +183,8 @@ class Solver:
             best_bits = [bit for members, score in class_scores if score == best
                          for bit, _ in members]
         else:
-            best = run.exact(me, opp, keys, my_side, opp_side, empties)
+            best = exact_score(lambda a, b: run.search(me, opp, keys, my_side, opp_side,
+                                                       empties, a, b), empties)
             # A move is optimal when its score reaches the best: a window just
             # around it returns the score exactly when it does.
             best_bits = [bit for members in classes.values()
@@ -210,13 +213,18 @@ class Solver:
         return tuple(keys)
 
 
-def child_score_exact(child_score, bit, delta, empties) -> int:
-    """The exact score of one root move: its sign first with a null window, then its size."""
-    score = child_score(bit, delta, -1, 1)
+def exact_score(search_in: Callable[[int, int], int], empties: int) -> int:
+    """The exact score from a fail-soft search in a window: its sign first, then its size.
+
+    ``search_in(alpha, beta)`` searches one position (or move) whose score lies
+    in -(empties + 1)..empties + 1.  The window (-1, 1) settles win, draw or
+    loss cheaply; only a win or a loss needs the second, wider search.
+    """
+    score = search_in(-1, 1)
     if score > 0:
-        score = child_score(bit, delta, score - 1, empties + 1)
+        score = search_in(score - 1, empties + 1)
     elif score < 0:
-        score = child_score(bit, delta, -empties - 1, score + 1)
+        score = search_in(-empties - 1, score + 1)
     return score
 
 
@@ -262,17 +270,6 @@ class _Run:
         for memo in (solver.completing, solver.open_cells, solver.live_lines):
             if len(memo) > solver.table_limit:
                 memo.clear()
-
-    def exact(self, me, opp, keys, my_side, opp_side, empties) -> int:
-        """The exact score of a position: its sign with a null window, then its size."""
-        score = self.search(me, opp, keys, my_side, opp_side, empties, -1, 1)
-        if score > 0:
-            score = self.search(me, opp, keys, my_side, opp_side, empties,
-                                score - 1, empties + 1)
-        elif score < 0:
-            score = self.search(me, opp, keys, my_side, opp_side, empties,
-                                -empties - 1, score + 1)
-        return score
 
     def _make_search(self):
         """Build the negamax function with everything it needs bound as locals, for speed."""
