@@ -14,6 +14,7 @@ export function statusText(view) {
     const next = view.error.retryable ? "Press Retry to try again." : "Undo, or start a new game.";
     return `${view.error.message} ${next}`;
   }
+  if (view.mode === "watch") return watchText(view);
   const last = view.last ? `${lastMover(view)} played ${place(view.last.row, view.last.col)}. ` : "";
   if (view.status !== "in_progress") return last + resultText(view);
   if (view.mode === "two") {
@@ -28,6 +29,26 @@ export function statusText(view) {
   return `${last}Your turn (${MARK[view.human]}).`;
 }
 
+/** "X (perfect)": a side and the engine playing it in watch mode. */
+export function watchSide(view, side) {
+  return `${MARK[side]} (${view.engines?.[side] ?? "engine"})`;
+}
+
+/** Watch mode's status line: the last move with its node count, then what happens next. */
+function watchText(view) {
+  let last = "";
+  if (view.last) {
+    const nodes = view.engine?.nodes;
+    const count = Number.isFinite(nodes) ? ` — ${nodes.toLocaleString("en")} ${nodes === 1 ? "node" : "nodes"}` : "";
+    const who = view.engine?.name ? `${MARK[view.last.by]} (${view.engine.name})` : watchSide(view, view.last.by);
+    last = `${who} played ${place(view.last.row, view.last.col)}${count}. `;
+  }
+  if (view.status !== "in_progress") return last + resultText(view);
+  if (view.watching) return `${last}${watchSide(view, view.toMove)} to move.`;
+  if (view.last) return `${last}Paused.`;
+  return `${watchSide(view, "x")} against ${watchSide(view, "o")}. Press Start to watch.`;
+}
+
 function lastMover(view) {
   if (view.mode === "two") return MARK[view.last.by];
   return view.last.by === view.human ? "You" : "The engine";
@@ -38,6 +59,7 @@ export function resultText(view) {
   if (view.status === "draw") return "It's a draw.";
   const won = view.status === "x_won" ? "x" : "o";
   if (view.mode === "two") return `${MARK[won]} wins!`;
+  if (view.mode === "watch") return `${watchSide(view, won)} wins.`;
   return won === view.human ? "You win!" : "The engine wins.";
 }
 
@@ -80,7 +102,7 @@ export function cellLabel(view, row, col, { inLine, hint }) {
 /** The engine's own verdict on its last move, e.g. "Engine: a draw with best play · 1,204 nodes · 12 ms". */
 export function engineText(view) {
   const info = view.engine;
-  if (!info || view.mode === "two") return "";
+  if (!info || view.mode !== "engine") return "";
   const parts = [];
   if (info.value && info.proven) {
     const plies = info.plies == null ? "" : ` in ${info.plies} moves`;

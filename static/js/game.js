@@ -7,6 +7,7 @@ import {
   undo, winner, withEngineMove, withStatus,
 } from "./state.js";
 import { counted, fieldFor, loadTally, saveTally } from "./tally.js";
+import { SPEEDS, createWatchLoop } from "./watch.js";
 
 const GAME_KEY = "game";
 
@@ -25,11 +26,22 @@ export function createGame({ api, store, settings, restore = true, onChange, onG
   };
   let inFlight = null; // the AbortController of the request in flight
   let generation = 0; // bumped whenever the game changes under a request
+  let speed = SPEEDS.normal; // watch mode: ms between two moves
 
   const changed = () => onChange(view());
   const save = () => store.set(GAME_KEY, model.game);
+  const watching = createWatchLoop({ step: watchStep, delay: () => speed, onStop: () => changed() });
+
+  /** Watch mode: one engine move for the side to move; resolves to whether the game goes on. */
+  async function watchStep() {
+    if (model.game.mode !== "watch" || isOver(model.game)) return false;
+    model.game = { ...model.game, pending: "engine" };
+    await advance();
+    return !isOver(model.game) && !model.game.pending && !model.error;
+  }
 
   function cancel() {
+    watching.stop();
     generation++;
     inFlight?.abort();
     inFlight = null;
@@ -96,6 +108,11 @@ export function createGame({ api, store, settings, restore = true, onChange, onG
     const game = model.game;
     if (!isOver(game) || game.recorded) return;
     model.game = { ...game, recorded: true };
+    if (game.mode === "watch") { // watched games are not scored
+      save();
+      onGameOver(winner(game));
+      return;
+    }
     model.tally = counted(model.tally, game.mode, fieldFor(game.mode, game.human, winner(game)));
     saveTally(store, model.tally);
     save();
@@ -104,14 +121,14 @@ export function createGame({ api, store, settings, restore = true, onChange, onG
 
   function unrecordResult() {
     const game = model.game;
-    if (!game.recorded) return;
+    if (!game.recorded || game.mode === "watch") return;
     model.tally = counted(model.tally, game.mode, fieldFor(game.mode, game.human, winner(game)), -1);
     saveTally(store, model.tally);
   }
 
   function hintable() {
     const game = model.game;
-    if (isOver(game) || game.pending || model.busy) return false;
+    if (isOver(game) || game.pending || model.busy || game.mode === "watch") return false;
     return game.mode === "two" || sideToMove(currentBoard(game)) === game.human;
   }
 
@@ -158,10 +175,12 @@ export function createGame({ api, store, settings, restore = true, onChange, onG
       last: game.last,
       pending: game.pending,
       engine: game.engine,
+      engines: game.engines ?? null,
+      watching: watching.running(),
       busy: model.busy,
       error: model.error,
       hints: model.hints && model.hints.position === position ? model.hints : null,
-      humanCanPlay: !isOver(game) && !game.pending &&
+      humanCanPlay: !isOver(game) && !game.pending && game.mode !== "watch" &&
         (game.mode === "two" || sideToMove(board) === game.human),
       canUndo: canUndo(game),
       canHint: hintable(),
@@ -216,13 +235,41 @@ export function createGame({ api, store, settings, restore = true, onChange, onG
     /** Show (or hide) every empty cell's value from POST /analyze. */
     hint,
 
-    /** Repeat the request that failed. */
+    /** Repeat the request that failed (in watch mode: resume watching). */
     retry() {
       const action = model.error?.action;
       if (!action || !model.error.retryable) return;
       model.error = null;
-      if (action === "hint") hint();
+      if (model.game.mode === "watch") watching.start();
+      else if (action === "hint") hint();
       else advance();
+    },
+
+    /** Watch mode: start (or resume) the engines' game, or pause it. */
+    toggleWatch() {
+      if (model.game.mode !== "watch") return;
+      if (watching.running()) {
+        cancel(); // a move in flight is dropped; resuming asks for it again
+        model.game = { ...model.game, pending: null };
+        save();
+        changed();
+      } else if (!isOver(model.game)) {
+        model.error = null;
+        watching.start();
+      }
+    },
+
+    /** Watch mode: the delay (ms) between two moves, from the next move on. */
+    setSpeed(ms) {
+      speed = ms;
+    },
+
+    /** Watch mode: change the engines for the rest of this game. */
+    setEngines(engines) {
+      if (model.game.mode !== "watch") return;
+      model.game = { ...model.game, engines: { x: engines.x, o: engines.o } };
+      save();
+      changed();
     },
 
     /** Change the engine's level for the rest of this game. */
@@ -235,6 +282,7 @@ export function createGame({ api, store, settings, restore = true, onChange, onG
     /** Whether the game has been played into (so changing its size or sides would discard it). */
     inProgress() {
       const game = model.game;
+      if (game.mode === "watch") return false; // nobody's game to lose
       const humanMoves = game.history.filter((b, i) => i > 0 &&
         (game.mode === "two" || sideToMove(game.history[i - 1]) === game.human)).length;
       return !isOver(game) && humanMoves > 0;
@@ -242,8 +290,8 @@ export function createGame({ api, store, settings, restore = true, onChange, onG
 
     /** The settings the current game was started with. */
     settings() {
-      const { rows, cols, k, level, mode, human } = model.game;
-      return { rows, cols, k, level, mode, human };
+      const { rows, cols, k, level, mode, human, engines } = model.game;
+      return { rows, cols, k, level, mode, human, ...(engines ? { engines } : {}) };
     },
   };
 }

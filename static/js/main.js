@@ -4,9 +4,12 @@ import { createApi } from "./api.js";
 import { createGame } from "./game.js";
 import { bindBoard, bindShortcuts } from "./input.js";
 import { createRenderer } from "./render.js";
-import { DEFAULT_SETTINGS, readForm, reflectMode, writeForm } from "./settings.js";
+import {
+  DEFAULT_SETTINGS, fillEngines, readEngines, readForm, readSpeed, reflectMode, writeForm,
+} from "./settings.js";
 import { createStore } from "./storage.js";
 import { THEMES, applyTheme, nextTheme } from "./theme.js";
+import { SPEEDS } from "./watch.js";
 
 const $ = (id) => document.getElementById(id);
 const store = createStore("tictactoe:v1:");
@@ -15,13 +18,20 @@ const form = $("settings");
 const renderer = createRenderer({
   board: $("board"), status: $("status"), thinking: $("thinking"), retry: $("retry"),
   undo: $("undo"), hint: $("hint"), engine: $("engine-info"), hintSummary: $("hint-summary"),
-  outcome: $("outcome"),
+  outcome: $("outcome"), watchToggle: $("watch-toggle"),
+  modeNotes: [...document.querySelectorAll(".tally-note[data-mode]")],
   tally: Object.fromEntries([...document.querySelectorAll("[data-tally]")]
     .map((el) => [el.dataset.tally, el])),
 });
-const game = createGame({ api: createApi(), store, settings: DEFAULT_SETTINGS, onChange: renderer.render });
+const api = createApi();
+const game = createGame({ api, store, settings: DEFAULT_SETTINGS, onChange: renderer.render });
 
 writeForm(form, game.settings());
+game.setSpeed(SPEEDS[readSpeed(form)]);
+// Watch mode's engine menus come from the server; the defaults in the page stand until then.
+api.engines().then(({ engines }) => {
+  fillEngines(form, engines, game.settings().engines ?? DEFAULT_SETTINGS.engines);
+}).catch(() => {});
 const startNew = () => { game.newGame(readForm(form)); $("settings-note").hidden = true; };
 
 bindBoard($("board"), { onPlay: game.play, onFocus: renderer.focusCell });
@@ -29,10 +39,13 @@ $("new-game").addEventListener("click", startNew);
 $("undo").addEventListener("click", () => game.undo());
 $("hint").addEventListener("click", () => game.hint());
 $("retry").addEventListener("click", () => game.retry());
+$("watch-toggle").addEventListener("click", () => game.toggleWatch());
 form.addEventListener("submit", (event) => { event.preventDefault(); startNew(); });
 form.addEventListener("change", (event) => {
   reflectMode(form);
   if (event.target.name === "level") game.setLevel(form.elements.level.value);
+  else if (event.target.name === "speed") game.setSpeed(SPEEDS[readSpeed(form)]);
+  else if (event.target.name.startsWith("engine-") && game.settings().mode === "watch") game.setEngines(readEngines(form));
   else if (game.inProgress()) $("settings-note").hidden = false;
   else startNew();
 });

@@ -8,7 +8,8 @@ const MARK = { x: "X", o: "O" };
 
 /**
  * A renderer over the page's elements: {board, status, thinking, retry, undo,
- * hint, engine, hintSummary, outcome, tally: {"mode.field": element}} (all but board
+ * hint, engine, hintSummary, outcome, tally: {"mode.field": element}, modeNotes:
+ * [elements with data-mode, shown in that mode only], watchToggle} (all but board
  * and status optional).  Returns {render(view), focusCell(row, col, move)}.
  */
 export function createRenderer(els) {
@@ -151,6 +152,8 @@ export function createRenderer(els) {
         if (group) group.hidden = group.dataset.mode !== view.mode;
       }
     }
+    for (const el of els.modeNotes ?? []) el.hidden = el.dataset.mode !== view.mode;
+    if (els.watchToggle) drawWatchToggle(els.watchToggle, view);
   }
 
   /** Make (row, col) the board's tab stop and, unless `move` is false, focus it (clamped to the board). */
@@ -167,6 +170,13 @@ export function createRenderer(els) {
   }
 
   return { render, focusCell };
+}
+
+/** The watch button: Start, Pause while the engines play, Resume after a pause; disabled once the game is over. */
+function drawWatchToggle(button, view) {
+  const over = view.status !== "in_progress";
+  setText(button, view.watching ? "Pause" : view.last && !over ? "Resume" : "Start");
+  button.disabled = view.mode !== "watch" || over;
 }
 
 function classes(flags) {

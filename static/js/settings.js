@@ -1,6 +1,6 @@
 // Game settings: the board presets and the settings form's values.
 //
-// settings = {rows, cols, k, level, mode: "engine"|"two", human: "x"|"o"}
+// settings = {rows, cols, k, level, mode: "engine"|"two"|"watch", human: "x"|"o", engines: {x, o}}
 
 /** Board presets offered on the page: id, size and line length. */
 export const PRESETS = [
@@ -11,7 +11,9 @@ export const PRESETS = [
   { id: "15x15", rows: 15, cols: 15, k: 5, label: "15 × 15 · five in a row (gomoku)" },
 ];
 
-export const DEFAULT_SETTINGS = { rows: 3, cols: 3, k: 3, level: "perfect", mode: "engine", human: "x" };
+export const DEFAULT_SETTINGS = {
+  rows: 3, cols: 3, k: 3, level: "perfect", mode: "engine", human: "x", engines: { x: "perfect", o: "mcts" },
+};
 
 /** The preset id matching a size and k, or null when none does. */
 export function presetId({ rows, cols, k }) {
@@ -19,7 +21,7 @@ export function presetId({ rows, cols, k }) {
   return preset ? preset.id : null;
 }
 
-/** The settings chosen in the form (elements named size, mode, human, level). */
+/** The settings chosen in the form (elements named size, mode, human, level, engine-x, engine-o). */
 export function readForm(form) {
   const preset = PRESETS.find((p) => p.id === form.elements.size.value) ?? PRESETS[0];
   return {
@@ -29,7 +31,31 @@ export function readForm(form) {
     level: form.elements.level.value,
     mode: form.elements.mode.value,
     human: form.elements.human.value,
+    engines: readEngines(form),
   };
+}
+
+/** The engines chosen for watch mode: {x, o}. */
+export function readEngines(form) {
+  return { x: form.elements["engine-x"].value, o: form.elements["engine-o"].value };
+}
+
+/** The watch speed chosen in the form, as a key of watch.js's SPEEDS. */
+export function readSpeed(form) {
+  return form.elements.speed.value;
+}
+
+/** Fill the watch engine selects with GET /engines' list, then choose `chosen` ({x, o}) where it is offered. */
+export function fillEngines(form, engines, chosen = readEngines(form)) {
+  for (const side of ["x", "o"]) {
+    const select = form.elements[`engine-${side}`];
+    select.replaceChildren(...engines.map((engine) => {
+      const option = new Option(engine.name, engine.name);
+      if (engine.description) option.title = engine.description;
+      return option;
+    }));
+    if (engines.some((engine) => engine.name === chosen[side])) select.value = chosen[side];
+  }
 }
 
 /** Show settings in the form; side and level are disabled in two-player mode. */
@@ -39,15 +65,20 @@ export function writeForm(form, settings) {
   form.elements.level.value = settings.level;
   form.elements.mode.value = settings.mode;
   form.elements.human.value = settings.human;
+  if (settings.engines) {
+    form.elements["engine-x"].value = settings.engines.x;
+    form.elements["engine-o"].value = settings.engines.o;
+  }
   reflectMode(form);
 }
 
-/** Disable the engine-only fields when two people play. */
+/** Disable the fields for playing the engine unless a human plays it; show the watch fields only in watch mode. */
 export function reflectMode(form) {
-  const two = form.elements.mode.value === "two";
+  const mode = form.elements.mode.value;
   for (const name of ["human", "level"]) {
-    form.querySelector(`fieldset[data-field="${name}"]`).disabled = two;
+    form.querySelector(`fieldset[data-field="${name}"]`).disabled = mode !== "engine";
   }
+  form.querySelector('fieldset[data-field="watch"]').hidden = mode !== "watch";
 }
 
 /** Settings from an embed's data attributes (already validated by the server). */

@@ -6,7 +6,8 @@
 // state = {
 //   version: 1,
 //   rows, cols, k, level,          // the rules and the engine's level
-//   mode: "engine" | "two",        // against the engine, or two people on one device
+//   mode: "engine" | "two" | "watch", // against the engine, two people on one device, or engine vs engine
+//   engines: {x, o} | undefined,   // watch mode: the engine (a GET /engines name) playing each side
 //   human: "x" | "o",              // the human's side against the engine (X always moves first)
 //   history: [[row strings], ...], // every position since the empty board; the last is current
 //   status: "in_progress" | "x_won" | "o_won" | "draw",
@@ -23,11 +24,12 @@ export const LEVELS = ["easy", "medium", "perfect"];
 export const STATUSES = ["in_progress", "x_won", "o_won", "draw"];
 
 /** A fresh game for the settings {rows, cols, k, level, mode, human}; the engine opens when the human is O. */
-export function newGame({ rows, cols, k, level, mode, human }) {
+export function newGame({ rows, cols, k, level, mode, human, engines }) {
   const empty = Array.from({ length: rows }, () => EMPTY.repeat(cols));
   return {
     version: VERSION,
     rows, cols, k, level, mode, human,
+    ...(mode === "watch" ? { engines: { x: engines.x, o: engines.o } } : {}),
     history: [empty],
     status: "in_progress",
     line: null,
@@ -63,7 +65,9 @@ export function cellAt(board, row, col) {
 
 /** The JSON body of /move, /analyze and /state for this state. */
 export function requestFor(state) {
-  return { board: currentBoard(state), k: state.k, level: state.level };
+  const board = currentBoard(state);
+  if (state.mode === "watch") return { board, k: state.k, engine: state.engines[sideToMove(board)] };
+  return { board, k: state.k, level: state.level };
 }
 
 /** Whether the game is over, by the server's last word. */
@@ -73,7 +77,7 @@ export function isOver(state) {
 
 /** Whether a human may put a stone on the cell now (the game is on, nothing pending, their turn, cell empty). */
 export function canPlay(state, row, col) {
-  if (isOver(state) || state.pending) return false;
+  if (isOver(state) || state.pending || state.mode === "watch") return false;
   const board = currentBoard(state);
   if (state.mode === "engine" && sideToMove(board) !== state.human) return false;
   return cellAt(board, row, col) === EMPTY;
@@ -123,12 +127,14 @@ export function withEngineMove(state, answer) {
       cached: Boolean(answer.cached),
       nodes: answer.nodes ?? null,
       ms: answer.ms ?? null,
+      name: answer.engine ?? null,
     },
   };
 }
 
 /** The index in history that undo would return to, or -1 when there is nothing to undo. */
 function undoTarget(state) {
+  if (state.mode === "watch") return -1;
   for (let i = state.history.length - 2; i >= 0; i--) {
     if (state.mode === "two" || sideToMove(state.history[i]) === state.human) return i;
   }
@@ -173,7 +179,13 @@ export function fromSaved(saved) {
   const shapeOk = history.every((board) => Array.isArray(board) && board.length === rows &&
     board.every((row) => typeof row === "string" && row.length === cols && /^[xo.]*$/.test(row)));
   if (!shapeOk || !STATUSES.includes(saved.status) || !LEVELS.includes(saved.level)) return null;
-  if (!["engine", "two"].includes(saved.mode) || !["x", "o"].includes(saved.human)) return null;
+  if (!["engine", "two", "watch"].includes(saved.mode) || !["x", "o"].includes(saved.human)) return null;
+  if (saved.mode === "watch") {
+    const named = (name) => typeof name === "string" && name.length > 0;
+    if (!named(saved.engines?.x) || !named(saved.engines?.o)) return null;
+    // A watched game comes back paused.
+    return { ...saved, pending: null };
+  }
   // A request that was in flight when the page closed is made again.
   return { ...saved, pending: saved.pending === "engine" || saved.pending === "check" ? saved.pending : null };
 }
