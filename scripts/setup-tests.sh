@@ -20,7 +20,7 @@ if [ ${#missing[@]} -gt 0 ]; then
     echo "setup-tests: installing ${missing[*]} from Debian" >&2
     "${sudo[@]}" apt-get update -qq
     "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 \
-        install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+        install -y -qq "${missing[@]}" >/dev/null
 fi
 
 [ -x .venv/bin/python ] || python3 -m venv .venv
