@@ -42,28 +42,23 @@ def move():
     rng = random.Random(req.seed) if req.seed is not None else _UNSEEDED
     if req.engine is not None:
         result = _run_engine(board, req.engine, rng)
-        player = board.to_move
-        board.play(result.move)
-        row, col = board.rules.row_col(result.move)
-        return jsonify(
-            move={"row": row, "col": col}, player=player, board=board.to_text(),
-            **_status(board), level=req.level, k=board.rules.k,
-            value=result.value, plies=None, proven=result.value is not None, cached=False,
-            depth=None, **_teaching_fields(board, req.engine, result),
-        )
-    if req.level == "perfect":
+        cell = result.move
+        found = {"value": result.value, "plies": None, "proven": result.value is not None,
+                 "cached": False, "depth": None, **_teaching_fields(board, req.engine, result)}
+    elif req.level == "perfect":
         solution = solved().solve(board)
         cell = pick_best(solution, rng)
+        found = _engine_fields(solution)
     else:
         solution = solved().peek(board)  # report the value only if it is already known
         cell = quick_move(board, req.level, rng)
+        found = _engine_fields(solution)
     player = board.to_move
     board.play(cell)
     row, col = board.rules.row_col(cell)
     return jsonify(
         move={"row": row, "col": col}, player=player, board=board.to_text(),
-        **_status(board), level=req.level, k=board.rules.k,
-        **_engine_fields(solution),
+        **_status(board), level=req.level, k=board.rules.k, **found,
     )
 
 

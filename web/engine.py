@@ -10,6 +10,8 @@ from __future__ import annotations
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from tictactoe import Board, Rules, SolveResult, Solver, analyse
 from tictactoe.algorithms.base import Engine as TeachingEngine
@@ -34,23 +36,25 @@ class Engine:
 
     def search(self, board: Board, all_moves: bool) -> SolveResult:
         """Analyse ``board`` within the budget; raises ``Busy`` when no search slot is free."""
-        if not self._slots.acquire(blocking=False):
-            raise Busy()
-        try:
+        with self._search_slot():
             return analyse(board, budget=self.budget, all_moves=all_moves,
                            solver=self._solver(board.rules))
-        finally:
-            self._slots.release()
 
     def run(self, board: Board, teaching: TeachingEngine, rng=None) -> EngineResult:
         """Run a teaching engine on ``board`` with the budget as its deadline (no cache).
 
         Raises ``Busy`` when no search slot is free, ``GameOverError`` on a finished board.
         """
+        with self._search_slot():
+            return teaching.search(board, deadline=time.monotonic() + self.budget, rng=rng)
+
+    @contextmanager
+    def _search_slot(self) -> Iterator[None]:
+        """Hold one of the worker's search slots, or raise ``Busy`` at once when none is free."""
         if not self._slots.acquire(blocking=False):
             raise Busy()
         try:
-            return teaching.search(board, deadline=time.monotonic() + self.budget, rng=rng)
+            yield
         finally:
             self._slots.release()
 
