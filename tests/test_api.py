@@ -7,78 +7,41 @@ written here and sharing nothing with the engine's solver.
 
 from __future__ import annotations
 
-import functools
 import json
 import re
 
 import pytest
 
 from app import create_app
-from tictactoe import Board
+from tests import minimax
+from tictactoe import counting
 
-# -- an independent perfect player over the 3x3 text form ----------------------
-
-LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
-
-
-def won(cells: str, player: str) -> bool:
-    return any(all(cells[i] == player for i in line) for line in LINES)
+# -- the independent oracle (tests/minimax.py), over flat 3x3 strings ------------
+# "x...o...." is the board row by row; a cell is its index in that string.
 
 
-def rank(value: str, plies: int) -> tuple[int, int]:
-    """Quicker wins first, then draws, then slower losses."""
-    return {"win": (2, -plies), "draw": (1, 0), "loss": (0, plies)}[value]
+WINDOWS = {tuple(sorted(r * 3 + c for r, c in line)) for line in minimax.lines_of(3, 3, 3)}
 
 
-@functools.lru_cache(maxsize=None)
 def move_values(cells: str) -> dict[int, tuple[str, int]]:
     """For every empty cell: (value for the mover, plies to the end counting this move)."""
-    mover = "x" if cells.count("x") == cells.count("o") else "o"
-    values = {}
-    for i, char in enumerate(cells):
-        if char != ".":
-            continue
-        child = cells[:i] + mover + cells[i + 1:]
-        if won(child, mover):
-            values[i] = ("win", 1)
-        elif "." not in child:
-            values[i] = ("draw", 1)
-        else:
-            value, plies = position_value(child)
-            values[i] = ({"win": "loss", "loss": "win", "draw": "draw"}[value], plies + 1)
-    return values
+    board = tuple(rows(cells))
+    return {r * 3 + c: minimax.move_value(board, 3, r, c) for r, c in minimax.moves(board)}
 
 
 def position_value(cells: str) -> tuple[str, int]:
     """The value and plies to the end for the side to move (the best of its moves)."""
-    return max(move_values(cells).values(), key=lambda vp: rank(*vp))
+    return minimax.solve(tuple(rows(cells)), 3)
 
 
 def optimal_moves(cells: str) -> set[int]:
-    best = rank(*position_value(cells))
-    return {i for i, vp in move_values(cells).items() if rank(*vp) == best}
+    return {r * 3 + c for r, c in minimax.best_moves(tuple(rows(cells)), 3)}
 
 
 def reachable_positions() -> list[str]:
-    """Every position reachable from the empty 3x3 board where the game goes on, by Board.play."""
-    seen: set[str] = set()
-    found = []
-
-    def walk(board: Board) -> None:
-        text = "".join(board.to_text())
-        if text in seen:
-            return
-        seen.add(text)
-        if board.is_over():
-            return
-        found.append(text)
-        for cell in board.legal_moves():
-            board.play(cell)
-            walk(board)
-            board.undo()
-
-    walk(Board.from_text(["...", "...", "..."]))
-    return found
+    """Every position reachable from the empty 3x3 board where the game goes on."""
+    return ["".join(board.to_text()) for board in counting.reachable_positions()
+            if not board.is_over()]
 
 
 def rows(cells: str, cols: int = 3) -> list[str]:
@@ -347,10 +310,10 @@ def test_move_is_optimal_on_every_position(client, positions):
         mover = "x" if cells.count("x") == cells.count("o") else "o"
         after = cells[:cell] + mover + cells[cell + 1:]
         assert body["board"] == rows(after) and body["player"] == mover
-        if won(after, mover):
+        if minimax.winner(tuple(rows(after)), 3) == mover:
             assert body["status"] == f"{mover}_won"
             line = [r * 3 + c for r, c in body["line"]]
-            assert tuple(sorted(line)) in LINES and cell in line
+            assert tuple(sorted(line)) in WINDOWS and cell in line
         else:
             assert body["status"] == ("draw" if "." not in after else "in_progress")
             assert body["line"] is None
