@@ -101,6 +101,7 @@ class Geometry:
         cell_of: the inverse, from a one-bit bitboard to its cell.
         directions: the four shifts that walk along a line.
         lines: every window of k cells in a row, as bitboards.
+        line_bits: ``line_bits[line]`` lists the one-bit bitboards of a window's cells.
         lines_through: ``lines_through[cell]`` is how many windows contain it.
         order: cells most central first (by windows through them, then by
             distance to the centre, then row-major): the static move order.
@@ -127,6 +128,7 @@ class Geometry:
                         self.lines.append(sum(
                             self.bits[(r + dr * i) * cols + c + dc * i] for i in range(k)))
         self.lines_through = [sum(1 for line in self.lines if line & bit) for bit in self.bits]
+        self.line_bits = {line: [bit for bit in self.bits if line & bit] for line in self.lines}
 
         def centrality(cell: Cell) -> tuple[int, float, int]:
             r, c = divmod(cell, cols)

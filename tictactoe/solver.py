@@ -284,7 +284,7 @@ class _Run:
         # least 1, so with this many windows or more the test cannot pass.
         half_potential = 1 << (geometry.rules.k - 1)
 
-        line_bits = {line: [bit for bit in geometry.bits if line & bit] for line in geometry.lines}
+        line_bits = geometry.line_bits
         ordering_min = solver.ordering_min
 
         def by_potential(me, opp, moves, playable):
