@@ -9,7 +9,8 @@ from .board import O, X, Board, Outcome, Symmetry, other
 from .errors import BoardFormatError, GameOverError, IllegalMoveError, IllegalPositionError
 from .levels import LEVELS, Decision, choose_move, pick_best, quick_move
 from .rules import MAX_SIZE, MIN_SIZE, Rules
-from .solver import DRAW, LOSS, WIN, MoveValue, SearchTimeout, SolveResult, Solver, solve
+from .solver import DRAW, LOSS, WIN, SearchTimeout, SolveResult, Solver, solve
+from .values import MoveValue, Source, Value
 
 # Part of every shared-cache key: bump it whenever a stored result could change.
 ENGINE_VERSION = "1"
@@ -18,6 +19,6 @@ __all__ = [
     "ENGINE_VERSION", "DEFAULT_BUDGET", "analyse", "O", "X", "Board", "Outcome", "Symmetry",
     "other", "BoardFormatError", "GameOverError", "IllegalMoveError", "IllegalPositionError",
     "LEVELS", "Decision", "choose_move", "pick_best", "quick_move", "MAX_SIZE", "MIN_SIZE",
-    "Rules", "DRAW", "LOSS", "WIN", "MoveValue", "SearchTimeout", "SolveResult", "Solver",
+    "Rules", "DRAW", "LOSS", "WIN", "Value", "Source", "MoveValue", "SearchTimeout", "SolveResult", "Solver",
     "solve",
 ]

@@ -42,6 +42,7 @@ from .errors import GameOverError
 from .evaluation import evaluator
 from .rules import Bitboard, Cell
 from .solver import SolveResult
+from .values import Source
 
 WIN_SCORE = 1 << 40  # beyond any evaluation; a score at or past it is a forced result
 INFINITY = 1 << 50
@@ -354,7 +355,8 @@ def deepen(board: Board, deadline: float,
         if time.monotonic() >= deadline:
             break
     return SolveResult(value=None, plies=None, best_moves=[move], nodes=nodes,
-                       seconds=time.monotonic() - clock.start, proven=False, depth=depth)
+                       seconds=time.monotonic() - clock.start, proven=False, depth=depth,
+                       source=Source.HEURISTIC)
 
 
 __all__ = ["Iteration", "iterate", "deepen", "WIN_SCORE"]

@@ -40,8 +40,9 @@ from operator import add
 from .board import Board
 from .errors import GameOverError
 from .rules import Bitboard, Cell, Rules
+from .values import MoveValue, Source, Value
 
-WIN, DRAW, LOSS = "win", "draw", "loss"
+WIN, DRAW, LOSS = Value.WIN, Value.DRAW, Value.LOSS
 
 # Positions with fewer empty cells than this are keyed without the symmetry
 # reduction: near the leaves it rarely merges anything and costs a min() per node.
@@ -56,24 +57,17 @@ class SearchTimeout(Exception):
     """The deadline passed before the search finished."""
 
 
-@dataclass(frozen=True)
-class MoveValue:
-    """What one move is worth to the side making it: the value and the plies to the end."""
-
-    value: str
-    plies: int
-
-
 @dataclass
 class SolveResult:
     """The answer of a search, for the side to move in the searched position.
 
     ``value`` and ``plies`` are set only when ``proven``; an unproven result
     (the budget ran out) still has ``best_moves`` (the best move found first)
-    and the ``depth`` its heuristic search reached.
+    and the ``depth`` its heuristic search reached.  ``source`` says how the
+    answer is known (a proof, the book, a threat sequence, or a heuristic search).
     """
 
-    value: str | None
+    value: Value | None
     plies: int | None
     best_moves: list[Cell]
     nodes: int
@@ -82,6 +76,7 @@ class SolveResult:
     move_values: dict[Cell, MoveValue] | None = None
     depth: int | None = None
     score: int | None = field(default=None, repr=False)
+    source: Source = Source.PROOF
 
 
 def score_to_value(score: int, empties: int) -> MoveValue:
