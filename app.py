@@ -10,7 +10,7 @@ from collections.abc import Mapping
 
 from flask import Flask
 
-from web import api, errors, pages, security, solved_cache
+from web import api, errors, metrics, pages, request_log, security, solved_cache
 from web.config import load_settings
 from web.engine import Engine
 
@@ -29,6 +29,7 @@ def create_app(config: Mapping[str, object] | None = None) -> Flask:
     app.json.sort_keys = False
     app.json.compact = True
 
+    request_log.register(app, observe=metrics.init_app(app).observe_request)
     engine = Engine(budget=settings.search_budget,
                     max_searches=settings.max_concurrent_searches,
                     table_limit=settings.solver_table_limit)

@@ -21,7 +21,8 @@ from .engine import Busy
 logger = logging.getLogger(__name__)
 
 # Paths served by the API blueprint (and anything under /api/): errors there are always JSON.
-API_PATHS = ("/move", "/analyze", "/state", "/engines", "/healthz", "/stats", "/openapi.json")
+API_PATHS = ("/move", "/analyze", "/state", "/engines", "/healthz", "/stats", "/metrics",
+             "/openapi.json")
 RETRY_AFTER_SECONDS = 1
 MAX_BODY_BYTES = 16 * 1024  # far more than a 15x15 board needs
 

@@ -46,7 +46,7 @@ from .engine import Busy, Engine
 from .signing import BadSignature, SecretUnavailable, Signer, file_secret, fixed_secret, \
     redis_secret
 from .locks import FileLocks, LocalLocks, LockUnavailable, RedisLocks
-from .stats import RedisTotals, SlotTotals, Stats
+from .stats import Stats
 from .throttled_log import ThrottledLog, throttle_library_logs
 
 logger = logging.getLogger(__name__)
@@ -323,11 +323,15 @@ class SolvedPositions:
 
     def _engine_search(self, board: Board, all_moves: bool) -> SolveResult:
         """The engine's search, with a refusal for want of a slot counted as ``busy``."""
+        started = time.monotonic()
         try:
-            return self.engine.search(board, all_moves)
+            result = self.engine.search(board, all_moves)
         except Busy:
             self.stats.add(busy=1)
             raise
+        self.stats.metrics.observe_search(f"{board.rules.rows}x{board.rules.cols}",
+                                          time.monotonic() - started)
+        return result
 
     def _read(self, key: str, canon: Board, all_moves: bool) -> Entry | None:
         """The valid entry for ``key`` (with move values if ``all_moves``), or None.
@@ -453,15 +457,13 @@ def init_app(app: Flask, settings: Settings, engine: Engine) -> SolvedPositions:
     serializer = EntrySerializer  # never pickle: whoever can write the store could run code
     # Only a remote store is worth skipping after a failure: a folder fails at once.
     breaker = Breaker() if settings.cache_type == "redis" else Breaker(cooldown=0)
-    stats_log = ThrottledLog(logging.getLogger("web.stats"))
+    stats = Stats(app.extensions["metrics"])
     if settings.cache_type == "redis":
         client = redis_client(settings)
         cache.init_app(app, config={
             "CACHE_TYPE": "RedisCache", "CACHE_REDIS_HOST": client,
             "CACHE_KEY_PREFIX": settings.cache_key_prefix, "CACHE_DEFAULT_TIMEOUT": 0,
             "CACHE_SERIALIZER": serializer})
-        stats = Stats(RedisTotals(client, f"{settings.cache_key_prefix}stats"), stats_log,
-                      breaker)
         # The lock outlives the longest search it guards, then frees itself.
         locks = RedisLocks(client, settings.cache_key_prefix,
                            ttl=settings.search_budget * 2 + 5)
@@ -482,16 +484,15 @@ def init_app(app: Flask, settings: Settings, engine: Engine) -> SolvedPositions:
             logger.error("cache folder %s cannot be used (%s): running without a shared cache",
                          settings.cache_dir, error)
             _init_null(app)
-            return SolvedPositions(None, LocalLocks(), Stats(None, stats_log, breaker), engine,
+            return SolvedPositions(None, LocalLocks(), stats, engine,
                                    settings, "filesystem", breaker,
                                    failure="cache folder unusable")
-        stats = Stats(SlotTotals(folders["stats"]), stats_log, breaker)
         signer = Signer(fixed_secret(settings.cache_secret) if settings.cache_secret
                         else file_secret(folders["secret"]))
         return SolvedPositions(app.extensions["cache"][cache], FileLocks(folders["locks"]), stats,
                                engine, settings, "filesystem", breaker, signer)
     _init_null(app)
-    return SolvedPositions(None, LocalLocks(), Stats(None, stats_log, breaker), engine, settings,
+    return SolvedPositions(None, LocalLocks(), stats, engine, settings,
                            "null", breaker)
 
 
@@ -513,7 +514,7 @@ class UnsafeCacheDir(Exception):
 
 
 def prepare_cache_dir(root: Path, is_default: bool) -> dict[str, Path]:
-    """Create the cache folder's parts: ``solved/`` (entries), ``locks/``, ``stats.slots``, ``secret``.
+    """Create the cache folder's parts: ``solved/`` (entries), ``locks/``, ``secret``.
 
     The default folder lives in the shared temp dir, so it must belong to us and
     be writable by nobody else (else others could plant entries).  Raises
@@ -528,7 +529,6 @@ def prepare_cache_dir(root: Path, is_default: bool) -> dict[str, Path]:
     folders = {"solved": root / "solved", "locks": root / "locks"}
     for folder in folders.values():
         folder.mkdir(mode=0o700, exist_ok=True)
-    folders["stats"] = root / "stats.slots"
     folders["secret"] = root / "secret"  # see web/signing.py
     return folders
 

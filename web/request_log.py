@@ -1,0 +1,69 @@
+"""One log line per request, with a request id that the response echoes.
+
+The id is the router's ``X-Request-ID`` when it sent a sane one (Heroku and
+most PaaS routers do: it ties the app's line to the router's), else a new one.
+"Sane" means 1 to 200 characters from a safe set, so a client cannot forge log
+structure or flood a line through the header.  Views add what they learn with
+``note()``: the cache outcome (``hit``, ``miss``, ``search``, ``busy``) and the
+board (``3x3k3``).  No request body and no header other than the id is logged.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+import uuid
+from collections.abc import Callable
+
+from flask import Flask, Response, g, has_request_context, request
+
+logger = logging.getLogger("web.request")
+
+HEADER = "X-Request-ID"
+_SANE_ID = re.compile(r"[A-Za-z0-9._:@+=/-]{1,200}")
+
+
+def request_id(header: str | None) -> str:
+    """The request's id: ``header`` when it is sane, else a new random one (32 hex digits)."""
+    if header is not None and _SANE_ID.fullmatch(header):
+        return header
+    return uuid.uuid4().hex
+
+
+def note(**fields: str) -> None:
+    """Add fields (``cache``, ``board``) to this request's line; a no-op outside a request."""
+    if has_request_context():
+        g.log_fields = {**g.get("log_fields", {}), **fields}
+
+
+def register(app: Flask,
+             observe: Callable[[str, str, int, float, dict], None] | None = None) -> None:
+    """Log every request of ``app`` once it has its response; also hand it to ``observe``.
+
+    ``observe(method, endpoint, status, seconds, fields)`` is how the metrics
+    see the same request with the same clock.
+    """
+
+    @app.before_request
+    def start() -> None:
+        g.started = time.perf_counter()
+        g.request_id = request_id(request.headers.get(HEADER))
+
+    @app.after_request
+    def finish(response: Response) -> Response:
+        started = g.get("started")
+        if started is None:  # a request refused before our hook ran (413 while routing)
+            started = time.perf_counter()
+            g.request_id = request_id(request.headers.get(HEADER))
+        seconds = time.perf_counter() - started
+        fields = g.get("log_fields", {})
+        response.headers[HEADER] = g.request_id
+        if observe is not None:
+            observe(request.method, request.url_rule.rule if request.url_rule else "other",
+                    response.status_code, seconds, fields)
+        logger.info("%s %s %s", request.method, request.path, response.status_code, extra={
+            "request_id": g.request_id, "method": request.method, "path": request.path,
+            "status": response.status_code, "duration_ms": round(seconds * 1000, 3),
+            "cache": fields.get("cache"), "board": fields.get("board")})
+        return response
