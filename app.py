@@ -10,7 +10,7 @@ from collections.abc import Mapping
 
 from flask import Flask
 
-from web import api, errors, metrics, pages, request_log, security, solved_cache
+from web import api, errors, metrics, pages, rate_limit, request_log, security, solved_cache
 from web.config import load_settings
 from web.engine import Engine
 
@@ -32,7 +32,8 @@ def create_app(config: Mapping[str, object] | None = None) -> Flask:
     request_log.register(app, observe=metrics.init_app(app).observe_request)
     engine = Engine(budget=settings.search_budget,
                     max_searches=settings.max_concurrent_searches,
-                    table_limit=settings.solver_table_limit)
+                    table_limit=settings.solver_table_limit,
+                    admit=rate_limit.init_app(app, settings))
     app.extensions["solved_positions"] = solved_cache.init_app(app, settings, engine)
 
     errors.register(app)

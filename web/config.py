@@ -28,6 +28,10 @@ DEFAULT_SOLVER_TABLE_LIMIT = 200_000
 DEFAULT_REDIS_TIMEOUT = 1.0
 DEFAULT_STATIC_MAX_AGE = 3600
 DEFAULT_KEY_PREFIX = "ttt:"
+# Searches one client may start (cache hits are free): enough for a person playing
+# and asking for hints on a big board, far below what fills every search slot.
+DEFAULT_SEARCH_RATE_LIMIT = "2 per second; 30 per minute"
+MAX_TRUSTED_PROXIES = 5
 
 # One source of a CSP frame-ancestors list: a keyword, a scheme, or a host
 # source such as https://*.example.com:8443.  Nothing that could end the header
@@ -59,6 +63,8 @@ class Settings:
     frame_ancestors: str
     static_max_age: int
     cache_secret: str | None
+    search_rate_limit: str | None
+    trusted_proxies: int
 
 
 def default_cache_dir() -> Path:
@@ -129,6 +135,15 @@ def load_settings(env: Mapping[str, str] | None = None,
     if not re.fullmatch(r"[A-Za-z0-9_.:-]{0,40}", prefix):
         raise ConfigError("CACHE_KEY_PREFIX may hold up to 40 letters, digits and _ . : -")
 
+    rate_limit = str(source.get("SEARCH_RATE_LIMIT", DEFAULT_SEARCH_RATE_LIMIT)).strip()
+    if rate_limit.lower() == "off":
+        rate_limit = None
+    else:
+        _check_rate_limit(rate_limit)
+    proxies = _number(source, "TRUSTED_PROXIES", 0, int)
+    if not 0 <= proxies <= MAX_TRUSTED_PROXIES:
+        raise ConfigError(f"TRUSTED_PROXIES must be between 0 and {MAX_TRUSTED_PROXIES}, not {proxies}")
+
     return Settings(
         cache_type=cache_type,
         cache_dir=cache_dir,
@@ -143,6 +158,8 @@ def load_settings(env: Mapping[str, str] | None = None,
         frame_ancestors=frame_ancestors(str(source.get("FRAME_ANCESTORS", "*"))),
         static_max_age=static_max_age,
         cache_secret=cache_secret,
+        search_rate_limit=rate_limit,
+        trusted_proxies=proxies,
     )
 
 
@@ -157,6 +174,19 @@ def frame_ancestors(value: str) -> str:
                 f"FRAME_ANCESTORS: {source!r} is not a CSP source (use *, 'self', 'none',"
                 " or origins like https://example.com, separated by spaces)")
     return " ".join(sources)
+
+
+def _check_rate_limit(value: str) -> None:
+    """Raise ``ConfigError`` unless ``value`` is a list of limits such as ``2 per second; 30/minute``."""
+    from limits import parse_many  # the library flask-limiter reads its limits with
+
+    try:
+        parsed = parse_many(value)
+    except ValueError:
+        parsed = []
+    if not parsed or any(limit.amount < 1 for limit in parsed):
+        raise ConfigError("SEARCH_RATE_LIMIT must be limits such as '2 per second; 30 per minute'"
+                          f" (or off), not {value!r}")
 
 
 def _number(source: Mapping[str, object], name: str, default, kind):
