@@ -11,9 +11,9 @@ board (``3x3k3``).  No request body and no header other than the id is logged.
 from __future__ import annotations
 
 import logging
+import os
 import re
 import time
-import uuid
 from collections.abc import Callable
 
 from flask import Flask, Response, g, has_request_context, request
@@ -28,13 +28,17 @@ def request_id(header: str | None) -> str:
     """The request's id: ``header`` when it is sane, else a new random one (32 hex digits)."""
     if header is not None and _SANE_ID.fullmatch(header):
         return header
-    return uuid.uuid4().hex
+    return os.urandom(16).hex()
 
 
 def note(**fields: str) -> None:
-    """Add fields (``cache``, ``board``) to this request's line; a no-op outside a request."""
+    """Add fields (``cache``, ``board``, ``source``) to this request's line; a no-op outside a request."""
     if has_request_context():
-        g.log_fields = {**g.get("log_fields", {}), **fields}
+        known = g.get("log_fields")
+        if known is None:
+            g.log_fields = fields
+        else:
+            known.update(fields)
 
 
 def register(app: Flask,
