@@ -25,6 +25,10 @@ from web.metrics_folder import mark_worker_dead, prepare_multiprocess_dir, remov
 
 logconfig_dict = gunicorn_logconfig()
 prepare_multiprocess_dir()
+# A search is pure Python and holds the GIL; a cache hit in another thread of the same
+# worker waits up to this long at each hand-over (default 5 ms: tens of ms per request
+# while a search runs).  Set in the master, inherited by every forked worker.
+sys.setswitchinterval(0.0005)
 
 
 def child_exit(server, worker):

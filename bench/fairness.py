@@ -13,8 +13,10 @@ temp folder) on 127.0.0.1 and runs, for ``--seconds`` each:
 3. the same flood against a server with ``SEARCH_RATE_LIMIT=off``, to show
    what the limit prevents.
 
-The player warms the cache with a few games first (a deployed server has
-seen 3x3 openings before).  The flooder does not honour Retry-After: after a
+Every 3x3 position is solved into the cache first (in-process, the same
+folder the servers use): a deployed server has seen them all within its first
+games, and this measures what the limit is for, cache hits next to a flood of
+searches.  The flooder does not honour Retry-After: after a
 refusal (429 or 503) it pauses 50 ms and goes on; a flood of requests that are
 cheap to refuse is a request-rate problem for the router, not this limit's.
 
@@ -123,6 +125,17 @@ def flood(port: int, connections: int, stop: threading.Event) -> Counter:
     return statuses
 
 
+def solve_every_3x3_position(cache_dir: str) -> None:
+    """Store the analysis of every unfinished 3x3 position in the file-system cache ``cache_dir``."""
+    from app import create_app
+    from tictactoe.counting import reachable_positions
+
+    client = create_app({"CACHE_DIR": cache_dir, "SEARCH_RATE_LIMIT": "off"}).test_client()
+    for board in reachable_positions():
+        if not board.is_over():
+            assert client.post("/analyze", json={"board": board.to_text()}).status_code == 200
+
+
 def percentile(values: list[float], fraction: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))] if ordered else 0.0
@@ -151,15 +164,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=int, default=15, help="each measured run (default 15)")
     parser.add_argument("--flood-connections", type=int, default=8)
-    parser.add_argument("--warm-up", type=int, default=5, help="seconds of games first (5)")
     args = parser.parse_args(argv)
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
+        cache = str(Path(tmp) / "cache")
+        solve_every_3x3_position(cache)
         for limit in (DEFAULT_SEARCH_RATE_LIMIT, "off"):
-            env = {"CACHE_DIR": str(Path(tmp) / f"cache-{len(rows)}"), "SEARCH_RATE_LIMIT": limit}
-            with Gunicorn(workers=2, env=env) as server:
+            with Gunicorn(workers=2, env={"CACHE_DIR": cache, "SEARCH_RATE_LIMIT": limit}) \
+                    as server:
                 wait_for_workers(server.url, 2)
-                play_games(Client(server.port), random.Random(0), time.monotonic() + args.warm_up)
                 if not rows:
                     rows.append(("idle", measure(server, args.seconds, 0, seed=1)))
                 rows.append((f"flood, SEARCH_RATE_LIMIT={limit}",

@@ -86,7 +86,7 @@ def test_bad_limit_settings_stop_the_app(setting, value):
 
 def test_the_default_limit_applies_when_unset():
     settings = load_settings(env={})
-    assert settings.search_rate_limit == "2 per second; 30 per minute"
+    assert settings.search_rate_limit == "60 per minute"
     assert settings.trusted_proxies == 0
 
 

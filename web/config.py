@@ -28,9 +28,11 @@ DEFAULT_SOLVER_TABLE_LIMIT = 200_000
 DEFAULT_REDIS_TIMEOUT = 1.0
 DEFAULT_STATIC_MAX_AGE = 3600
 DEFAULT_KEY_PREFIX = "ttt:"
-# Searches one client may start (cache hits are free): enough for a person playing
-# and asking for hints on a big board, far below what fills every search slot.
-DEFAULT_SEARCH_RATE_LIMIT = "2 per second; 30 per minute"
+# Searches one client may start (cache hits are free): a person playing a big board
+# with hints makes about 20 a minute, a run of the lab about 16 (7 engines and the
+# line of perfect play); a flooder gets one second of search a second on average.
+# No per-second part: the lab's quick 3x3 searches come in bursts.
+DEFAULT_SEARCH_RATE_LIMIT = "60 per minute"
 MAX_TRUSTED_PROXIES = 5
 
 # One source of a CSP frame-ancestors list: a keyword, a scheme, or a host
@@ -185,7 +187,7 @@ def _check_rate_limit(value: str) -> None:
     except ValueError:
         parsed = []
     if not parsed or any(limit.amount < 1 for limit in parsed):
-        raise ConfigError("SEARCH_RATE_LIMIT must be limits such as '2 per second; 30 per minute'"
+        raise ConfigError("SEARCH_RATE_LIMIT must be limits such as '60 per minute'"
                           f" (or off), not {value!r}")
 
 
