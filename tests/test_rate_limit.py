@@ -39,33 +39,36 @@ def test_searches_past_the_limit_get_429_with_retry_after_and_hits_stay_free(tmp
     assert 'tictactoe_refused_total{reason="rate_limited"} 1.0' in metrics
 
 
+def statuses(client, *requests: tuple[list[str], dict]) -> list[int]:
+    """The status of each (board, request options) posted to /move, in turn."""
+    return [client.post("/move", json={"board": board}, **options).status_code
+            for board, options in requests]
+
+
+def peer(address: str) -> dict:
+    return {"environ_base": {"REMOTE_ADDR": address}}
+
+
+def forwarded(chain: str) -> dict:
+    return {"headers": {"X-Forwarded-For": chain}}
+
+
 def test_each_client_address_has_its_own_budget(tmp_path):
     _, client = limited_client(tmp_path, limit="1 per minute")
-    assert client.post("/move", json={"board": FIRST},
-                       environ_base={"REMOTE_ADDR": "192.0.2.1"}).status_code == 200
-    assert client.post("/move", json={"board": SECOND},
-                       environ_base={"REMOTE_ADDR": "192.0.2.1"}).status_code == 429
-    assert client.post("/move", json={"board": SECOND},
-                       environ_base={"REMOTE_ADDR": "192.0.2.2"}).status_code == 200
+    assert statuses(client, (FIRST, peer("192.0.2.1")), (SECOND, peer("192.0.2.1")),
+                    (SECOND, peer("192.0.2.2"))) == [200, 429, 200]
 
 
 def test_x_forwarded_for_is_ignored_unless_proxies_are_trusted(tmp_path):
     _, untrusting = limited_client(tmp_path, limit="1 per minute")
-    assert untrusting.post("/move", json={"board": FIRST},
-                           headers={"X-Forwarded-For": "198.51.100.1"}).status_code == 200
     # A client cannot buy a fresh budget by writing the header itself.
-    assert untrusting.post("/move", json={"board": SECOND},
-                           headers={"X-Forwarded-For": "198.51.100.2"}).status_code == 429
-
+    assert statuses(untrusting, (FIRST, forwarded("198.51.100.1")),
+                    (SECOND, forwarded("198.51.100.2"))) == [200, 429]
     _, behind_router = limited_client(tmp_path / "b", limit="1 per minute", TRUSTED_PROXIES="1")
-    for board, address in ((FIRST, "198.51.100.1"), (SECOND, "198.51.100.2")):
-        # The router appends the address it saw; whatever the client wrote comes before it.
-        answer = behind_router.post("/move", json={"board": board},
-                                    headers={"X-Forwarded-For": f"203.0.113.9, {address}"})
-        assert answer.status_code == 200
-    assert behind_router.post("/move", json={"board": THIRD},
-                              headers={"X-Forwarded-For": "203.0.113.9, 198.51.100.1"}
-                              ).status_code == 429
+    # The router appends the address it saw; whatever the client wrote comes before it.
+    assert statuses(behind_router, (FIRST, forwarded("203.0.113.9, 198.51.100.1")),
+                    (SECOND, forwarded("203.0.113.9, 198.51.100.2")),
+                    (THIRD, forwarded("203.0.113.9, 198.51.100.1"))) == [200, 200, 429]
 
 
 def test_off_turns_the_limit_off(tmp_path):
