@@ -22,7 +22,7 @@ from typing import TextIO
 from . import ENGINE_VERSION
 from .analysis import analyse
 from .board import Board
-from .cli import Column, ProgressLine, Table, cell_label, format_seconds, outcome_text
+from .console import Column, ProgressLine, Table, cell_label, format_seconds, outcome_text
 from .counting import reachable_positions
 from .levels import choose_move
 from .rules import Rules

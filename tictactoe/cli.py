@@ -34,71 +34,27 @@ from . import ENGINE_VERSION
 from .algorithms import UnknownEngineError
 from .analysis import DEFAULT_BUDGET, analyse
 from .arena import Game, Match, play_match, player_names
+from .bench import run_bench
 from .board import Board
 from .counting import count_games, count_games_up_to_symmetry, count_positions, game_tree_nodes
 from .errors import BoardFormatError, IllegalPositionError
 from .levels import LEVELS, Decision, choose_move
-from .rules import MAX_SIZE, Cell, Rules
+from .console import (COLUMN_LETTERS, COORDINATES_NOTE, VALUE_LETTERS, Column, ProgressLine, Table,
+                      describe_cell, draw_board, outcome_text, plies_text, search_text, value_text)
+from .rules import Cell, Rules
 from .solver import SolveResult, Solver
 
 EXIT_OK = 0
 EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130  # the shell's convention for a SIGINT
-COLUMN_LETTERS = "abcdefghijklmnopqrstuvwxyz"[:MAX_SIZE]
 QUIT_WORDS = ("q", "quit", "exit")
-# A search shorter than this shows no progress at all; a longer one shows a
-# line at most this often (the solver reports about twice a second).
-PROGRESS_DELAY = 0.5
-PROGRESS_INTERVAL = 0.25
 
 
 class UsageError(Exception):
     """The user's input (a board, a size, an option) cannot be used; the message says why."""
 
 
-# -- cells and boards as text --------------------------------------------------
-
-
-def cell_label(rules: Rules, cell: Cell) -> str:
-    """The short human name of a cell: column letter, then row counted from 1 (``b2``)."""
-    row, col = rules.row_col(cell)
-    return f"{COLUMN_LETTERS[col]}{row + 1}"
-
-
-def describe_cell(rules: Rules, cell: Cell) -> str:
-    """A cell as ``b2 (row 2, col 2)``: its label and its (row, col) counted from 1."""
-    row, col = rules.row_col(cell)
-    return f"{cell_label(rules, cell)} (row {row + 1}, col {col + 1})"
-
-
-def draw_board(board: Board, marks: dict[Cell, str] | None = None) -> str:
-    """The board with column letters above and row numbers on the left.
-
-    ``marks`` replaces what is shown in some cells (the ``--all`` grid puts
-    each move's value there); the columns widen to fit them.
-    """
-    marks = marks or {}
-    cols = board.rules.cols
-    grid = [[marks.get(r * cols + c, symbol) for c, symbol in enumerate(row)]
-            for r, row in enumerate(board.to_text())]
-    width = max(len(text) for row in grid for text in row)
-    margin = len(str(board.rules.rows))
-    header = " " * (margin + 2) + " ".join(letter.ljust(width) for letter in COLUMN_LETTERS[:cols])
-    lines = [header.rstrip()]
-    for r, row in enumerate(grid):
-        lines.append(f"{r + 1:>{margin}}  " + " ".join(text.ljust(width) for text in row).rstrip())
-    return "\n".join(lines)
-
-
-def outcome_text(board: Board) -> str:
-    """How a finished game ended (``x wins with a1 b2 c3``, ``draw``), or '' while it goes on."""
-    outcome = board.outcome()
-    if outcome is None:
-        return ""
-    if outcome.winner is None:
-        return "draw: the board is full"
-    line = " ".join(cell_label(board.rules, cell) for cell in outcome.line)
-    return f"{outcome.winner} wins with {line}"
+# -- reading cells, boards and options --------------------------------------------
 
 
 def parse_move(text: str, board: Board) -> Cell:
@@ -192,102 +148,6 @@ def _first_given(*values: int | None) -> int | None:
     return next((value for value in values if value is not None), None)
 
 
-# -- numbers and tables ----------------------------------------------------------
-
-
-def format_seconds(seconds: float) -> str:
-    """Seconds with a precision that suits their size (``0.004 s``, ``12.3 s``)."""
-    return f"{seconds:.3f} s" if seconds < 10 else f"{seconds:.1f} s"
-
-
-def plies_text(plies: int) -> str:
-    """``1 ply``, ``5 plies``."""
-    return f"{plies} ply" if plies == 1 else f"{plies} plies"
-
-
-def value_text(result: SolveResult) -> str:
-    """A search result in words: ``draw in 9 plies, proven`` when proven, else its depth."""
-    if result.proven:
-        return f"{result.value} in {plies_text(result.plies)}, proven"
-    return f"depth {result.depth}, not proven"
-
-
-def search_text(result: SolveResult) -> str:
-    """The cost of a search: ``1,234 nodes, 0.010 s``."""
-    return f"{result.nodes:,} nodes, {format_seconds(result.seconds)}"
-
-
-@dataclass(frozen=True)
-class Column:
-    """One column of a text table: its title and width; text columns align left."""
-
-    title: str
-    width: int
-    left: bool = False
-
-    def cell(self, value: object) -> str:
-        text = f"{value:,}" if isinstance(value, int) else str(value)
-        return text.ljust(self.width) if self.left else text.rjust(self.width)
-
-
-class Table:
-    """A fixed-width text table whose rows can be printed as they come (for long benchmarks)."""
-
-    def __init__(self, *columns: Column) -> None:
-        self.columns = columns
-
-    def header(self) -> str:
-        """The titles, aligned like the values below them."""
-        return self.row(*(column.title for column in self.columns))
-
-    def row(self, *values: object) -> str:
-        """One line: ints get thousands separators, text is padded to the column."""
-        return "  ".join(column.cell(value)
-                         for column, value in zip(self.columns, values)).rstrip()
-
-
-class ProgressLine:
-    """A progress callback for long searches: ``(nodes, seconds)`` shown on a stream.
-
-    On a terminal the line is rewritten in place; elsewhere (a log, a pipe)
-    each report is a line of its own.  Call ``finish()`` when the search ends.
-    """
-
-    def __init__(self, stream: TextIO, label: str = "searching") -> None:
-        self.stream = stream
-        self.label = label
-        self.in_place = _isatty(stream)
-        self.shown_at: float | None = None
-        self.width = 0
-
-    def __call__(self, nodes: int, seconds: float) -> None:
-        if seconds < PROGRESS_DELAY:
-            return
-        if self.shown_at is not None and seconds - self.shown_at < PROGRESS_INTERVAL:
-            return
-        self.shown_at = seconds
-        rate = nodes / seconds if seconds > 0 else 0.0
-        text = f"{self.label}: {nodes:,} nodes, {rate:,.0f} nodes/s, {seconds:.1f} s"
-        if self.in_place:
-            # Pad over the end of a longer previous line; the cursor stays on this one.
-            self.stream.write("\r" + text.ljust(self.width))
-            self.width = len(text)
-        else:
-            self.stream.write(text + "\n")
-        self.stream.flush()
-
-    def finish(self) -> None:
-        """End the in-place line, if one was written, so later output starts on a new line."""
-        if self.in_place and self.shown_at is not None:
-            self.stream.write("\n")
-            self.stream.flush()
-
-
-def _isatty(stream: TextIO) -> bool:
-    isatty = getattr(stream, "isatty", None)
-    return bool(isatty and isatty())
-
-
 # -- play ------------------------------------------------------------------------------
 
 
@@ -367,9 +227,6 @@ def cmd_selfplay(args: argparse.Namespace, out: TextIO) -> int:
 # -- solve -------------------------------------------------------------------------------
 
 
-MOVE_LETTERS = {"win": "W", "draw": "D", "loss": "L"}
-
-
 def cmd_solve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Solve a position given on the command line and print its value and best moves."""
     board = parse_board(args.board, args.k)
@@ -405,7 +262,7 @@ def write_move_values(board: Board, result: SolveResult, out: TextIO) -> None:
         out.write("no move values: the position was not proven within the budget\n")
         return
     rules = board.rules
-    marks = {cell: f"{MOVE_LETTERS[mv.value]}{mv.plies}"
+    marks = {cell: f"{VALUE_LETTERS[mv.value]}{mv.plies}"
              for cell, mv in result.move_values.items()}
     out.write(f"\nevery move for {board.to_move} (W win, D draw, L loss;"
               f" the number is plies to the end):\n{draw_board(board, marks)}\n\n")
@@ -462,9 +319,6 @@ def cmd_stats(args: argparse.Namespace, out: TextIO) -> int:
 
 def cmd_bench(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Run the benchmark rows (see ``tictactoe.bench``)."""
-    # Imported here: bench uses this module's tables and progress line.
-    from .bench import run_bench
-
     try:
         run_bench(out, err, quick=args.quick, only=args.only)
     except ValueError as error:

@@ -7,8 +7,8 @@
 One module per engine (``minimax``, ``alphabeta``, ``alphabeta_ordered``,
 ``alphabeta_tt``, ``negascout``, ``mcts``, ``perfect``), each with the
 pseudocode it follows, its source and what counts as a node; ``base`` holds
-what they share and ``registry`` the names.  ``experiments`` prints the
-tables of ``docs/lab.md``.
+what they share and ``registry`` the names.  ``tictactoe.experiments``
+prints the tables of ``docs/lab.md``.
 """
 
 from .base import DRAW, LOSS, WIN, Engine, EngineResult
