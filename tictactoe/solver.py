@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from operator import add
 
 from .board import Board
+from .clock import Clock, Progress, SearchTimeout
 from .errors import GameOverError
 from .rules import Bitboard, Cell, Rules
 from .values import MoveValue, Source, Value
@@ -50,11 +51,6 @@ SYMMETRY_MIN_EMPTIES = 4
 # The table is cleared when it grows past this many entries (about 200 bytes each).
 DEFAULT_TABLE_LIMIT = 4_000_000
 TICK_NODES = 4096  # how often the deadline is checked and progress reported
-PROGRESS_SECONDS = 0.5
-
-
-class SearchTimeout(Exception):
-    """The deadline passed before the search finished."""
 
 
 @dataclass
@@ -129,7 +125,7 @@ class Solver:
     # -- public --------------------------------------------------------------
 
     def solve(self, board: Board, deadline: float | None = None, all_moves: bool = False,
-              progress: Callable[[int, float], None] | None = None) -> SolveResult:
+              progress: Progress | None = None) -> SolveResult:
         """Solve the position exactly: value, plies, every optimal move.
 
         With ``all_moves`` the value and plies of every legal move are given
@@ -188,7 +184,7 @@ class Solver:
         value = score_to_value(best, empties)
         best_cells = sorted(self.geometry.cell_of[bit] for bit in best_bits)
         return SolveResult(value=value.value, plies=value.plies, best_moves=best_cells,
-                           nodes=run.nodes, seconds=run.elapsed(), proven=True,
+                           nodes=run.nodes, seconds=run.clock.elapsed(), proven=True,
                            move_values=move_values, score=best)
 
     # -- internals -------------------------------------------------------------
@@ -238,27 +234,15 @@ class _Memo(dict):
 class _Run:
     """One solve's search: the recursive negamax, its node count and its clock."""
 
-    def __init__(self, solver: Solver, deadline: float | None,
-                 progress: Callable[[int, float], None] | None) -> None:
+    def __init__(self, solver: Solver, deadline: float | None, progress: Progress | None) -> None:
         self.solver = solver
-        self.deadline = deadline
-        self.progress = progress
-        self.start = time.monotonic()
-        self.last_report = self.start
+        self.clock = Clock(deadline, progress)
         self.nodes = 0
         self.search = self._make_search()
 
-    def elapsed(self) -> float:
-        return time.monotonic() - self.start
-
     def tick(self) -> None:
         """Called every TICK_NODES nodes: enforce the deadline, report progress, cap the table."""
-        now = time.monotonic()
-        if self.deadline is not None and now > self.deadline:
-            raise SearchTimeout()
-        if self.progress is not None and now - self.last_report >= PROGRESS_SECONDS:
-            self.last_report = now
-            self.progress(self.nodes, now - self.start)
+        self.clock.check(self.nodes)
         solver = self.solver
         if len(solver.table) > solver.table_limit:
             solver.table.clear()
@@ -408,7 +392,7 @@ class _Run:
 
 def solve(board: Board, budget: float | None = None, all_moves: bool = False,
           solver: Solver | None = None,
-          progress: Callable[[int, float], None] | None = None) -> SolveResult:
+          progress: Progress | None = None) -> SolveResult:
     """Solve a position exactly with a fresh (cold) table, or with ``solver``'s table.
 
     ``budget`` is in seconds; past it ``SearchTimeout`` is raised.  See

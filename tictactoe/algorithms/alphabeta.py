@@ -35,7 +35,7 @@ from collections.abc import Callable
 
 from ..board import Board
 from ..rules import Cell
-from .base import INFINITY, Clock, EngineResult, Score, depth_first_result, utility
+from .base import INFINITY, EngineResult, NodeClock, Score, depth_first_result, utility
 from .minimax import row_major
 from .table import NoTable, TranspositionTable
 
@@ -65,7 +65,7 @@ class AlphaBeta:
 
     def search(self, board: Board, deadline: float | None = None, rng=None) -> EngineResult:
         """Search ``board`` to the end with alpha-beta; see ``Engine``."""
-        clock = Clock(deadline)
+        clock = NodeClock(deadline)
         order = self.order
         table = self.table()
         child_score = self.child_score

@@ -13,18 +13,18 @@ engine in this package stops a search the moment a finished game is reached.
 
 A *node* is one call of the search on one position, the root included, and a
 finished position is a node too: plain minimax visits the whole 3x3 game tree,
-549,946 nodes.  ``Clock.visit`` counts them and checks the deadline.
+549,946 nodes.  ``NodeClock.visit`` counts them and checks the deadline.
 """
 
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
 from ..board import Board, Outcome
+from ..clock import Clock, SearchTimeout
 from ..errors import GameOverError
 from ..rules import Cell
 
@@ -76,36 +76,24 @@ class Engine(Protocol):
                rng=None) -> EngineResult: ...
 
 
-class OutOfTime(Exception):
-    """The deadline passed: unwinds a depth-first search back to its root."""
-
-
-class Clock:
-    """Counts the nodes of one search and raises ``OutOfTime`` once the deadline has passed.
+class NodeClock(Clock):
+    """A ``Clock`` that counts the nodes of one search and raises ``SearchTimeout`` past the deadline.
 
     ``leaves`` is counted by the engines: the finished games they reach (what
     some texts count instead of nodes, as the calls of a static evaluation).
+    A ``SearchTimeout`` unwinds a depth-first search back to its root.
     """
 
     def __init__(self, deadline: float | None) -> None:
-        self.deadline = deadline
-        self.start = time.monotonic()
+        super().__init__(deadline)
         self.nodes = 0
         self.leaves = 0
 
     def visit(self) -> None:
-        """Count one node; every ``CHECK_EVERY`` nodes, raise ``OutOfTime`` past the deadline."""
+        """Count one node; every ``CHECK_EVERY`` nodes, raise ``SearchTimeout`` past the deadline."""
         self.nodes += 1
-        if self.nodes % CHECK_EVERY == 1 and self.out_of_time():
-            raise OutOfTime()
-
-    def out_of_time(self) -> bool:
-        """Whether the deadline (if any) has passed."""
-        return self.deadline is not None and time.monotonic() >= self.deadline
-
-    def elapsed(self) -> float:
-        """Seconds since the search started."""
-        return time.monotonic() - self.start
+        if self.nodes % CHECK_EVERY == 1 and self.expired():
+            raise SearchTimeout()
 
 
 def require_moves(board: Board) -> None:
@@ -124,7 +112,7 @@ def utility(outcome: Outcome) -> Score:
 RootSearch = Callable[[Board, list[Cell]], Score]
 
 
-def depth_first_result(board: Board, clock: Clock, root_search: RootSearch,
+def depth_first_result(board: Board, clock: NodeClock, root_search: RootSearch,
                        order: Callable[[Board], list[Cell]]) -> EngineResult:
     """Run a negamax-style search from the root and report it as an ``EngineResult``.
 
@@ -137,7 +125,7 @@ def depth_first_result(board: Board, clock: Clock, root_search: RootSearch,
     line: list[Cell] = []
     try:
         score = root_search(board.copy(), line)
-    except OutOfTime:
+    except SearchTimeout:
         if line:
             move, note = line[0], ("stopped at the deadline: the best root move searched to"
                                    " the end so far; value unknown")

@@ -41,7 +41,7 @@ import random
 
 from ..board import O, X, Board, other
 from ..rules import Cell
-from .base import Clock, EngineResult, require_moves
+from .base import EngineResult, NodeClock, require_moves
 
 DEFAULT_PLAYOUTS = 1000
 EXPLORATION = 0.7  # below UCB1's sqrt(2): see the module's docstring
@@ -90,12 +90,12 @@ class MonteCarloTreeSearch:
         """Run the playouts (or stop at ``deadline``) and play the most visited move."""
         require_moves(board)
         rng = rng or random.Random(DEFAULT_SEED)
-        clock = Clock(deadline)
+        clock = NodeClock(deadline)
         root = Node(board.copy(), rng)
         clock.nodes = 1
         done = 0
         # At least one playout, so that there is always a move to return.
-        while done < self.playouts and not (done and clock.out_of_time()):
+        while done < self.playouts and not (done and clock.expired()):
             node = self._select(root)
             if node.untried:
                 node = self._expand(node, rng)
@@ -161,7 +161,7 @@ class MonteCarloTreeSearch:
 
     # -- the answer ----------------------------------------------------------------
 
-    def _result(self, root: Node, clock: Clock, done: int) -> EngineResult:
+    def _result(self, root: Node, clock: NodeClock, done: int) -> EngineResult:
         """The most visited root move, its line of most visited moves, and its win rate."""
         line = []
         node = root

@@ -23,7 +23,7 @@ from collections.abc import Callable
 
 from ..board import Board
 from ..rules import Cell
-from .base import INFINITY, Clock, EngineResult, Score, depth_first_result, utility
+from .base import INFINITY, EngineResult, NodeClock, Score, depth_first_result, utility
 
 # Called with each position and the score just computed for it (the tests use
 # it to check every position's value in one pass over the tree).
@@ -46,7 +46,7 @@ class Minimax:
 
     def search(self, board: Board, deadline: float | None = None, rng=None) -> EngineResult:
         """Search the whole tree below ``board``; see ``Engine``."""
-        clock = Clock(deadline)
+        clock = NodeClock(deadline)
         on_value = self.on_value
 
         def negamax(board: Board, line: list[Cell]) -> Score:
