@@ -27,6 +27,7 @@ from .counting import reachable_positions
 from .levels import choose_move
 from .rules import Rules
 from .solver import Solver, solve
+from .values import Value
 
 Progress = Callable[[int, float], None]
 
@@ -85,7 +86,7 @@ def empty_board_row(name: str, rules: Rules, slow: bool = False) -> Row:
 
 def all_positions(progress: Progress) -> Measurement:
     """Solve every non-terminal 3x3 position, each from a cold table."""
-    values: Counter[str] = Counter()
+    values: Counter[Value | None] = Counter()
     nodes = 0
     start = time.monotonic()
     for board in reachable_positions():
@@ -95,7 +96,7 @@ def all_positions(progress: Progress) -> Measurement:
         values[result.value] += 1
         nodes += result.nodes
         progress(nodes, time.monotonic() - start)
-    found = ", ".join(f"{values[value]:,} {value}" for value in ("win", "draw", "loss"))
+    found = ", ".join(f"{values[value]:,} {value}" for value in Value)
     return Measurement(nodes, time.monotonic() - start, f"{sum(values.values()):,}: {found}")
 
 

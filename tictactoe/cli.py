@@ -8,10 +8,12 @@
     python -m tictactoe arena mcts easy --games 20 --seed 1
 
 Cells are shown and read the way people name them: the column as a letter and
-the row as a number counted from 1 (``b2``), or ``row col`` counted from 1::
+the row as a number counted from 1 at the top (``b2``; ``a1`` is the top-left
+cell), or ``row col`` counted from 1.  The API counts rows and columns from 0,
+so the CLI's ``b2`` is the API's row 1, col 1 (see ``tictactoe.console``)::
 
         a b c
-     1  x . .       x is on a1 = "1 1"; o is on b2 = "2 2"
+     1  x . .       x is on a1 = "1 1" (API row 0, col 0); o is on b2 = "2 2"
      2  . o .
      3  . . .
 
@@ -48,6 +50,7 @@ EXIT_OK = 0
 EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130  # the shell's convention for a SIGINT
 QUIT_WORDS = ("q", "quit", "exit")
+K_HELP = "stones in a row to win (default: 3 on 3x3, else the smallest of rows, cols and 5)"
 
 
 class UsageError(Exception):
@@ -177,7 +180,7 @@ def cmd_play(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
     solver = Solver(rules)
     human = args.side
     out.write(f"{rules}, {args.level} engine. You play {human}; x moves first."
-              f" Type 'quit' or press Ctrl-D to stop.\n")
+              f" Type 'quit' or press Ctrl-D to stop.\ncells: {COORDINATES_NOTE}\n")
     while not board.is_over():
         out.write("\n" + draw_board(board) + "\n")
         if board.to_move == human:
@@ -212,7 +215,7 @@ def cmd_selfplay(args: argparse.Namespace, out: TextIO) -> int:
     rng = random.Random(args.seed)
     levels = {"x": args.x_level, "o": args.o_level}
     solvers = {side: Solver(rules) for side in levels}  # each side keeps its own table
-    out.write(f"{rules}: x plays {levels['x']}, o plays {levels['o']}\n")
+    out.write(f"{rules}: x plays {levels['x']}, o plays {levels['o']}\ncells: {COORDINATES_NOTE}\n")
     while not board.is_over():
         mover = board.to_move
         decision = choose_move(board, levels[mover], rng, args.budget, solvers[mover])
@@ -232,7 +235,7 @@ def cmd_solve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     board = parse_board(args.board, args.k)
     rules = board.rules
     status = "game over" if board.is_over() else f"{board.to_move} to move"
-    out.write(f"{rules}, {status}\n{draw_board(board)}\n")
+    out.write(f"{rules}, {status}\n{draw_board(board)}\ncells: {COORDINATES_NOTE}\n")
     if board.is_over():
         out.write(f"the game is over: {outcome_text(board)}\n")
         return EXIT_OK
@@ -385,8 +388,7 @@ def add_size_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--size", type=parse_size, metavar="RxC", help="board size, like 3x4")
     parser.add_argument("--rows", type=int, help="number of rows (default 3)")
     parser.add_argument("--cols", type=int, help="number of columns (default 3)")
-    parser.add_argument("--k", type=int, help="stones in a row to win (default: 3 on 3x3,"
-                        " else the smallest of rows, cols and 5)")
+    parser.add_argument("--k", type=int, help=K_HELP)
 
 
 def add_game_options(parser: argparse.ArgumentParser) -> None:
@@ -401,10 +403,14 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m tictactoe",
         description="A perfect m,n,k-game engine (tic-tac-toe and bigger),"
-                    f" version {ENGINE_VERSION}.")
+                    f" version {ENGINE_VERSION}.",
+        epilog=f"Coordinates: {COORDINATES_NOTE}.")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    play = commands.add_parser("play", help="play a game against the engine")
+    play = commands.add_parser(
+        "play", help="play a game against the engine",
+        description="Play a game against the engine: type a move as a cell like b2 or as"
+                    " 'row col' (2 2).", epilog=f"Coordinates: {COORDINATES_NOTE}.")
     add_size_options(play)
     play.add_argument("--side", choices=("x", "o"), default="x", help="your side (x moves first)")
     play.add_argument("--level", choices=LEVELS, default="perfect", help="the engine's level")
@@ -419,9 +425,10 @@ def build_parser() -> argparse.ArgumentParser:
     solve = commands.add_parser(
         "solve", help="solve a position",
         description="Solve a position given as rows (x.. .o. ...)"
-                    " or as one argument (x../.o./...).")
+                    " or as one argument (x../.o./...); the board's size is the rows' size.",
+        epilog=f"Coordinates: {COORDINATES_NOTE}.")
     solve.add_argument("board", nargs="+", help="the rows, top first: x, o and . for empty")
-    solve.add_argument("--k", type=int, help="stones in a row to win (default as for --size)")
+    solve.add_argument("--k", type=int, help=K_HELP)
     solve.add_argument("--all", action="store_true", help="the value of every legal move too")
     solve.add_argument("--budget", type=positive_seconds,
                        help="give up proving after this many seconds (default: no limit)")

@@ -31,8 +31,9 @@ VALUE_LETTERS = {Value.WIN: "W", Value.DRAW: "D", Value.LOSS: "L"}
 # line at most this often (the solver reports about twice a second).
 PROGRESS_DELAY = 0.5
 PROGRESS_INTERVAL = 0.25
-COORDINATES_NOTE = ("cells are named by column letter and row number counted from 1 at the top"
-                    " (a1 = top left); the API counts rows and columns from 0")
+COORDINATES_NOTE = ("a cell is named by its column letter and its row number counted from 1 at the top,"
+                    " so a1 is the top-left cell; the API counts rows and columns from 0"
+                    " (b2 is the API's row 1, col 1)")
 
 
 # -- cells and boards ------------------------------------------------------------

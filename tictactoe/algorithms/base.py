@@ -27,11 +27,12 @@ from ..board import Board, Outcome
 from ..clock import Clock, SearchTimeout
 from ..errors import GameOverError
 from ..rules import Cell
+from ..values import Value
 
 Score = int
 WIN, DRAW, LOSS = 1, 0, -1
 INFINITY = math.inf  # the textbook's window: alpha-beta starts from (-inf, +inf)
-VALUE_NAMES = {WIN: "win", DRAW: "draw", LOSS: "loss"}
+VALUE_OF_SCORE = {WIN: Value.WIN, DRAW: Value.DRAW, LOSS: Value.LOSS}
 
 # The deadline is read every this many nodes (the first node included): often
 # enough to stop within a few milliseconds, rarely enough to cost nothing.
@@ -42,7 +43,7 @@ CHECK_EVERY = 1024
 class EngineResult:
     """What a search found, for the side to move on the searched board.
 
-    ``move`` is a legal cell; ``value`` is 'win', 'draw' or 'loss' when the
+    ``move`` is a legal cell; ``value`` is a ``Value`` (win, draw or loss) when the
     search proved it and None otherwise (Monte-Carlo, or stopped at the
     deadline: then ``finished`` is False).  ``nodes`` counts what the engine's
     module documents; ``principal_variation`` is the expected line of play,
@@ -50,7 +51,7 @@ class EngineResult:
     """
 
     move: Cell
-    value: str | None
+    value: Value | None
     nodes: int
     seconds: float
     finished: bool
@@ -135,5 +136,5 @@ def depth_first_result(board: Board, clock: NodeClock, root_search: RootSearch,
                                            " value unknown")
         return EngineResult(move, None, clock.nodes, clock.elapsed(), False, line, note,
                             leaves=clock.leaves)
-    return EngineResult(line[0], VALUE_NAMES[score], clock.nodes, clock.elapsed(), True, line,
+    return EngineResult(line[0], VALUE_OF_SCORE[score], clock.nodes, clock.elapsed(), True, line,
                         "searched to the end", leaves=clock.leaves)
