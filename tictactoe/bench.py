@@ -110,6 +110,7 @@ def perfect_selfplay(progress: Progress) -> Measurement:
     start = time.monotonic()
     while not board.is_over():
         decision = choose_move(board, "perfect", rng, budget=None, solver=solvers[board.to_move])
+        assert decision.result is not None, "the perfect level always searches"
         nodes += decision.result.nodes
         board.play(decision.move)
         progress(nodes, time.monotonic() - start)

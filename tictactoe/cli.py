@@ -38,7 +38,8 @@ from .analysis import DEFAULT_BUDGET, analyse
 from .arena import Game, Match, play_match, player_names
 from .bench import run_bench
 from .board import Board
-from .counting import count_games, count_games_up_to_symmetry, count_positions, game_tree_nodes
+from .counting import (PositionCounts, count_games, count_games_up_to_symmetry, count_positions,
+                       game_tree_nodes)
 from .errors import BoardFormatError, IllegalPositionError
 from .levels import LEVELS, Decision, choose_move
 from .console import (COLUMN_LETTERS, COORDINATES_NOTE, VALUE_LETTERS, Column, ProgressLine, Table,
@@ -138,8 +139,8 @@ def rules_from(args: argparse.Namespace) -> Rules:
     for name, given, from_size in (("rows", args.rows, size_rows), ("cols", args.cols, size_cols)):
         if given is not None and from_size is not None and given != from_size:
             raise UsageError(f"--size {size_rows}x{size_cols} and --{name} {given} disagree")
-    rows = _first_given(args.rows, size_rows, 3)
-    cols = _first_given(args.cols, size_cols, 3)
+    rows = _first_given(args.rows, size_rows, default=3)
+    cols = _first_given(args.cols, size_cols, default=3)
     try:
         k = args.k if args.k is not None else Rules.default_k(rows, cols)
         return Rules(rows, cols, k)
@@ -147,8 +148,8 @@ def rules_from(args: argparse.Namespace) -> Rules:
         raise UsageError(str(error)) from None
 
 
-def _first_given(*values: int | None) -> int | None:
-    return next((value for value in values if value is not None), None)
+def _first_given(*values: int | None, default: int) -> int:
+    return next((value for value in values if value is not None), default)
 
 
 # -- play ------------------------------------------------------------------------------
@@ -192,7 +193,9 @@ def cmd_play(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
             cell = choose_move(board, args.level, rng, args.budget, solver).move
             out.write(f"engine ({board.to_move}) plays {describe_cell(rules, cell)}\n")
         board.play(cell)
-    winner = board.outcome().winner
+    outcome = board.outcome()
+    assert outcome is not None, "the loop plays until the game is over"
+    winner = outcome.winner
     verdict = "" if winner is None else " - you win!" if winner == human else " - the engine wins"
     out.write("\n" + draw_board(board) + "\n" + outcome_text(board) + verdict + "\n")
     return EXIT_OK
@@ -245,7 +248,7 @@ def cmd_solve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     finally:
         progress.finish()
     mover = board.to_move
-    if result.proven:
+    if result.proven and result.plies is not None:
         out.write(f"value for {mover}: {result.value} in {plies_text(result.plies)} (proven)\n")
         label = "best moves"
     else:
@@ -307,12 +310,14 @@ def cmd_stats(args: argparse.Namespace, out: TextIO) -> int:
     out.write("\n" + table.header() + "\n")
     for ply, (count, class_count) in enumerate(zip(positions.by_ply, classes.by_ply)):
         out.write(table.row(f"  {ply} stones", count, class_count) + "\n")
-    for name, field in (("total", lambda p: p.total),
-                        ("terminal", lambda p: p.terminal.total),
-                        ("  x won", lambda p: p.terminal.x_wins),
-                        ("  o won", lambda p: p.terminal.o_wins),
-                        ("  drawn", lambda p: p.terminal.draws),
-                        ("non-terminal", lambda p: p.nonterminal)):
+    fields: tuple[tuple[str, Callable[[PositionCounts], int]], ...] = (
+        ("total", lambda p: p.total),
+        ("terminal", lambda p: p.terminal.total),
+        ("  x won", lambda p: p.terminal.x_wins),
+        ("  o won", lambda p: p.terminal.o_wins),
+        ("  drawn", lambda p: p.terminal.draws),
+        ("non-terminal", lambda p: p.nonterminal))
+    for name, field in fields:
         out.write(table.row(name, field(positions), field(classes)) + "\n")
     return EXIT_OK
 

@@ -96,7 +96,7 @@ def plies_text(plies: int) -> str:
 
 def value_text(result: SolveResult) -> str:
     """A search result in words: ``draw in 9 plies, proven`` when proven, else its depth."""
-    if result.proven:
+    if result.proven and result.plies is not None:
         return f"{result.value} in {plies_text(result.plies)}, proven"
     return f"depth {result.depth}, not proven"
 

@@ -54,6 +54,8 @@ SMALL_BOARD_CELLS = 64
 
 # poll(nodes): whether to stop now (a ``Clock`` is one).
 Poll = Callable[[int], bool]
+# negamax(me, opp, empties, depth, alpha, beta) -> score for ``me``, on stacked boards.
+Negamax = Callable[[Bitboard, Bitboard, int, int, int, int], int]
 
 
 @dataclass(frozen=True)
@@ -144,7 +146,7 @@ class _Search:
 
     # -- the search --------------------------------------------------------------
 
-    def _make_negamax(self):
+    def _make_negamax(self) -> Negamax:
         """Build the recursive negamax with everything it needs bound as locals, for speed."""
         full = self.full
         completing = self.completing
@@ -326,13 +328,15 @@ def deepen(board: Board, deadline: float, progress: Progress | None = None,
     Raises ``GameOverError`` when the game is over.
     """
     clock = Clock(deadline, progress)
-    move, depth, nodes = None, 0, 0
+    move: Cell | None = None
+    depth = nodes = 0
     for found in iterate(board, clock, max_depth):
         move, nodes = found.move, found.nodes
         if found.complete:
             depth = found.depth
         if clock.expired():
             break
+    assert move is not None, "iterate yields its static choice (depth 0) first"
     return SolveResult(value=None, plies=None, best_moves=[move], nodes=nodes,
                        seconds=clock.elapsed(), proven=False, depth=depth,
                        source=Source.HEURISTIC)

@@ -19,6 +19,7 @@ finished position is a node too: plain minimax visits the whole 3x3 game tree,
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -32,6 +33,9 @@ from ..values import Value
 Score = int
 WIN, DRAW, LOSS = 1, 0, -1
 INFINITY = math.inf  # the textbook's window: alpha-beta starts from (-inf, +inf)
+# The textbook's "best := -inf" as a score: below every score, so the first
+# move's score always replaces it (a node that is not finished has a move).
+BELOW_ANY_SCORE: Score = LOSS - 1
 VALUE_OF_SCORE = {WIN: Value.WIN, DRAW: Value.DRAW, LOSS: Value.LOSS}
 
 # The deadline is read every this many nodes (the first node included): often
@@ -74,7 +78,7 @@ class Engine(Protocol):
     description: str
 
     def search(self, board: Board, deadline: float | None = None,
-               rng=None) -> EngineResult: ...
+               rng: random.Random | None = None) -> EngineResult: ...
 
 
 class NodeClock(Clock):

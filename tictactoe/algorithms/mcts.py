@@ -68,6 +68,13 @@ class Node:
         self.visits = 0
         self.wins = 0.0
 
+    @property
+    def reached_by(self) -> Cell:
+        """The move that reached this node; raises ``ValueError`` on the root, reached by none."""
+        if self.move is None:
+            raise ValueError("the root is reached by no move")
+        return self.move
+
     def ucb1(self, exploration: float, log_parent_visits: float) -> float:
         """The upper confidence bound on this move's win rate (Auer et al. 2002)."""
         return self.wins / self.visits + exploration * math.sqrt(log_parent_visits / self.visits)
@@ -86,7 +93,8 @@ class MonteCarloTreeSearch:
         self.playouts = playouts
         self.exploration = exploration
 
-    def search(self, board: Board, deadline: float | None = None, rng=None) -> EngineResult:
+    def search(self, board: Board, deadline: float | None = None,
+               rng: random.Random | None = None) -> EngineResult:
         """Run the playouts (or stop at ``deadline``) and play the most visited move."""
         require_moves(board)
         rng = rng or random.Random(DEFAULT_SEED)
@@ -163,15 +171,15 @@ class MonteCarloTreeSearch:
 
     def _result(self, root: Node, clock: NodeClock, done: int) -> EngineResult:
         """The most visited root move, its line of most visited moves, and its win rate."""
-        line = []
+        line: list[Cell] = []
         node = root
         while node.children:
             node = max(node.children, key=lambda child: child.visits)
-            line.append(node.move)
+            line.append(node.reached_by)
         best = max(root.children, key=lambda child: child.visits)
         note = (f"{done} playouts; the move won {best.wins / best.visits:.0%} of its"
                 f" {best.visits} (an estimate, not a proof)")
         if done < self.playouts:
             note = f"stopped at the deadline after {note}"
-        return EngineResult(best.move, None, clock.nodes, clock.elapsed(),
+        return EngineResult(best.reached_by, None, clock.nodes, clock.elapsed(),
                             done == self.playouts, line, note, leaves=done)
