@@ -45,6 +45,7 @@ from .errors import GameOverError
 from .rules import Bitboard, Cell, Rules
 from .values import MoveValue, Source, Value
 
+# Short names kept for importers; they are the Value members themselves.
 WIN, DRAW, LOSS = Value.WIN, Value.DRAW, Value.LOSS
 
 # Positions with fewer empty cells than this are keyed without the symmetry
@@ -92,10 +93,10 @@ def score_to_value(score: int, empties: int) -> MoveValue:
     comparing ranks, which is how the search orders moves.
     """
     if score > 0:
-        return MoveValue(WIN, empties - score + 1)
+        return MoveValue(Value.WIN, empties - score + 1)
     if score < 0:
-        return MoveValue(LOSS, empties + score + 1)
-    return MoveValue(DRAW, empties)
+        return MoveValue(Value.LOSS, empties + score + 1)
+    return MoveValue(Value.DRAW, empties)
 
 
 class Solver:

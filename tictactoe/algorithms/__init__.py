@@ -11,8 +11,8 @@ what they share and ``registry`` the names.  ``tictactoe.experiments``
 prints the tables of ``docs/lab.md``.
 """
 
-from .base import DRAW, LOSS, WIN, Engine, EngineResult
+from .base import Engine, EngineResult
 from .registry import ENGINES, UnknownEngineError, describe_engines, get_engine
 
-__all__ = ["DRAW", "LOSS", "WIN", "ENGINES", "Engine", "EngineResult", "UnknownEngineError",
+__all__ = ["ENGINES", "Engine", "EngineResult", "UnknownEngineError",
            "describe_engines", "get_engine"]

@@ -2,7 +2,7 @@
 
 Vocabulary::
 
-    Score = int       # for the side to move: WIN = +1, DRAW = 0, LOSS = -1
+    Score = int       # for the side to move: WIN_SCORE = +1, DRAW_SCORE = 0, LOSS_SCORE = -1
     EngineResult      # the move, its value, and what the search cost
     Engine            # name, description, search(board, deadline, rng)
 
@@ -31,12 +31,13 @@ from ..rules import Cell
 from ..values import Value
 
 Score = int
-WIN, DRAW, LOSS = 1, 0, -1
+# The textbook's scores; ``VALUE_OF_SCORE`` turns them into the engine's ``Value``.
+WIN_SCORE, DRAW_SCORE, LOSS_SCORE = 1, 0, -1
 INFINITY = math.inf  # the textbook's window: alpha-beta starts from (-inf, +inf)
 # The textbook's "best := -inf" as a score: below every score, so the first
 # move's score always replaces it (a node that is not finished has a move).
-BELOW_ANY_SCORE: Score = LOSS - 1
-VALUE_OF_SCORE = {WIN: Value.WIN, DRAW: Value.DRAW, LOSS: Value.LOSS}
+BELOW_ANY_SCORE: Score = LOSS_SCORE - 1
+VALUE_OF_SCORE = {WIN_SCORE: Value.WIN, DRAW_SCORE: Value.DRAW, LOSS_SCORE: Value.LOSS}
 
 # The deadline is read every this many nodes (the first node included): often
 # enough to stop within a few milliseconds, rarely enough to cost nothing.
@@ -109,7 +110,7 @@ def require_moves(board: Board) -> None:
 
 def utility(outcome: Outcome) -> Score:
     """The score of a finished game for the side to move: it lost to the last move, or drew."""
-    return DRAW if outcome.winner is None else LOSS
+    return DRAW_SCORE if outcome.winner is None else LOSS_SCORE
 
 
 # A depth-first search from the root: fills ``line`` with the principal
