@@ -22,14 +22,13 @@ from typing import TextIO
 from . import ENGINE_VERSION
 from .analysis import analyse
 from .board import Board
+from .clock import Progress
 from .console import Column, ProgressLine, Table, cell_label, format_seconds, outcome_text
 from .counting import reachable_positions
 from .levels import choose_move
 from .rules import Rules
 from .solver import Solver, solve
 from .values import Value
-
-Progress = Callable[[int, float], None]
 
 # A freestyle-gomoku middle game (from a game of the engine against itself,
 # the first 6 stones random near the centre): 10 stones each, x to move, no
