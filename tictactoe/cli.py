@@ -421,7 +421,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--level", choices=LEVELS, default="perfect", help="the engine's level")
     add_game_options(play)
 
-    selfplay = commands.add_parser("selfplay", help="watch the engine play itself")
+    selfplay = commands.add_parser("selfplay", help="watch the engine play itself",
+                                   epilog=f"Coordinates: {COORDINATES_NOTE}.")
     add_size_options(selfplay)
     selfplay.add_argument("--x-level", choices=LEVELS, default="perfect")
     selfplay.add_argument("--o-level", choices=LEVELS, default="perfect")
