@@ -128,6 +128,7 @@ export function withEngineMove(state, answer) {
       nodes: answer.nodes ?? null,
       ms: answer.ms ?? null,
       name: answer.engine ?? null,
+      source: answer.source ?? null, // how the answer is known (proof, book, threats, heuristic); absent from older servers
     },
   };
 }
