@@ -151,6 +151,7 @@ export function createRenderer(els) {
   }
 
   function drawStatus(view, alike) {
+    const focused = document.activeElement;
     setText(els.status, statusText(view));
     els.status.classList.toggle("error", Boolean(view.error));
     els.status.dataset.status = view.status;
@@ -158,8 +159,10 @@ export function createRenderer(els) {
     if (els.retry) els.retry.hidden = !(view.error && view.error.retryable);
     if (els.undo) els.undo.disabled = !view.canUndo;
     if (els.hint) {
-      els.hint.disabled = !view.canHint && !view.hints;
+      els.hint.disabled = !view.canHint && !view.hints && view.busy !== "hint";
       els.hint.setAttribute("aria-pressed", String(Boolean(view.hints)));
+      // Once the game is over the result takes Hint's place beside Play again.
+      els.hint.hidden = view.status !== "in_progress";
     }
     if (els.engine) drawEngineDetails(view);
     if (els.hintSummary) setText(els.hintSummary, hintSummary(view, { roomy, alike }));
@@ -170,6 +173,10 @@ export function createRenderer(els) {
     }
     if (els.newGame) setText(els.newGame, badge ? "Play again" : "New game");
     if (els.watchToggle) drawWatchToggle(els.watchToggle, view);
+    // A button that was just disabled or hidden drops the focus to the page, where the shortcuts
+    // do not act: the focus goes back to the board instead.
+    const buttons = [els.newGame, els.undo, els.hint, els.retry];
+    if (buttons.includes(focused) && (focused.disabled || focused.hidden)) focusCell(stop.row, stop.col);
   }
 
   function drawEngineDetails(view) {
