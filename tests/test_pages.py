@@ -26,6 +26,24 @@ def test_index_page(client):
     assert response.headers["Cache-Control"] == "no-cache"
 
 
+PLAY_AREA_IDS = ("play", "turn-strip", "status", "col-labels", "row-labels", "board", "outcome", "new-game",
+                 "undo", "hint", "retry")
+
+
+@pytest.mark.parametrize("path", ["/", "/embed"])
+def test_both_games_serve_the_same_play_area_without_inline_code(client, path):
+    html = client.get(path).get_data(as_text=True)
+    for element_id in PLAY_AREA_IDS:
+        assert html.count(f'id="{element_id}"') == 1, element_id
+    assert "<script>" not in html and "<style" not in html and " style=" not in html
+
+
+def test_the_game_page_offers_medium_first(client):
+    html = client.get("/").get_data(as_text=True)
+    assert re.search(r'<input type="radio" name="level" value="medium" checked>', html)
+    assert len(re.findall(r'name="level" value="[a-z]+" checked', html)) == 1
+
+
 @pytest.mark.parametrize("query,expected", [
     ("", dict(rows="3", cols="3", k="3", level="perfect", side="x", first="human",
               theme="auto")),

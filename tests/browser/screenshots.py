@@ -5,7 +5,7 @@
 starts the real app (gunicorn, a fresh cache), plays a 3x3 game to its end
 against the easy level with the first empty cell each turn, and saves
 viewport-sized PNGs named ``{label}-{size}-{moment}.png``: the game's start,
-its end, and the lab at the phone size.
+its end, the lab at the phone size, and a finished game in the 360x420 embed.
 """
 
 from __future__ import annotations
@@ -33,6 +33,11 @@ def play_to_the_end(page) -> None:
         wait_settled(page, stones(board) + 2)
 
 
+def top(page) -> None:
+    """Scroll back to the top: what a player sees on arrival (clicks scrolled their targets into view)."""
+    page.evaluate("() => window.scrollTo(0, 0)")
+
+
 def main(folder: str, label: str) -> None:
     out = Path(folder)
     out.mkdir(parents=True, exist_ok=True)
@@ -49,17 +54,25 @@ def main(folder: str, label: str) -> None:
             page.get_by_label("Easy").check()  # a level whose games end in a few moves, either way
             page.locator("#new-game").click()
             wait_settled(page, 0)
+            top(page)
             page.screenshot(path=str(out / f"{label}-{name}-start.png"))
             play_to_the_end(page)
+            top(page)
             page.screenshot(path=str(out / f"{label}-{name}-end.png"))
             if name == "390x844":
                 page.goto(server.url + "/lab")
                 page.get_by_role("button", name="Run every engine").click()
                 page.wait_for_function("() => document.getElementById('lab-status').textContent"
                                        ".startsWith('Done')", timeout=60_000)
-                page.evaluate("() => window.scrollTo(0, 0)")
+                top(page)
                 page.screenshot(path=str(out / f"{label}-{name}-lab.png"))
             context.close()
+        page = browser.new_page(viewport={"width": 360, "height": 420})
+        page.goto(server.url + "/embed?size=3x3&level=easy")
+        wait_settled(page, 0)
+        play_to_the_end(page)
+        page.screenshot(path=str(out / f"{label}-embed-360x420-end.png"))
+        page.close()
         browser.close()
 
 
