@@ -164,7 +164,7 @@ export function sideNames(view) {
 
 /** The caption between the two sides: the level the score counts at, or the mode. */
 export function stripCaption(view) {
-  if (view.mode === "two") return "Two players";
+  if (view.mode === "two") return "2 players";
   if (view.mode === "watch") return "Watching";
   return LEVEL_NAMES[view.level] ?? view.level;
 }
