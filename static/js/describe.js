@@ -79,7 +79,7 @@ export function hintWords(hint) {
   return hint.plies == null ? hint.value : `${hint.value}, game over in ${moves}`;
 }
 
-/** A hint on a cell: roomy, "win · 3", "draw", "loss · 2", "best?"; small, "W3", "D", "L2", "★"; "?" unknown. */
+/** A hint on a cell: roomy, "win · 3", "draw", "loss · 2", "best?"; small, "W3", "D", "L2", "★"; else "?". */
 export function hintBadge(hint, roomy) {
   if (!hint || !hint.value) return hint?.best ? (roomy ? "best?" : "★") : "?";
   if (hint.value === "draw") return roomy ? "draw" : "D";
@@ -114,7 +114,7 @@ const LEVEL_HABITS = {
   medium: "At Medium the engine takes a win in one move, blocks yours, and otherwise plays at random.",
 };
 
-/** The engine's last move explained in plain sentences (for the details disclosure); [] when there is none. */
+/** The engine's last move in plain sentences (for the details disclosure); [] when there is none. */
 export function engineDetails(view) {
   const info = view.engine;
   if (!info || view.mode !== "engine") return [];
@@ -139,17 +139,20 @@ export function engineDetails(view) {
   return lines;
 }
 
-/** The hint panel's summary and legend, e.g. "With best play: a draw. …", or "". `roomy`: long cell labels. */
+/** The hints' summary and legend ("With best play: a draw. …") or ""; `roomy`: the cells spell hints out. */
 export function hintSummary(view, { roomy, alike }) {
   const hints = view.hints;
   if (!hints) return "";
   const side = MARK[view.toMove];
   if (!hints.proven || !hints.value) {
-    return `Not solved in time. The engine's best guess for ${side} is marked ${roomy ? "“best?”" : "★"}.`;
+    const mark = roomy ? "“best?”" : "★";
+    return `Not solved in time. The engine's best guess for ${side} is marked ${mark}.`;
   }
   const result = hints.value === "draw" ? "a draw"
     : `${side} ${hints.value === "win" ? "wins" : "loses"} in ${hints.plies} moves`;
-  if (alike) return `With best play: ${result}. Every empty cell leads to the same result, so none is marked.`;
+  if (alike) {
+    return `With best play: ${result}. Every empty cell leads to the same result, so none is marked.`;
+  }
   const marks = roomy ? "“win · n”, “draw” or “loss · n”" : "W n (win), D (draw) or L n (loss)";
   return `With best play: ${result}. Each empty cell shows how the game ends if ${side} plays there: ` +
     `${marks}, where n counts both players' moves to the end.`;

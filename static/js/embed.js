@@ -34,5 +34,8 @@ $("new-game").addEventListener("click", () => game.newGame(settings));
 $("undo").addEventListener("click", () => game.undo());
 $("hint").addEventListener("click", () => game.hint());
 $("retry").addEventListener("click", () => game.retry());
-bindShortcuts($("play"), { n: () => game.newGame(settings), u: () => game.undo(), h: () => game.hint(), r: () => game.retry() });
+// The letters act only with the focus in the play area (WCAG 2.1.4).
+bindShortcuts($("play"), {
+  n: () => game.newGame(settings), u: () => game.undo(), h: () => game.hint(), r: () => game.retry(),
+});
 game.start();

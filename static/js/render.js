@@ -4,7 +4,8 @@
 
 import { columnLetter, rowNumber } from "./cells.js";
 import {
-  allAlike, cellLabel, engineDetails, hintBadge, hintSummary, outcomeBadge, sideNames, statusText, stripCaption,
+  allAlike, cellLabel, engineDetails, hintBadge, hintSummary, outcomeBadge, sideNames, statusText,
+  stripCaption,
 } from "./describe.js";
 
 const MARK = { x: "X", o: "O" };

@@ -92,6 +92,7 @@ export function fromDataset(data) {
   const human = data.side === "x" || data.side === "o" ? data.side
     : data.first === "engine" ? "o" : "x";
   const mode = data.mode === "two" ? "two" : "engine";
-  const level = ["easy", "medium", "perfect"].includes(data.level) ? data.level : "perfect"; // the server's default
+  // The embed's default level is the server's (perfect), not the game page's.
+  const level = ["easy", "medium", "perfect"].includes(data.level) ? data.level : "perfect";
   return { rows, cols, k, level, mode, human };
 }

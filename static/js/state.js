@@ -128,7 +128,8 @@ export function withEngineMove(state, answer) {
       nodes: answer.nodes ?? null,
       ms: answer.ms ?? null,
       name: answer.engine ?? null,
-      source: answer.source ?? null, // how the answer is known (proof, book, threats, heuristic); absent from older servers
+      // How the answer is known (proof, book, threats, heuristic); older servers do not send it.
+      source: answer.source ?? null,
     },
   };
 }

@@ -1,4 +1,4 @@
-"""Layout and themes: the whole game on one screen, a phone that scrolls only vertically, the lab on a phone."""
+"""Layout and themes: the whole game on one screen, no sideways scroll on a phone, the lab on a phone."""
 
 from __future__ import annotations
 

@@ -81,7 +81,8 @@ def test_small_cells_use_the_short_form_in_the_cells_and_the_legend(page: Page, 
         page.get_by_role("button", name=cell_name(row, col)).click()
         wait_settled(page, count)
     page.get_by_role("button", name="Hint", exact=True).click()
-    expect(page.locator("#board .cell[class*=hint-] .badge").first).to_have_text(re.compile(r"^(W\d+|D|L\d+)$"))
+    badge = page.locator("#board .cell[class*=hint-] .badge").first
+    expect(badge).to_have_text(re.compile(r"^(W\d+|D|L\d+)$"))
     expect(page.locator("#hint-summary")).to_contain_text("W n (win), D (draw) or L n (loss)")
 
 
