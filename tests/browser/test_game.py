@@ -318,3 +318,18 @@ def test_the_turn_strip_highlights_the_side_to_move(page: Page, app_server):
     page.unroute("**/move")
     wait_settled(page, 2)
     expect(x_side).to_have_class(re.compile(r"\bto-move\b"))
+
+
+def test_undo_brings_back_a_game_left_for_other_settings_and_the_form_follows(page: Page, app_server):
+    start(page, app_server)
+    page.get_by_role("button", name=cell_name(1, 1)).click()
+    wait_settled(page, 2)
+    played = read_board(page)
+    page.get_by_label("Board", exact=True).select_option("4x4")
+    expect(page.locator("#settings-note")).to_be_visible()
+    page.get_by_role("button", name="next game").click()
+    expect(page.locator("#board button")).to_have_count(16)
+    page.get_by_role("button", name="Undo", exact=True).click()
+    expect(page.locator("#board button")).to_have_count(9)
+    assert read_board(page) == played
+    expect(page.get_by_label("Board", exact=True)).to_have_value("3x3")
