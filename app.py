@@ -10,9 +10,9 @@ from collections.abc import Mapping
 
 from flask import Flask
 
-from web import api, errors, pages, security, solved_cache
+from web import api, cache, errors, pages, security
 from web.config import load_settings
-from web.engine import Engine
+from web.search_slots import SearchSlots
 
 
 def create_app(config: Mapping[str, object] | None = None) -> Flask:
@@ -29,10 +29,10 @@ def create_app(config: Mapping[str, object] | None = None) -> Flask:
     app.json.sort_keys = False
     app.json.compact = True
 
-    engine = Engine(budget=settings.search_budget,
-                    max_searches=settings.max_concurrent_searches,
-                    table_limit=settings.solver_table_limit)
-    app.extensions["solved_positions"] = solved_cache.init_app(app, settings, engine)
+    slots = SearchSlots(budget=settings.search_budget,
+                        max_searches=settings.max_concurrent_searches,
+                        table_limit=settings.solver_table_limit)
+    app.extensions["solved_positions"] = cache.init_app(app, settings, slots)
 
     errors.register(app)
     security.register(app, settings.frame_ancestors)

@@ -191,12 +191,12 @@ def test_debug_is_off_even_when_the_environment_asks_flask_for_it(tmp_path, monk
 
 def broken_app(tmp_path, monkeypatch):
     """An app whose engine raises, and with a page route that raises too."""
-    from web import engine
+    from web import search_slots
 
     def explode(*args, **kwargs):
         raise RuntimeError(SECRET)
 
-    monkeypatch.setattr(engine.Engine, "search", explode)
+    monkeypatch.setattr(search_slots.SearchSlots, "search", explode)
     app = make_app(tmp_path)
 
     @app.get("/boom")

@@ -18,7 +18,7 @@ from tictactoe.algorithms.registry import describe_engines, get_engine
 
 from .openapi import build_spec
 from .payload import read_position_request
-from .solved_cache import Solution, SolvedPositions
+from .cache import Answer, SolvedPositions
 
 bp = Blueprint("api", __name__)
 
@@ -46,13 +46,13 @@ def move():
         found = {"value": result.value, "plies": None, "proven": result.value is not None,
                  "cached": False, "depth": None, **_teaching_fields(board, req.engine, result)}
     elif req.level == "perfect":
-        solution = solved().solve(board)
-        cell = pick_best(solution, rng)
-        found = _engine_fields(solution)
+        answer = solved().solve(board)
+        cell = pick_best(answer, rng)
+        found = _engine_fields(answer)
     else:
-        solution = solved().peek(board)  # report the value only if it is already known
+        known = solved().peek(board)  # report the value only if it is already known
         cell = quick_move(board, req.level, rng)
-        found = _engine_fields(solution)
+        found = _engine_fields(known)
     player = board.to_move
     board.play(cell)
     row, col = board.rules.row_col(cell)
@@ -75,20 +75,20 @@ def analyze():
         return jsonify(board=board.to_text(), k=board.rules.k, player=board.to_move,
                        move={"row": row, "col": col}, value=result.value,
                        **_teaching_fields(board, req.engine, result))
-    solution = solved().solve(board, all_moves=True)
-    best = set(solution.best_moves)
+    answer = solved().solve(board, all_moves=True)
+    best = set(answer.best_moves)
     cols = board.rules.cols
     moves = []
     for cell in board.legal_moves():
-        known = solution.moves.get(cell) if solution.moves else None
+        known = answer.move_values.get(cell) if answer.move_values else None
         moves.append({"row": cell // cols, "col": cell % cols,
                       "value": known.value if known else None,
                       "plies": known.plies if known else None,
                       "best": cell in best})
     return jsonify(
         board=board.to_text(), k=board.rules.k, player=board.to_move,
-        best=[{"row": c // cols, "col": c % cols} for c in solution.best_moves],
-        moves=moves, **_engine_fields(solution),
+        best=[{"row": c // cols, "col": c % cols} for c in answer.best_moves],
+        moves=moves, **_engine_fields(answer),
     )
 
 
@@ -119,7 +119,7 @@ def healthz():
     positions = solved()
     ok, detail = positions.probe()
     response = jsonify(status="ok" if ok else "unavailable",
-                       cache={"backend": positions.kind, "ok": ok, "detail": detail},
+                       cache={"backend": positions.backend.name, "ok": ok, "detail": detail},
                        engine=ENGINE_VERSION, worker=os.getpid())
     response.status_code = 200 if ok else 503
     return response
@@ -129,7 +129,7 @@ def healthz():
 def stats():
     """Counters of this worker and, where the backend keeps them, of all workers."""
     positions = solved()
-    return jsonify(**positions.stats.snapshot(), backend=positions.kind)
+    return jsonify(**positions.stats.snapshot(), backend=positions.backend.name)
 
 
 @bp.get("/openapi.json")
@@ -162,20 +162,20 @@ def _status(board: Board) -> dict:
             "line": [list(board.rules.row_col(cell)) for cell in outcome.line]}
 
 
-def _engine_fields(solution: Solution | None) -> dict:
-    """value, plies, proven, cached, depth, nodes, ms and worker for a solution (or none)."""
-    if solution is None:
+def _engine_fields(answer: Answer | None) -> dict:
+    """value, plies, proven, cached, depth, nodes, ms and worker of an answer (or none)."""
+    if answer is None:
         return {"value": None, "plies": None, "proven": False, "cached": False, "depth": None,
                 "nodes": 0, "ms": 0.0, "worker": os.getpid()}
-    return {"value": solution.value, "plies": solution.plies, "proven": solution.proven,
-            "cached": solution.cached, "depth": solution.depth, "nodes": solution.nodes,
-            "ms": round(solution.seconds * 1000, 3), "worker": os.getpid()}
+    return {"value": answer.value, "plies": answer.plies, "proven": answer.proven,
+            "cached": answer.cached, "depth": answer.depth, "nodes": answer.nodes,
+            "ms": round(answer.seconds * 1000, 3), "worker": os.getpid()}
 
 
 
 def _run_engine(board: Board, name: str, rng) -> EngineResult:
     """Run the teaching engine ``name`` (already checked) within the budget, outside the cache."""
-    return solved().engine.run(board, get_engine(name), rng)
+    return solved().slots.run(board, get_engine(name), rng)
 
 
 def _teaching_fields(board: Board, name: str, result: EngineResult) -> dict:

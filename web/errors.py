@@ -16,7 +16,7 @@ from werkzeug.exceptions import HTTPException, InternalServerError
 
 from tictactoe import IllegalPositionError
 
-from .engine import Busy
+from .search_slots import Busy
 
 logger = logging.getLogger(__name__)
 

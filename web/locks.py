@@ -20,10 +20,31 @@ import fcntl
 import hashlib
 import os
 from pathlib import Path
+from typing import Protocol
 
 
 class LockUnavailable(Exception):
     """The lock store could not be reached (a folder not writable, Redis down)."""
+
+
+class Lock(Protocol):
+    """One key's lock: tried, never waited on."""
+
+    def try_acquire(self) -> bool:
+        """Take the lock if it is free; raises ``LockUnavailable`` when its store fails."""
+        ...
+
+    def release(self) -> None:
+        """Let the lock go (never raises)."""
+        ...
+
+
+class Locks(Protocol):
+    """A store of per-key locks."""
+
+    def lock(self, key: str) -> Lock:
+        """The (not yet taken) lock for ``key``."""
+        ...
 
 
 class FileLock:
