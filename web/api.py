@@ -16,11 +16,12 @@ from tictactoe import ENGINE_VERSION, Board, GameOverError, pick_best, quick_mov
 from tictactoe.algorithms.base import EngineResult
 from tictactoe.algorithms.registry import describe_engines, get_engine
 
+from .errors import API_BLUEPRINT
 from .openapi import build_spec
 from .payload import read_position_request
 from .cache import Answer, SolvedPositions
 
-bp = Blueprint("api", __name__)
+bp = Blueprint(API_BLUEPRINT, __name__)
 
 
 def solved() -> SolvedPositions:

@@ -22,8 +22,10 @@ bp = Blueprint("pages", __name__)
 SIDES = ("x", "o")
 FIRSTS = ("human", "engine")
 THEMES = ("auto", "light", "dark")
-_SIZE = re.compile(r"^(\d{1,2})x(\d{1,2})$")
-_INT = re.compile(r"^\d{1,2}$")
+# ASCII digits only, matched whole: ``\d`` would take other scripts' digits, and
+# ``$`` a trailing newline (``k=4%0A``).
+_SIZE = re.compile(r"([0-9]{1,2})x([0-9]{1,2})", re.ASCII)
+_INT = re.compile(r"[0-9]{1,2}", re.ASCII)
 
 
 @dataclass(frozen=True)
@@ -75,7 +77,7 @@ def embed_settings(args) -> EmbedSettings:
     if size is not None and (rows_text is not None or cols_text is not None):
         raise ApiError(400, "give either size (such as 3x3) or rows and cols, not both")
     if size is not None:
-        match = _SIZE.match(size)
+        match = _SIZE.fullmatch(size)
         if not match:
             raise ApiError(400, f"size must look like 3x3 (rows x cols), not {size!r}")
         rows, cols = int(match[1]), int(match[2])
@@ -111,7 +113,7 @@ def embed_settings(args) -> EmbedSettings:
 def _small_int(name: str, text: str | None, default: int) -> int:
     if text is None:
         return default
-    if not _INT.match(text):
+    if not _INT.fullmatch(text):
         raise ApiError(400, f"{name} must be a whole number, not {text!r}")
     return int(text)
 
