@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import random
 
-from flask import Blueprint, current_app, jsonify, request
+from flask import Blueprint, Response, current_app, jsonify, request
 
 from tictactoe import ENGINE_VERSION, Board, GameOverError, pick_best, quick_move
 from tictactoe.algorithms.base import EngineResult
@@ -26,7 +26,8 @@ bp = Blueprint(API_BLUEPRINT, __name__)
 
 def solved() -> SolvedPositions:
     """The app's cache of solved positions."""
-    return current_app.extensions["solved_positions"]
+    positions: SolvedPositions = current_app.extensions["solved_positions"]
+    return positions
 
 
 # Unseeded choices draw from the OS: no state shared by forked workers, and no
@@ -35,7 +36,7 @@ _UNSEEDED = random.SystemRandom()
 
 
 @bp.post("/move")
-def move():
+def move() -> Response:
     """Play the engine's move: see the Move schema in /openapi.json."""
     req = read_position_request(request, "move")
     board = req.board
@@ -64,7 +65,7 @@ def move():
 
 
 @bp.post("/analyze")
-def analyze():
+def analyze() -> Response:
     """Every legal move's value and plies: see the Analysis schema in /openapi.json."""
     req = read_position_request(request, "analyze")
     board = req.board
@@ -94,7 +95,7 @@ def analyze():
 
 
 @bp.post("/state")
-def state():
+def state() -> Response:
     """The status of a position (finished or not): see the State schema in /openapi.json."""
     board = read_position_request(request, "state").board
     fields = _status(board)
@@ -103,19 +104,19 @@ def state():
 
 
 @bp.get("/engines")
-def engines():
+def engines() -> Response:
     """The engines that /move and /analyze take as ``engine``, in teaching order."""
     return jsonify(engines=describe_engines())
 
 
 @bp.get("/livez")
-def livez():
+def livez() -> Response:
     """Liveness for a platform's checks: the worker answers (no cache touched)."""
     return jsonify(status="alive")
 
 
 @bp.get("/healthz")
-def healthz():
+def healthz() -> Response:
     """200 when the cache backend makes a real round trip, else 503."""
     positions = solved()
     ok, detail = positions.probe()
@@ -127,14 +128,14 @@ def healthz():
 
 
 @bp.get("/stats")
-def stats():
+def stats() -> Response:
     """Counters of this worker and, where the backend keeps them, of all workers."""
     positions = solved()
     return jsonify(**positions.stats.snapshot(), backend=positions.backend.name)
 
 
 @bp.get("/openapi.json")
-def openapi():
+def openapi() -> Response:
     """The OpenAPI 3 description of this API."""
     response = jsonify(build_spec())
     response.cache_control.max_age = 300
@@ -152,7 +153,7 @@ def _refuse_finished(board: Board) -> None:
     raise GameOverError(f"the game is over: {outcome.winner} has won")
 
 
-def _status(board: Board) -> dict:
+def _status(board: Board) -> dict[str, object]:
     """The ``status`` and ``line`` fields of a board."""
     outcome = board.outcome()
     if outcome is None:
@@ -163,7 +164,7 @@ def _status(board: Board) -> dict:
             "line": [list(board.rules.row_col(cell)) for cell in outcome.line]}
 
 
-def _engine_fields(answer: Answer | None) -> dict:
+def _engine_fields(answer: Answer | None) -> dict[str, object]:
     """value, plies, proven, cached, depth, nodes, ms and worker of an answer (or none)."""
     if answer is None:
         return {"value": None, "plies": None, "proven": False, "cached": False, "depth": None,
@@ -174,12 +175,12 @@ def _engine_fields(answer: Answer | None) -> dict:
 
 
 
-def _run_engine(board: Board, name: str, rng) -> EngineResult:
+def _run_engine(board: Board, name: str, rng: random.Random | None) -> EngineResult:
     """Run the teaching engine ``name`` (already checked) within the budget, outside the cache."""
     return solved().slots.run(board, get_engine(name), rng)
 
 
-def _teaching_fields(board: Board, name: str, result: EngineResult) -> dict:
+def _teaching_fields(board: Board, name: str, result: EngineResult) -> dict[str, object]:
     """engine, finished, note, nodes, leaves, ms, principal_variation and worker of a result."""
     return {"engine": name, "finished": result.finished,
             "note": result.note, "nodes": result.nodes, "leaves": result.leaves,

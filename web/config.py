@@ -12,9 +12,10 @@ from __future__ import annotations
 import os
 import re
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, TypeVar
 
 # The cache backends (the CACHE_TYPE setting): see web/cache/backends.py.
 BACKENDS = ("filesystem", "redis", "null")
@@ -163,7 +164,11 @@ def frame_ancestors(value: str) -> str:
     return " ".join(sources)
 
 
-def _number(source: Mapping[str, object], name: str, default, kind):
+Number = TypeVar("Number", int, float)
+
+
+def _number(source: Mapping[str, object], name: str, default: Number,
+            kind: Callable[[Any], Number]) -> Number:
     """The setting ``name`` as ``kind`` (int or float), or ``default`` when unset."""
     value = source.get(name)
     if value is None:

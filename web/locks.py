@@ -20,7 +20,11 @@ import fcntl
 import hashlib
 import os
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    import redis
+    import redis.lock
 
 
 class LockUnavailable(Exception):
@@ -110,7 +114,7 @@ class FileLocks:
 class RedisLock:
     """A redis-py lock that is only ever tried, with connection errors as ``LockUnavailable``."""
 
-    def __init__(self, lock) -> None:
+    def __init__(self, lock: redis.lock.Lock) -> None:
         self._lock = lock
 
     def try_acquire(self) -> bool:
@@ -135,7 +139,7 @@ class RedisLock:
 class RedisLocks:
     """Locks as Redis keys ``<prefix>lock:<key>`` that expire after ``ttl`` seconds."""
 
-    def __init__(self, client, prefix: str, ttl: float) -> None:
+    def __init__(self, client: redis.Redis, prefix: str, ttl: float) -> None:
         self.client = client
         self.prefix = prefix
         self.ttl = ttl

@@ -9,6 +9,8 @@ lines on the board) is the 409.
 
 from __future__ import annotations
 
+from typing import Any
+
 from tictactoe import ENGINE_VERSION, LEVELS, MAX_SIZE, MIN_SIZE, Value
 from tictactoe.algorithms.registry import ENGINES
 from tictactoe.rules import MIN_K
@@ -17,6 +19,9 @@ from .config import BACKENDS
 from .errors import MAX_BODY_BYTES, RETRY_AFTER_SECONDS
 from .payload import FIELDS, MAX_SEED
 from .stats import COUNTERS
+
+# A piece of the document: JSON, as nested as OpenAPI makes it.
+Schema = dict[str, Any]
 
 SIZES = range(MIN_SIZE, MAX_SIZE + 1)
 NULLABLE_VALUE = {"type": "string", "enum": [*map(str, Value), None], "nullable": True}
@@ -31,7 +36,7 @@ STATUS = {"type": "string", "enum": ["in_progress", "x_won", "o_won", "draw"]}
 BOARD_OUT = {"type": "array", "items": {"type": "string", "pattern": "^[xo.]+$"}}
 
 
-def _request_schema(fields: tuple[str, ...]) -> dict:
+def _request_schema(fields: tuple[str, ...]) -> Schema:
     """The request body: the fields, and an anyOf of the board shapes and k ranges accepted.
 
     JSON Schema cannot say "all rows have one length" or "k is at most the longer
@@ -58,8 +63,8 @@ def _request_schema(fields: tuple[str, ...]) -> dict:
         "engine": {"$ref": "#/components/schemas/EngineName"},
     }
 
-    def case(width: int, k_min: int, k_max: int, min_rows: int) -> dict:
-        board = {"items": {"pattern": f"^[xXoO.]{{{width}}}$"}}
+    def case(width: int, k_min: int, k_max: int, min_rows: int) -> Schema:
+        board: Schema = {"items": {"pattern": f"^[xXoO.]{{{width}}}$"}}
         if min_rows > MIN_SIZE:
             board["minItems"] = min_rows
         return {"properties": {"board": board, "k": {"minimum": k_min, "maximum": k_max}}}
@@ -72,19 +77,20 @@ def _request_schema(fields: tuple[str, ...]) -> dict:
     }
 
 
-def _json(schema: dict, description: str, headers: dict | None = None) -> dict:
-    response = {"description": description, "content": {"application/json": {"schema": schema}}}
+def _json(schema: Schema, description: str, headers: Schema | None = None) -> Schema:
+    response: Schema = {"description": description,
+                        "content": {"application/json": {"schema": schema}}}
     if headers:
         response["headers"] = headers
     return response
 
 
 ERROR = {"$ref": "#/components/schemas/Error"}
-COUNTS = {"type": "object", "required": list(COUNTERS),
+COUNTS: Schema = {"type": "object", "required": list(COUNTERS),
           "properties": {name: {"type": "integer", "minimum": 0} for name in COUNTERS}}
 
 
-def _errors(*statuses: int) -> dict:
+def _errors(*statuses: int) -> Schema:
     texts = {
         400: "Not a board request: not JSON, wrong Content-Type, wrong field types, unknown"
              " fields, bad characters, ragged rows, a size outside 3..15, a k that does not"
@@ -107,8 +113,8 @@ def _errors(*statuses: int) -> dict:
     return out
 
 
-def _post(summary: str, description: str, fields: tuple[str, ...], answer: str | dict,
-          answer_text: str, errors: tuple[int, ...]) -> dict:
+def _post(summary: str, description: str, fields: tuple[str, ...], answer: str | Schema,
+          answer_text: str, errors: tuple[int, ...]) -> Schema:
     schema = {"$ref": f"#/components/schemas/{answer}"} if isinstance(answer, str) else answer
     return {"post": {
         "summary": summary, "description": description,
@@ -118,7 +124,7 @@ def _post(summary: str, description: str, fields: tuple[str, ...], answer: str |
     }}
 
 
-def build_spec() -> dict:
+def build_spec() -> Schema:
     """The OpenAPI document (a fresh dict each call)."""
     return {
         "openapi": "3.0.3",
@@ -202,7 +208,7 @@ def build_spec() -> dict:
     }
 
 
-def _schemas() -> dict:
+def _schemas() -> Schema:
     level = {"type": "string", "enum": list(LEVELS), "default": "perfect",
              "description": "perfect: the best move (a random one among equally good moves);"
                             " medium: wins or blocks in one, else random; easy: wins in one,"

@@ -12,12 +12,15 @@ import re
 from dataclasses import asdict, dataclass
 
 from flask import Blueprint, render_template, request
+from werkzeug.datastructures import MultiDict
 
 from tictactoe import LEVELS, BoardFormatError, Rules
 
 from .errors import ApiError
 
 bp = Blueprint("pages", __name__)
+
+PageResponse = tuple[str, int, dict[str, str]]  # body, status, headers
 
 SIDES = ("x", "o")
 FIRSTS = ("human", "engine")
@@ -46,26 +49,26 @@ class EmbedSettings:
 
 
 @bp.get("/")
-def index():
+def index() -> PageResponse:
     """The game page."""
     return _page(render_template("index.html"))
 
 
 @bp.get("/lab")
-def lab():
+def lab() -> PageResponse:
     """The lab: every teaching engine on one position (all figures come from the API)."""
     return _page(render_template("lab.html"))
 
 
 @bp.get("/embed")
-def embed():
+def embed() -> PageResponse:
     """The embeddable game, configured by size (or rows and cols), k, level, side, first, theme."""
     settings = embed_settings(request.args)
     return _page(render_template("embed.html", embed=settings,
                                  embed_attrs=settings.data_attributes()))
 
 
-def embed_settings(args) -> EmbedSettings:
+def embed_settings(args: MultiDict[str, str]) -> EmbedSettings:
     """Check the query parameters of /embed; raises ``ApiError`` 400 naming the bad one."""
     def one(name: str) -> str | None:
         values = args.getlist(name)
@@ -126,6 +129,6 @@ def _choice(name: str, value: str | None, choices: tuple[str, ...], default: str
     return value
 
 
-def _page(html: str):
+def _page(html: str) -> PageResponse:
     """A page response that browsers revalidate, so a deploy shows at once."""
     return html, 200, {"Cache-Control": "no-cache"}

@@ -22,6 +22,13 @@ import os
 import struct
 import threading
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+from .breaker import Breaker
+from .throttled_log import ThrottledLog
+
+if TYPE_CHECKING:
+    import redis
 
 COUNTERS = ("hits", "misses", "searches", "waited", "stored", "unproven", "invalid", "busy",
             "cache_errors")
@@ -97,7 +104,7 @@ class RedisTotals:
 
     scope = "every instance sharing the Redis"
 
-    def __init__(self, client, key: str) -> None:
+    def __init__(self, client: redis.Redis, key: str) -> None:
         self.client = client
         self.key = key
 
@@ -111,13 +118,15 @@ class RedisTotals:
     def read(self) -> dict[str, int]:
         """The totals so far; raises ``redis.RedisError`` when Redis fails."""
         raw = self.client.hgetall(self.key)
-        return _clean({name.decode(): int(value) for name, value in raw.items()})
+        return _clean({name.decode() if isinstance(name, bytes) else name: int(value)
+                       for name, value in raw.items()})
 
 
 class Stats:
     """This worker's counters, mirrored into shared totals when there are any."""
 
-    def __init__(self, totals: SlotTotals | RedisTotals | None, log, breaker) -> None:
+    def __init__(self, totals: SlotTotals | RedisTotals | None, log: ThrottledLog,
+                 breaker: Breaker) -> None:
         self.totals = totals
         self.log = log
         self.breaker = breaker
@@ -147,9 +156,9 @@ class Stats:
         with self._lock:
             return dict(self._local)
 
-    def snapshot(self) -> dict:
+    def snapshot(self) -> dict[str, object]:
         """The /stats document: this worker's counters, and the totals (or null, with why)."""
-        document = {"worker": {"pid": os.getpid(), **self.local()}, "total": None,
+        document: dict[str, object] = {"worker": {"pid": os.getpid(), **self.local()}, "total": None,
                     "total_scope": None}
         if self.totals is None:
             document["total_scope"] = "none: no shared cache"

@@ -119,7 +119,7 @@ def _store(app: Flask) -> BaseCache:
 class EntrySerializer(JSONSerializer):
     """JSON, with a missing Redis key read as a miss (cachelib would log a warning for it)."""
 
-    def loads(self, bvalue: bytes | None, *args: Any, **kwargs: Any) -> Any:
+    def loads(self, bvalue: str | bytes | bytearray | None, *args: Any, **kwargs: Any) -> Any:
         if bvalue is None:
             return None
         return super().loads(bvalue, *args, **kwargs)
