@@ -16,10 +16,10 @@ from tictactoe import ENGINE_VERSION, Board, GameOverError, pick_best, quick_mov
 from tictactoe.algorithms.base import EngineResult
 from tictactoe.algorithms.registry import describe_engines, get_engine
 
+from .cache import Answer, SolvedPositions
 from .errors import API_BLUEPRINT
 from .openapi import build_spec
 from .payload import read_position_request
-from .cache import Answer, SolvedPositions
 
 bp = Blueprint(API_BLUEPRINT, __name__)
 
