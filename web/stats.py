@@ -11,7 +11,8 @@
 - ``cache_errors``: operations on the cache backend that failed (the request went on without it).
 
 Totals live beside the cache: a file of per-process slots for the file-system
-cache (every worker of the machine), a Redis hash for Redis (every instance).  With no shared cache there is no total, only this worker's counts.
+cache (every worker of the machine), a Redis hash for Redis (every instance).
+With no shared cache there is no total, only this worker's counts.
 """
 
 from __future__ import annotations
