@@ -15,6 +15,7 @@ raises ``LockUnavailable``; the caller then searches without one.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import fcntl
 import hashlib
@@ -91,10 +92,9 @@ class FileLock:
         """Remove the lock file, then unlock it (so lock files do not pile up)."""
         if self.fd is None:
             return
-        try:
+        # Already gone, or the folder broke: closing still releases the lock.
+        with contextlib.suppress(OSError):
             os.unlink(self.path)
-        except OSError:
-            pass  # already gone, or the folder broke: closing still releases the lock
         os.close(self.fd)
         self.fd = None
 
@@ -130,10 +130,9 @@ class RedisLock:
         """Release if still ours; a lock that expired or a Redis that went away is let go."""
         import redis
 
-        try:
+        # LockNotOwnedError (it expired) or a connection error: it expires by itself.
+        with contextlib.suppress(redis.RedisError):
             self._lock.release()
-        except redis.RedisError:
-            pass  # LockNotOwnedError (it expired) or a connection error: it expires by itself
 
 
 class RedisLocks:

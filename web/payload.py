@@ -57,22 +57,19 @@ def read_position_request(request: Request, endpoint: str) -> PositionRequest:
                             ' ["x..", ".o.", "..."]')
     # A field given as null is refused like any other wrong type, hence "in body".
     k = body.get("k")
-    if "k" in body or k is not None:
-        if not isinstance(k, int) or isinstance(k, bool):
-            raise ApiError(400, f"k must be an integer, not {_show(k)}")
+    if ("k" in body or k is not None) and (not isinstance(k, int) or isinstance(k, bool)):
+        raise ApiError(400, f"k must be an integer, not {_show(k)}")
     level = body.get("level", "perfect")
     if not isinstance(level, str) or level not in LEVELS:
         raise ApiError(400, f"level must be one of {', '.join(LEVELS)}, not {_show(level)}")
     seed = body.get("seed")
-    if "seed" in body or seed is not None:
-        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
-            raise ApiError(400, f"seed must be an integer from 0 to {MAX_SEED},"
-                                f" not {_show(seed)}")
+    if ("seed" in body or seed is not None) and (
+            not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED):
+        raise ApiError(400, f"seed must be an integer from 0 to {MAX_SEED}, not {_show(seed)}")
     engine = body.get("engine")
-    if "engine" in body or engine is not None:
-        if not isinstance(engine, str) or engine not in ENGINES:
-            raise ApiError(400, f"engine must be one of {', '.join(ENGINES)},"
-                                f" not {_show(engine)}")
+    if ("engine" in body or engine is not None) and (
+            not isinstance(engine, str) or engine not in ENGINES):
+        raise ApiError(400, f"engine must be one of {', '.join(ENGINES)}, not {_show(engine)}")
     try:
         board = Board.from_text(body["board"], k=k)
     except BoardFormatError as error:

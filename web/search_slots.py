@@ -18,7 +18,7 @@ from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from tictactoe import Board, Rules, SolveResult, Solver, analyse
+from tictactoe import Board, Rules, Solver, SolveResult, analyse
 from tictactoe.algorithms.base import Engine as TeachingEngine
 from tictactoe.algorithms.base import EngineResult
 

@@ -75,7 +75,7 @@ class SlotTotals:
         totals = dict.fromkeys(COUNTERS, 0)
         for start in range(0, len(data) - self.SLOT_BYTES + 1, self.SLOT_BYTES):
             values = self.LAYOUT.unpack_from(data, start)
-            for name, value in zip(COUNTERS, values[1:]):
+            for name, value in zip(COUNTERS, values[1:], strict=True):
                 totals[name] += value
         return totals
 
