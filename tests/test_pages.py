@@ -72,6 +72,11 @@ def test_embed_settings_become_data_attributes(client, query, expected):
     ("?k=4", "k must be between 3 and 3 on a 3x3 board, not 4"),
     ("?size=5x5&k=2", "k must be between 3 and 5"),
     ("?k=-1", "k must be a whole number"),
+    ("?k=4%0A", "k must be a whole number"),  # a trailing newline
+    ("?rows=%D9%A4", "rows must be a whole number"),  # an Arabic-Indic four
+    ("?cols=%EF%BC%94", "cols must be a whole number"),  # a fullwidth four
+    ("?size=4x4%0A", "size must look like 3x3"),
+    ("?size=%D9%A4x%D9%A4", "size must look like 3x3"),
     ("?level=hard", "level must be one of easy, medium, perfect, not 'hard'"),
     ("?side=z", "side must be one of x, o"),
     ("?first=me", "first must be one of human, engine"),
