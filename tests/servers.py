@@ -39,8 +39,10 @@ def wait_until(ready, timeout: float = START_TIMEOUT, what: str = "server") -> N
 class Gunicorn:
     """``gunicorn app:app`` on 127.0.0.1 with the given environment; a context manager.
 
-    >>> with Gunicorn(workers=2, env={"CACHE_DIR": tmp}) as server:
-    ...     urllib.request.urlopen(server.url + "/healthz")
+    Used as (not a doctest: it starts real processes)::
+
+        with Gunicorn(workers=2, env={"CACHE_DIR": str(tmp_path)}) as server:
+            urllib.request.urlopen(server.url + "/healthz")
     """
 
     def __init__(self, workers: int = 2, env: dict[str, str] | None = None,
