@@ -12,6 +12,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -72,6 +73,9 @@ class Gunicorn:
         try:
             with urllib.request.urlopen(self.url + "/healthz", timeout=2):
                 return True
+        except urllib.error.HTTPError as error:
+            error.close()  # an error answer holds its connection open until closed
+            return False
         except OSError:
             return False
 
@@ -145,6 +149,9 @@ def wait_for_workers(url: str, count: int, timeout: float = START_TIMEOUT) -> se
         try:
             with urllib.request.urlopen(url + "/healthz", timeout=5) as response:
                 return json.loads(response.read())["worker"]
+        except urllib.error.HTTPError as error:
+            error.close()  # an error answer holds its connection open until closed
+            return None
         except OSError:
             return None
 

@@ -28,7 +28,8 @@ def post(url: str, payload: dict) -> tuple[int, dict]:
         with urllib.request.urlopen(request, timeout=30) as response:
             return response.status, json.loads(response.read())
     except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read())
+        with error:  # an error answer holds its connection open until closed
+            return error.code, json.loads(error.read())
 
 
 def get(url: str) -> dict:
