@@ -11,7 +11,6 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from servers import Gunicorn, wait_for_workers
-
 from test_api import optimal_moves, position_value
 
 # 5x5, four in a row: a search of about 0.1 s, long enough for requests to meet.
