@@ -3,9 +3,15 @@
 #   requirements.txt      <- [project] dependencies               (runtime: what the PaaS installs)
 #   requirements-dev.txt  <- the same plus [project.optional-dependencies] dev, at the runtime lock's versions
 # Every package is pinned with its hashes.  Existing pins are kept unless a changed requirement
-# needs another version; pass --upgrade (or --upgrade-package NAME) to move them.
+# needs another: to move one package, raise its lower bound in pyproject.toml and run this again.
+# `bash scripts/lock.sh --upgrade` moves every package to its newest allowed version.
+# (Not --upgrade-package: pip-compile then writes that package into requirements.txt too.)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [ $# -gt 1 ] || { [ $# -eq 1 ] && [ "$1" != "--upgrade" ]; }; then
+    echo "usage: bash scripts/lock.sh [--upgrade]" >&2
+    exit 2
+fi
 
 # The header of each lock names this script as the command that made it.
 export CUSTOM_COMPILE_COMMAND="bash scripts/lock.sh"
