@@ -9,10 +9,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from flask import Flask
+from flask.json.provider import DefaultJSONProvider
 
-from web import api, errors, metrics, pages, rate_limit, request_log, security, solved_cache
+from web import api, cache, errors, metrics, pages, rate_limit, request_log, security
 from web.config import load_settings
-from web.engine import Engine
+from web.search_slots import SearchSlots
+
+
+class CompactJSON(DefaultJSONProvider):
+    """JSON answers as the code builds them: fields in their order, no spaces."""
+
+    sort_keys = False
+    compact = True
 
 
 def create_app(config: Mapping[str, object] | None = None) -> Flask:
@@ -26,15 +34,14 @@ def create_app(config: Mapping[str, object] | None = None) -> Flask:
         SEND_FILE_MAX_AGE_DEFAULT=settings.static_max_age,
         SETTINGS=settings,
     )
-    app.json.sort_keys = False
-    app.json.compact = True
+    app.json = CompactJSON(app)
 
     request_log.register(app, observe=metrics.init_app(app).observe_request)
-    engine = Engine(budget=settings.search_budget,
-                    max_searches=settings.max_concurrent_searches,
-                    table_limit=settings.solver_table_limit,
-                    admit=rate_limit.init_app(app, settings))
-    app.extensions["solved_positions"] = solved_cache.init_app(app, settings, engine)
+    slots = SearchSlots(budget=settings.search_budget,
+                        max_searches=settings.max_concurrent_searches,
+                        table_limit=settings.solver_table_limit,
+                        admit=rate_limit.init_app(app, settings))
+    app.extensions["solved_positions"] = cache.init_app(app, settings, slots)
 
     errors.register(app)
     security.register(app, settings.frame_ancestors)

@@ -29,7 +29,7 @@ import redis as redis_py
 from app import create_app
 from tictactoe import Board
 from web import locks
-from web.solved_cache import position_key
+from web.cache.entries import position_key
 
 from servers import Gunicorn, RedisServer, wait_for_workers, wait_until
 
@@ -67,7 +67,8 @@ def ask(url: str, path: str, payload: dict, timeout: float = 30) -> tuple[int | 
         with urllib.request.urlopen(request, timeout=timeout) as response:
             return response.status, json.loads(response.read())
     except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read() or b"null")
+        with error:  # an error answer holds its connection open until closed
+            return error.code, json.loads(error.read() or b"null")
     except (OSError, ValueError, http.client.HTTPException):  # reset, refused, cut short
         return None, None
 
@@ -78,7 +79,8 @@ def health(url: str) -> tuple[int | None, dict | None]:
         with urllib.request.urlopen(url + "/healthz", timeout=10) as response:
             return response.status, json.loads(response.read())
     except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read())
+        with error:  # an error answer holds its connection open until closed
+            return error.code, json.loads(error.read())
     except OSError:
         return None, None
 
@@ -144,7 +146,7 @@ def store(cache: Path):
     backend, which read and write what the workers read and write.
     """
     app = create_app({"CACHE_DIR": str(cache)})
-    return app, app.extensions["solved_positions"].backend
+    return app, app.extensions["solved_positions"].backend.store
 
 
 def key_of(cells: str) -> str:

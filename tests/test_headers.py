@@ -62,7 +62,8 @@ RESPONSES = {
 
 @pytest.mark.parametrize("method,path,kwargs", RESPONSES.values(), ids=RESPONSES.keys())
 def test_every_response_carries_the_security_headers(client, method, path, kwargs):
-    response = client.open(path, method=method, **kwargs)
+    # buffered: a static file is streamed from an open file, which only a read to the end closes
+    response = client.open(path, method=method, buffered=True, **kwargs)
     policy = csp(response)
     assert policy["script-src"] == ["'self'"] and policy["default-src"] == ["'self'"]
     assert policy["object-src"] == ["'none'"] and policy["base-uri"] == ["'self'"]
@@ -76,12 +77,13 @@ def test_every_response_carries_the_security_headers(client, method, path, kwarg
 
 
 def test_a_conditional_static_request_is_a_304_with_the_headers(client):
-    first = client.get("/static/css/app.css")
-    again = client.get("/static/css/app.css", headers={"If-None-Match": first.headers["ETag"]})
+    first = client.get("/static/css/app.css", buffered=True)
+    again = client.get("/static/css/app.css", buffered=True,
+                       headers={"If-None-Match": first.headers["ETag"]})
     assert again.status_code == 304 and again.get_data() == b""
     assert again.headers["X-Content-Type-Options"] == "nosniff"
     assert csp(again)["script-src"] == ["'self'"]
-    since = client.get("/static/css/app.css",
+    since = client.get("/static/css/app.css", buffered=True,
                        headers={"If-Modified-Since": first.headers["Last-Modified"]})
     assert since.status_code == 304
 
@@ -95,7 +97,7 @@ def test_a_conditional_static_request_is_a_304_with_the_headers(client):
 def test_frame_ancestors_come_from_the_configuration(tmp_path, ancestors, expected):
     client = make_app(tmp_path, FRAME_ANCESTORS=ancestors).test_client()
     for path in ("/", "/embed", "/healthz", "/static/css/app.css"):
-        assert csp(client.get(path))["frame-ancestors"] == expected, path
+        assert csp(client.get(path, buffered=True))["frame-ancestors"] == expected, path
 
 
 @pytest.mark.parametrize("ancestors,message", [
@@ -154,7 +156,7 @@ def test_the_pages_need_nothing_the_policy_forbids(client, path):
 @pytest.mark.parametrize("path", sorted(
     "/static/" + p.relative_to(STATIC).as_posix() for p in STATIC.rglob("*") if p.is_file()))
 def test_static_files_are_cacheable_with_validators_and_the_right_type(client, path):
-    response = client.get(path)
+    response = client.get(path, buffered=True)
     assert response.status_code == 200
     assert response.headers["Cache-Control"] == "public, max-age=120"  # STATIC_MAX_AGE
     assert response.headers["ETag"] and response.headers["Last-Modified"]
@@ -171,6 +173,19 @@ def test_answers_about_positions_are_never_cached_and_pages_revalidate(client):
     assert client.get("/").headers["Cache-Control"] == "no-cache"
     assert client.get("/embed").headers["Cache-Control"] == "no-cache"
     assert client.get("/nope", headers=BROWSER).headers["Cache-Control"] == "no-store"
+
+
+def test_every_api_path_is_never_stored_and_answers_errors_in_json(client):
+    """Every path /openapi.json documents (/livez too) is the API's, even for a browser."""
+    spec = client.get("/openapi.json").get_json()
+    assert "/livez" in spec["paths"]
+    for path, operations in spec["paths"].items():
+        if "get" in operations and path != "/openapi.json":  # the document sets its own
+            assert client.get(path).headers["Cache-Control"] == "no-store", path
+        wrong = client.open(path, method="POST" if "get" in operations else "GET",
+                            headers=BROWSER)
+        assert wrong.status_code == 405 and wrong.mimetype == "application/json", path
+        assert wrong.headers["Cache-Control"] == "no-store", path
 
 
 # -- debug off, errors without details ------------------------------------------------
@@ -191,12 +206,12 @@ def test_debug_is_off_even_when_the_environment_asks_flask_for_it(tmp_path, monk
 
 def broken_app(tmp_path, monkeypatch):
     """An app whose engine raises, and with a page route that raises too."""
-    from web import engine
+    from web import search_slots
 
     def explode(*args, **kwargs):
         raise RuntimeError(SECRET)
 
-    monkeypatch.setattr(engine.Engine, "search", explode)
+    monkeypatch.setattr(search_slots.SearchSlots, "search", explode)
     app = make_app(tmp_path)
 
     @app.get("/boom")

@@ -1,4 +1,4 @@
-"""GET /metrics: Prometheus' text format, totals correct across gunicorn workers, /stats from the same counters."""
+"""GET /metrics: Prometheus text, totals right across gunicorn workers, /stats from the same counters."""
 
 from __future__ import annotations
 

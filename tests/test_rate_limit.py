@@ -23,7 +23,7 @@ def limited_client(tmp_path, limit="2 per minute", **settings):
 
 
 def test_searches_past_the_limit_get_429_with_retry_after_and_hits_stay_free(tmp_path):
-    app, client = limited_client(tmp_path)
+    _, client = limited_client(tmp_path)
     assert client.post("/move", json={"board": FIRST}).get_json()["cached"] is False
     assert client.post("/analyze", json={"board": SECOND}).status_code == 200  # one budget
     refused = client.post("/move", json={"board": THIRD})

@@ -12,11 +12,13 @@ from __future__ import annotations
 import os
 import re
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, TypeVar
 
-CACHE_TYPES = ("filesystem", "redis", "null")
+# The cache backends (the CACHE_TYPE setting): see web/cache/backends.py.
+BACKENDS = ("filesystem", "redis", "null")
 MAX_SEARCH_BUDGET = 2.0
 DEFAULT_SEARCH_BUDGET = 1.0
 # Searches one worker runs at once; the engine is pure Python, so threads of one
@@ -50,9 +52,13 @@ class ConfigError(ValueError):
 
 @dataclass(frozen=True)
 class Settings:
-    """The checked settings of one app."""
+    """The checked settings of one app.
 
-    cache_type: str
+    ``backend`` is the one exception to the naming rule: it is the CACHE_TYPE
+    setting, called by what it chooses (as /healthz and /stats call it).
+    """
+
+    backend: str
     cache_dir: Path
     cache_dir_is_default: bool
     redis_url: str | None
@@ -91,11 +97,10 @@ def load_settings(env: Mapping[str, str] | None = None,
         raise ConfigError(f"REDIS_URL must be a string, not {redis_url!r}")
     if redis_url and not redis_url.startswith(("redis://", "rediss://", "unix://")):
         raise ConfigError("REDIS_URL must start with redis://, rediss:// or unix://")
-    cache_type = str(source.get("CACHE_TYPE") or ("redis" if redis_url else "filesystem")).lower()
-    if cache_type not in CACHE_TYPES:
-        raise ConfigError(
-            f"CACHE_TYPE must be one of {', '.join(CACHE_TYPES)}, not {cache_type!r}")
-    if cache_type == "redis" and not redis_url:
+    backend = str(source.get("CACHE_TYPE") or ("redis" if redis_url else "filesystem")).lower()
+    if backend not in BACKENDS:
+        raise ConfigError(f"CACHE_TYPE must be one of {', '.join(BACKENDS)}, not {backend!r}")
+    if backend == "redis" and not redis_url:
         raise ConfigError("CACHE_TYPE=redis needs REDIS_URL")
 
     cache_dir_value = source.get("CACHE_DIR")
@@ -137,20 +142,17 @@ def load_settings(env: Mapping[str, str] | None = None,
     if not re.fullmatch(r"[A-Za-z0-9_.:-]{0,40}", prefix):
         raise ConfigError("CACHE_KEY_PREFIX may hold up to 40 letters, digits and _ . : -")
 
-    rate_limit = str(source.get("SEARCH_RATE_LIMIT", DEFAULT_SEARCH_RATE_LIMIT)).strip()
-    if rate_limit.lower() == "off":
-        rate_limit = None
-    else:
-        _check_rate_limit(rate_limit)
+    limit_text = str(source.get("SEARCH_RATE_LIMIT", DEFAULT_SEARCH_RATE_LIMIT)).strip()
+    rate_limit = None if limit_text.lower() == "off" else _checked_rate_limit(limit_text)
     proxies = _number(source, "TRUSTED_PROXIES", 0, int)
     if not 0 <= proxies <= MAX_TRUSTED_PROXIES:
         raise ConfigError(f"TRUSTED_PROXIES must be between 0 and {MAX_TRUSTED_PROXIES}, not {proxies}")
 
     return Settings(
-        cache_type=cache_type,
+        backend=backend,
         cache_dir=cache_dir,
         cache_dir_is_default=not cache_dir_value,
-        redis_url=redis_url if cache_type == "redis" else None,
+        redis_url=redis_url if backend == "redis" else None,
         redis_timeout=redis_timeout,
         cache_key_prefix=prefix,
         search_budget=budget,
@@ -178,9 +180,9 @@ def frame_ancestors(value: str) -> str:
     return " ".join(sources)
 
 
-def _check_rate_limit(value: str) -> None:
-    """Raise ``ConfigError`` unless ``value`` is a list of limits such as ``2 per second; 30/minute``."""
-    from limits import parse_many  # the library flask-limiter reads its limits with
+def _checked_rate_limit(value: str) -> str:
+    """``value`` when it is a list of limits such as ``2 per second; 30/minute``, else ``ConfigError``."""
+    from limits import parse_many  # the library web/rate_limit.py counts with
 
     try:
         parsed = parse_many(value)
@@ -189,9 +191,14 @@ def _check_rate_limit(value: str) -> None:
     if not parsed or any(limit.amount < 1 for limit in parsed):
         raise ConfigError("SEARCH_RATE_LIMIT must be limits such as '60 per minute'"
                           f" (or off), not {value!r}")
+    return value
 
 
-def _number(source: Mapping[str, object], name: str, default, kind):
+Number = TypeVar("Number", int, float)
+
+
+def _number(source: Mapping[str, object], name: str, default: Number,
+            kind: Callable[[Any], Number]) -> Number:
     """The setting ``name`` as ``kind`` (int or float), or ``default`` when unset."""
     value = source.get(name)
     if value is None:

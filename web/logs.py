@@ -7,7 +7,8 @@ the one setup below, which gunicorn.conf.py hands to gunicorn as
 
     {"time": "2026-11-23T11:30:00.123456+00:00", "level": "INFO", "logger": "web.request",
      "message": "POST /move 200", "pid": 4242, "request_id": "f3c1...", "method": "POST",
-     "path": "/move", "status": 200, "duration_ms": 1.2, "cache": "hit", "board": "3x3k3"}
+     "path": "/move", "status": 200, "duration_ms": 1.2, "cache": "hit", "board": "3x3k3",
+     "source": "proof"}
 
 gunicorn's access log is configured in the same format but kept below its
 level: the app's request line is the one access line (it knows the request id,
@@ -19,11 +20,13 @@ from __future__ import annotations
 
 import logging
 import os
+from typing import Any
 
 LOG_FORMATS = ("json", "text")
 LOG_LEVELS = ("debug", "info", "warning", "error", "critical")
 # Fields a request line carries besides the standard ones (see web/request_log.py).
-REQUEST_FIELDS = ("request_id", "method", "path", "status", "duration_ms", "cache", "board")
+REQUEST_FIELDS = ("request_id", "method", "path", "status", "duration_ms", "cache", "board",
+                  "source")
 
 
 class TextFormatter(logging.Formatter):
@@ -55,7 +58,7 @@ def log_level(env: dict[str, str] | None = None) -> str:
     return value.lower()
 
 
-def logging_config(fmt: str = "json", level: str = "info") -> dict:
+def logging_config(fmt: str = "json", level: str = "info") -> dict[str, Any]:
     """A ``logging.config.dictConfig`` document: every logger to stdout in format ``fmt``."""
     formatters = {
         "json": {
@@ -81,6 +84,6 @@ def logging_config(fmt: str = "json", level: str = "info") -> dict:
     }
 
 
-def gunicorn_logconfig(env: dict[str, str] | None = None) -> dict:
+def gunicorn_logconfig(env: dict[str, str] | None = None) -> dict[str, Any]:
     """gunicorn's ``logconfig_dict``: ``logging_config`` with LOG_FORMAT and LOG_LEVEL applied."""
     return logging_config(log_format(env), log_level(env))

@@ -24,11 +24,13 @@ route matched, so that no client can grow the label set.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
+from typing import Any, TypeVar
 
 from flask import Blueprint, Flask, Response, current_app
-from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
-from prometheus_client import multiprocess
+from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest, multiprocess
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
+from prometheus_client.metrics_core import Metric
 
 from .metrics_folder import ENV
 
@@ -40,6 +42,7 @@ REQUEST_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0
 SEARCH_BUCKETS = (0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 1.5, 2.0, 3.0)
 
 bp = Blueprint("metrics", __name__)
+Labelled = TypeVar("Labelled", Counter, Histogram)
 
 
 class Metrics:
@@ -64,22 +67,22 @@ class Metrics:
                                      ("board",), buckets=SEARCH_BUCKETS, registry=self.registry)
         self.answers = Counter("tictactoe_answers", "Answers by how they are known",
                                ("source",), registry=self.registry)
-        self._children: dict[tuple, object] = {}
+        self._children: dict[tuple[int, tuple[str, ...]], Any] = {}
         for event in CACHE_EVENTS:  # present (at 0) from the start, as /stats shows them
             self._child(self.cache_events, event)
         for reason in REFUSALS:
             self._child(self.refused, reason)
 
-    def _child(self, metric, *labels: str):
+    def _child(self, metric: Labelled, *labels: str) -> Labelled:
         """The labelled child of ``metric``, made once (a dict read is lock-free)."""
-        key = (metric, labels)
-        child = self._children.get(key)
+        key = (id(metric), labels)
+        child: Labelled | None = self._children.get(key)
         if child is None:
             child = self._children[key] = metric.labels(*labels)
         return child
 
     def observe_request(self, method: str, endpoint: str, status: int, seconds: float,
-                        fields: dict) -> None:
+                        fields: dict[str, str]) -> None:
         """Count one answered request (and a 429, and the answer's source if it has one)."""
         self._child(self.requests, method, endpoint, str(status)).inc()
         self._child(self.latency, endpoint).observe(seconds)
@@ -104,7 +107,7 @@ class Metrics:
 
     def worker_counts(self) -> dict[str, int]:
         """This process's cache events and ``busy``, by name (the counters of /stats)."""
-        return _counts(self.cache_events.collect() + self.refused.collect())
+        return _counts([*self.cache_events.collect(), *self.refused.collect()])
 
     def exposition(self) -> bytes:
         """Every metric in Prometheus' text format: summed over all workers when under gunicorn."""
@@ -118,7 +121,7 @@ class Metrics:
         if not os.environ.get(ENV):
             return self.registry
         registry = CollectorRegistry()
-        multiprocess.MultiProcessCollector(registry)
+        multiprocess.MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
         return registry
 
 
@@ -129,7 +132,7 @@ def scope() -> str:
     return "this process (no PROMETHEUS_MULTIPROC_DIR)"
 
 
-def _counts(families) -> dict[str, int]:
+def _counts(families: Iterable[Metric]) -> dict[str, int]:
     """The cache events and refusals of some metric families, as {name: count}."""
     counts = dict.fromkeys((*CACHE_EVENTS, "busy"), 0)
     for family in families:
@@ -150,7 +153,7 @@ def init_app(app: Flask) -> Metrics:
 
 
 @bp.get("/metrics")
-def exposition():
+def exposition() -> Response:
     """Every metric, in Prometheus' text format."""
     response = Response(current_app.extensions["metrics"].exposition(),
                         mimetype=CONTENT_TYPE_LATEST)

@@ -50,7 +50,7 @@ def mark_worker_dead(pid: int) -> None:
     """
     from prometheus_client import multiprocess  # only now: see the module's docstring
 
-    multiprocess.mark_process_dead(pid)
+    multiprocess.mark_process_dead(pid)  # type: ignore[no-untyped-call]
 
 
 def remove_own_dir() -> None:

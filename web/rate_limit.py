@@ -35,7 +35,7 @@ import math
 import time
 from collections.abc import Callable
 
-from flask import Flask, request
+from flask import Flask, Response, request
 from limits import RateLimitItem, parse_many
 from limits.storage import storage_from_string
 from limits.strategies import MovingWindowRateLimiter
@@ -63,7 +63,7 @@ class RateLimited(Exception):
 class SearchLimit:
     """The per-client limits on starting a search, counted in a ``limits`` storage."""
 
-    def __init__(self, limits: str, storage_uri: str, **storage_options) -> None:
+    def __init__(self, limits: str, storage_uri: str, **storage_options: float | str) -> None:
         self.limits = parse_many(limits)
         self.text = limits
         self.counter = MovingWindowRateLimiter(storage_from_string(storage_uri, **storage_options))
@@ -99,20 +99,20 @@ def init_app(app: Flask, settings: Settings) -> Callable[[], None] | None:
     Returns ``admit()`` for the engine (None when ``SEARCH_RATE_LIMIT`` is off).
     """
     if settings.trusted_proxies:
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=settings.trusted_proxies,
-                                x_proto=settings.trusted_proxies)
+        proxies = settings.trusted_proxies
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)  # type: ignore[method-assign]
     if settings.search_rate_limit is None:
         return None
 
     @app.errorhandler(RateLimited)
-    def rate_limited(error: RateLimited):
+    def rate_limited(error: RateLimited) -> Response:
         response = error_response(
             429, f"too many searches from your address (at most {error.limit}): positions"
                  " already solved are not limited; try again after Retry-After seconds")
         response.headers["Retry-After"] = str(error.retry_after)
         return response
 
-    options = {}
+    options: dict[str, float | str] = {}
     if settings.redis_url is not None:
         options = {"key_prefix": f"{settings.cache_key_prefix}limits",
                    "socket_timeout": settings.redis_timeout,

@@ -42,7 +42,8 @@ def note(**fields: str) -> None:
 
 
 def register(app: Flask,
-             observe: Callable[[str, str, int, float, dict], None] | None = None) -> None:
+             observe: Callable[[str, str, int, float, dict[str, str]], None] | None = None,
+             ) -> None:
     """Log every request of ``app`` once it has its response; also hand it to ``observe``.
 
     ``observe(method, endpoint, status, seconds, fields)`` is how the metrics
@@ -69,5 +70,6 @@ def register(app: Flask,
         logger.info("%s %s %s", request.method, request.path, response.status_code, extra={
             "request_id": g.request_id, "method": request.method, "path": request.path,
             "status": response.status_code, "duration_ms": round(seconds * 1000, 3),
-            "cache": fields.get("cache"), "board": fields.get("board")})
+            "cache": fields.get("cache"), "board": fields.get("board"),
+            "source": fields.get("source")})
         return response

@@ -49,7 +49,7 @@ class Stats:
         counts = self.metrics.worker_counts()
         return {name: counts[name] for name in COUNTERS}
 
-    def snapshot(self) -> dict:
+    def snapshot(self) -> dict[str, object]:
         """The /stats document: this worker's counters and the whole server's."""
         total = self.metrics.server_counts()
         return {"worker": {"pid": os.getpid(), **self.local()},
