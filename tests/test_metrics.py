@@ -47,6 +47,16 @@ def test_requests_latency_and_cache_events_are_counted(tmp_path):
     assert value(found, "tictactoe_refused_total", reason="busy") == 0
 
 
+def test_methods_clients_invent_are_counted_as_other(tmp_path):
+    client = create_app({"CACHE_DIR": str(tmp_path / "cache")}).test_client()
+    for method in ("BREW", "WHEN", "BREW"):
+        assert client.open("/move", method=method).status_code == 405
+    found = samples(client.get("/metrics").get_data(as_text=True))
+    assert value(found, "tictactoe_http_requests_total", method="other", endpoint="other",
+                 status="405") == 3
+    assert not any(dict(labels).get("method") in ("BREW", "WHEN") for _, labels in found)
+
+
 def test_stats_reads_the_same_counters_as_metrics(tmp_path):
     client = create_app({"CACHE_DIR": str(tmp_path / "cache")}).test_client()
     for board in (["x..", "...", "..."], ["x..", "...", "..."], [".x.", "...", "..."]):

@@ -16,6 +16,7 @@ from tictactoe import ENGINE_VERSION, Board, GameOverError, pick_best, quick_mov
 from tictactoe.algorithms.base import EngineResult
 from tictactoe.algorithms.registry import describe_engines, get_engine
 
+from . import metrics
 from .cache import Answer, SolvedPositions
 from .errors import API_BLUEPRINT
 from .openapi import build_spec
@@ -23,6 +24,7 @@ from .payload import read_position_request
 from .request_log import note
 
 bp = Blueprint(API_BLUEPRINT, __name__)
+bp.register_blueprint(metrics.bp)  # GET /metrics is the API's too: JSON errors, no-store
 
 
 def solved() -> SolvedPositions:

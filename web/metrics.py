@@ -37,6 +37,8 @@ from .metrics_folder import ENV
 CACHE_EVENTS = ("hits", "misses", "searches", "waited", "stored", "unproven", "invalid",
                 "cache_errors")
 REFUSALS = ("busy", "rate_limited")
+# Any other method is counted as "other": the label set must not grow with what clients send.
+METHODS = frozenset(("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"))
 # A cache hit takes about a millisecond, a search up to SEARCH_BUDGET (at most 2 s).
 REQUEST_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
 SEARCH_BUCKETS = (0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 1.5, 2.0, 3.0)
@@ -84,6 +86,7 @@ class Metrics:
     def observe_request(self, method: str, endpoint: str, status: int, seconds: float,
                         fields: dict[str, str]) -> None:
         """Count one answered request (and a 429, and the answer's source if it has one)."""
+        method = method if method in METHODS else "other"
         self._child(self.requests, method, endpoint, str(status)).inc()
         self._child(self.latency, endpoint).observe(seconds)
         if status == 429:
@@ -146,9 +149,9 @@ def _counts(families: Iterable[Metric]) -> dict[str, int]:
 
 
 def init_app(app: Flask) -> Metrics:
-    """Make ``app``'s metrics, serve them at ``GET /metrics``; returns them."""
-    metrics = app.extensions["metrics"] = Metrics()
-    app.register_blueprint(bp)
+    """Make ``app``'s metrics; returns them (``bp`` serves them, inside the API's blueprint)."""
+    metrics: Metrics = Metrics()
+    app.extensions["metrics"] = metrics
     return metrics
 
 

@@ -21,6 +21,7 @@ from flask import Flask, Response, g, has_request_context, request
 logger = logging.getLogger("web.request")
 
 HEADER = "X-Request-ID"
+MAX_LOGGED_PATH = 200  # characters: a path is the client's to choose, a log line is not
 _SANE_ID = re.compile(r"[A-Za-z0-9._:@+=/-]{1,200}")
 
 
@@ -29,6 +30,16 @@ def request_id(header: str | None) -> str:
     if header is not None and _SANE_ID.fullmatch(header):
         return header
     return os.urandom(16).hex()
+
+
+def logged_path(path: str) -> str:
+    """``path`` as a log shows it: at most MAX_LOGGED_PATH characters, control characters escaped.
+
+    >>> logged_path("/move\\nfake line")
+    '/move\\\\nfake line'
+    """
+    path = path[:MAX_LOGGED_PATH]
+    return path if path.isprintable() else path.encode("unicode_escape").decode("ascii")
 
 
 def note(**fields: str) -> None:
@@ -58,7 +69,7 @@ def register(app: Flask,
     @app.after_request
     def finish(response: Response) -> Response:
         started = g.get("started")
-        if started is None:  # a request refused before our hook ran (413 while routing)
+        if started is None:  # an earlier before_request hook refused the request
             started = time.perf_counter()
             g.request_id = request_id(request.headers.get(HEADER))
         seconds = time.perf_counter() - started
@@ -67,8 +78,9 @@ def register(app: Flask,
         if observe is not None:
             observe(request.method, request.url_rule.rule if request.url_rule else "other",
                     response.status_code, seconds, fields)
-        logger.info("%s %s %s", request.method, request.path, response.status_code, extra={
-            "request_id": g.request_id, "method": request.method, "path": request.path,
+        path = logged_path(request.path)
+        logger.info("%s %s %s", request.method, path, response.status_code, extra={
+            "request_id": g.request_id, "method": request.method, "path": path,
             "status": response.status_code, "duration_ms": round(seconds * 1000, 3),
             "cache": fields.get("cache"), "board": fields.get("board"),
             "source": fields.get("source")})
