@@ -268,9 +268,12 @@ def _forced_score(wins: Bitboard, threats: Bitboard, empty: Bitboard) -> int | N
     return None
 
 
-def iterate(board: Board, poll: Poll | None = None,
-            max_depth: int | None = None) -> Iterator[Iteration]:
+def iterate(board: Board, poll: Poll | None = None, max_depth: int | None = None,
+            root_moves: list[Cell] | None = None) -> Iterator[Iteration]:
     """Yield the best move after each depth: 0 (the static choice), 1, 2, ...
+
+    ``root_moves`` (empty cells), when given, are the only moves considered at
+    the root (the moves that refute a threat, say), in the search's order.
 
     ``poll(nodes)`` is called every ``TICK_NODES`` nodes; when it returns True
     the search stops, yields the interrupted depth (``complete=False``, with
@@ -291,6 +294,10 @@ def iterate(board: Board, poll: Poll | None = None,
     threats = geometry.winning_cells(opp, empty)
     forced = (wins or threats) & -(wins or threats)
     moves = [forced] if forced else list(search.ordered_moves(me, opp))
+    if root_moves and not forced:
+        allowed = {geometry.bits[cell] for cell in root_moves}
+        moves = [bit for bit in moves if bit in allowed]
+        moves += sorted(allowed - set(moves))
     yield Iteration(0, cell_of[moves[0]], None, 0)
     if forced:
         # The win, or the only move that does not lose at once: nothing to search.
@@ -337,18 +344,19 @@ class _Clock:
 
 def deepen(board: Board, deadline: float,
            progress: Callable[[int, float], None] | None = None,
-           max_depth: int | None = None) -> SolveResult:
+           max_depth: int | None = None, root_moves: list[Cell] | None = None) -> SolveResult:
     """The best move found by deepening until ``deadline`` (a ``time.monotonic()`` instant).
 
     Returns an unproven ``SolveResult``: ``best_moves == [move]`` and ``depth``
     the deepest depth completed (0 is the static choice, returned even when the
     deadline has passed).  ``progress(nodes, seconds)`` is called about twice a
-    second.  ``max_depth`` caps the depth (for tests and fixed-depth play).
+    second.  ``max_depth`` caps the depth (for tests and fixed-depth play);
+    ``root_moves`` limits the moves considered at the root (see ``iterate``).
     Raises ``GameOverError`` when the game is over.
     """
     clock = _Clock(deadline, progress)
     move, depth, nodes = None, 0, 0
-    for found in iterate(board, clock, max_depth):
+    for found in iterate(board, clock, max_depth, root_moves):
         move, nodes = found.move, found.nodes
         if found.complete:
             depth = found.depth

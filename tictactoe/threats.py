@@ -1,0 +1,415 @@
+"""Threat-space search: forced wins by continuous fours (VCF) and by continuous threats (VCT).
+
+For boards with k >= 4 (five in a row above all), after Allis' threat-space
+search.  The words, drawn for k = 5 (everything scales with k)::
+
+    five    x x x x x      k in a row: the game is won
+    four    x x . x x      a window with k-1 of a side's stones and one empty
+                           cell, its *winning cell*: the opponent must take it now
+    three   . x x x . .    a position where one more stone (a *four-maker*) makes
+                           two winning cells at once (an open four . x x x x . or
+                           two fours): unless answered now, it wins
+
+The search is an AND/OR search on plain bitboards.  The attacker picks one
+move (OR); the defender's every relevant reply must be refuted (AND).  A win it
+reports is a proof: it holds against every legal reply, because the replies it
+does not search provably lose:
+
+- after a four, the defender must take the winning cell (it has no five of its
+  own: that is checked first); any other reply loses to the five;
+- after a three, the defender's reply must touch the three's cells: a
+  four-maker ``b`` that makes two winning cells, or one of those cells; or make
+  a four of its own (a counter-four, which the attacker must then block).  Any
+  other reply loses in three more plies: ``b``, any move, the five;
+- the attacker has a winning cell: it wins; the defender has one: the attacker
+  must block it (two: the attack fails), and the block is its move.
+
+VCF plays only fours, so every reply is forced and the search is narrow; VCT
+also plays moves that make a three.  After its first threat the attacker
+only plays threes that share a line (within k-1 cells) with one of its
+earlier threats, as in Allis' dependency-based search: an independent three
+could have been played first, and the restriction keeps the search narrow (it
+may miss a win; it never invents one).  Depth counts the attacker's chosen
+moves; a table remembers positions proven (with the depth that sufficed) and
+positions refuted (with the depth that failed; a miss, never a proof).  The search stops at a
+deadline or a node limit (``ThreatTimeout``): a timeout proves nothing.
+
+``examine(board, deadline)`` is what ``analyse`` asks before its heuristic
+search: the side to move's own forced win if there is one, else, when the
+opponent would have one if it were to move, the moves that refute it.
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+from dataclasses import dataclass
+
+from .board import Board
+from .evaluation import evaluator
+from .rules import Bitboard, Cell, Rules
+
+# VCF sequences are narrow (every reply forced): this many fours cost little.
+VCF_DEPTH = 16
+# VCT branches at every three; deeper sequences rarely finish in a move's budget.
+VCT_DEPTH = 6
+TICK_NODES = 64  # how often the deadline is read (a node costs tens of microseconds)
+# A reply outside the three's cells loses to: the four-maker, any move, the five.
+OUTSIDE_REPLY_PLIES = 4
+# Of the threat search's time: the share (from the start) by which the search for
+# the side to move's own win stops, and by which the search for the opponent's stops;
+# what is left tests the moves that might refute the opponent's.
+OWN_WIN_SHARE = 0.35
+THREAT_SHARE = 0.7
+
+
+class ThreatTimeout(Exception):
+    """The deadline or the node limit passed before the search finished."""
+
+
+@dataclass(frozen=True)
+class ThreatWin:
+    """A forced win found by threat search: the first move, plies to the five, the cells involved.
+
+    ``plies`` counts both sides' moves up to and including the five, against the
+    longest defence the proof considers; ``depth`` the attacker's chosen threats.  ``cells`` is a bitboard of every cell
+    the proof uses (moves, replies searched, winning cells): a defence of the
+    position must touch one of them or make threats of its own.
+    """
+
+    move: Cell
+    plies: int
+    cells: Bitboard
+    depth: int
+
+
+class ThreatSearch:
+    """Threat-space search for one set of rules (k >= 4), with its tables; not thread-safe.
+
+    ``vct=False`` plays fours only (VCF).  ``deadline`` is a ``time.monotonic()``
+    instant (None: no limit); ``max_nodes`` bounds the work (None: no limit).
+    """
+
+    def __init__(self, rules: Rules, vct: bool = True, deadline: float | None = None,
+                 max_nodes: int | None = None) -> None:
+        if rules.k < 4:
+            raise ValueError(f"threat search needs k >= 4, not k={rules.k}")
+        self.rules = rules
+        self.geometry = rules.geometry
+        self.evaluator = evaluator(rules)
+        self.k = rules.k
+        self.full = self.geometry.full
+        self.vct = vct
+        self.deadline = deadline
+        self.max_nodes = max_nodes
+        self.nodes = 0
+        self.rays = rays(rules)
+        # (attacker, defender, attacker to move) -> (depth, plies, cells, move) of a proof.
+        self.proven: dict[tuple[Bitboard, Bitboard, bool], tuple[int, int, Bitboard, Bitboard]] = {}
+        # The same key -> the greatest depth at which the attack failed.
+        self.refuted: dict[tuple[Bitboard, Bitboard, bool], int] = {}
+
+    # -- shapes on the bitboards ---------------------------------------------------
+
+    def shapes(self, mine: Bitboard, theirs: Bitboard) -> tuple[Bitboard, Bitboard, Bitboard]:
+        """For ``mine``: the winning cells, the four-makers, and the cells that raise a k-3 window.
+
+        A window counts when it holds none of ``theirs``: with k-1, k-2 or k-3 of
+        ``mine``, its empty cells are the winning cells, the four-makers, and the
+        cells that bring a window to k-2 (where threes are made).
+        """
+        k = self.k
+        empty = self.full & ~(mine | theirs)
+        levels = [0, 0, 0]  # the cells of the windows with k-1, k-2, k-3 of mine
+        for d, starts in self.evaluator.directions:
+            live, _, at_least = self.evaluator.count_windows(mine, theirs, d, starts)
+            more = 0  # windows with more stones than the level at hand
+            for index, count in enumerate(range(k - 1, k - 4, -1)):
+                windows = live & at_least[count] & ~more
+                more = at_least[count]
+                for j in range(k if windows else 0):
+                    levels[index] |= windows << (j * d)
+        return levels[0] & empty, levels[1] & empty, levels[2] & empty
+
+    def winning_cells(self, mine: Bitboard, theirs: Bitboard) -> Bitboard:
+        """The empty cells where one more of ``mine`` makes k in a row."""
+        return self.geometry.winning_cells(mine, self.full & ~(mine | theirs))
+
+    def four_makers(self, mine: Bitboard, theirs: Bitboard) -> Bitboard:
+        """The empty cells where a stone of ``mine`` makes a four (a winning cell)."""
+        return self.shapes(mine, theirs)[1]
+
+    def three_cells(self, attacker: Bitboard, defender: Bitboard) -> Bitboard:
+        """The cells of the attacker's standing threes: the four-makers that win twice, and their wins.
+
+        Empty when the attacker has no three.  A defender's reply that touches
+        none of these cells (and makes no four) loses in ``OUTSIDE_REPLY_PLIES``.
+        """
+        cells = 0
+        for bit in _bits(self.four_makers(attacker, defender)):
+            wins = self.winning_cells(attacker | bit, defender)
+            if wins & (wins - 1):
+                cells |= bit | wins
+        return cells
+
+    # -- the AND/OR search ---------------------------------------------------------
+
+    def tick(self) -> None:
+        """Count a node; raise ``ThreatTimeout`` past the deadline or the node limit."""
+        self.nodes += 1
+        if self.max_nodes is not None and self.nodes > self.max_nodes:
+            raise ThreatTimeout()
+        if (self.deadline is not None and not self.nodes % TICK_NODES
+                and time.monotonic() >= self.deadline):
+            raise ThreatTimeout()
+
+    def attack(self, attacker: Bitboard, defender: Bitboard, depth: int,
+               focus: Bitboard = -1) -> tuple[int, Bitboard] | None:
+        """The attacker, to move, wins with at most ``depth`` chosen threats: ``(plies, cells)``, or None.
+
+        Threes are played only on ``focus`` (fours anywhere).  None means no
+        such win was found (not that none exists).
+        """
+        key = (attacker, defender, True)
+        known = self.proven.get(key)
+        if known is not None and known[0] <= depth:
+            return known[1], known[2]
+        if self.refuted.get(key, -1) >= depth:
+            return None
+        self.tick()
+        found = self._attack(attacker, defender, depth, focus)
+        if found is None:
+            self.refuted[key] = depth
+            return None
+        plies, cells, move = found
+        self.proven[key] = (depth, plies, cells, move)
+        return plies, cells
+
+    def _attack(self, attacker: Bitboard, defender: Bitboard, depth: int,
+                focus: Bitboard) -> tuple[int, Bitboard, Bitboard] | None:
+        wins, fours, raisers = self.shapes(attacker, defender)
+        if wins:
+            return 1, wins, wins & -wins
+        threats = self.winning_cells(defender, attacker)
+        if threats:
+            if threats & (threats - 1):
+                return None  # two fives to stop: the attack has lost the initiative
+            # The block is forced; it costs no depth (it is not a chosen threat).
+            found = self.defend(attacker | threats, defender, depth, focus)
+            return None if found is None else (1 + found[0], threats | found[1], threats)
+        if depth <= 0 or not self.full & ~(attacker | defender):
+            return None
+        candidates = list(_bits(fours))
+        if self.vct:
+            candidates += _bits(raisers & ~fours & focus)
+        for move in candidates:
+            narrowed = self.rays[move] if focus == -1 else focus | self.rays[move]
+            found = self.defend(attacker | move, defender, depth - 1, narrowed)
+            if found is not None:
+                return 1 + found[0], move | found[1], move
+        return None
+
+    def defend(self, attacker: Bitboard, defender: Bitboard, depth: int,
+               focus: Bitboard = -1) -> tuple[int, Bitboard] | None:
+        """The defender is to move: ``(plies, cells)`` when every reply loses, else None."""
+        key = (attacker, defender, False)
+        known = self.proven.get(key)
+        if known is not None and known[0] <= depth:
+            return known[1], known[2]
+        if self.refuted.get(key, -1) >= depth:
+            return None
+        self.tick()
+        found = self._defend(attacker, defender, depth, focus)
+        if found is None:
+            self.refuted[key] = depth
+            return None
+        self.proven[key] = (depth, found[0], found[1], 0)
+        return found
+
+    def _defend(self, attacker: Bitboard, defender: Bitboard, depth: int,
+                focus: Bitboard) -> tuple[int, Bitboard] | None:
+        empty = self.full & ~(attacker | defender)
+        if not empty or self.winning_cells(defender, attacker):
+            return None  # a draw, or the defender wins first
+        wins = self.winning_cells(attacker, defender)
+        if wins & (wins - 1):
+            return 2, wins  # one block, then the other five
+        if wins:
+            found = self.attack(attacker, defender | wins, depth, focus)
+            return None if found is None else (1 + found[0], wins | found[1])
+        if not self.vct:
+            return None
+        three = self.three_cells(attacker, defender)
+        if not three:
+            return None  # no threat stands: the defender is free
+        replies = (three | self.four_makers(defender, attacker)) & empty
+        plies = OUTSIDE_REPLY_PLIES if empty & ~replies else 0
+        cells = replies
+        # Counter-fours first: they are the likeliest refutations.
+        counter = self.four_makers(defender, attacker) & replies
+        for reply in [*_bits(counter), *_bits(replies & ~counter)]:
+            found = self.attack(attacker, defender | reply, depth, focus)
+            if found is None:
+                return None
+            plies = max(plies, 1 + found[0])
+            cells |= found[1]
+        return plies, cells
+
+    def best_move(self, attacker: Bitboard, defender: Bitboard) -> Bitboard:
+        """The first move of the proof found for this attacker-to-move position (after ``attack``)."""
+        return self.proven[(attacker, defender, True)][3]
+
+    def find(self, attacker: Bitboard, defender: Bitboard,
+             max_depth: int | None = None) -> ThreatWin | None:
+        """The attacker's (to move) forced win with the fewest threats up to ``max_depth``, or None.
+
+        Raises ``ThreatTimeout`` at the deadline or node limit.
+        """
+        last = max_depth if max_depth is not None else VCT_DEPTH if self.vct else VCF_DEPTH
+        for depth in range(1, last + 1):
+            found = self.attack(attacker, defender, depth)
+            if found is not None:
+                move = self.best_move(attacker, defender)
+                return ThreatWin(self.geometry.cell_of[move], found[0], found[1], depth)
+        return None
+
+
+@functools.lru_cache(maxsize=None)
+def rays(rules: Rules) -> dict[Bitboard, Bitboard]:
+    """For each cell's bit, the cells sharing a window with it: its four lines, k-1 cells each way."""
+    geometry = rules.geometry
+    rays = {bit: 0 for bit in geometry.bits}
+    for line in geometry.lines:
+        for bit in geometry.line_bits[line]:
+            rays[bit] |= line
+    return rays
+
+
+def _bits(cells: Bitboard):
+    """The one-bit boards of ``cells``, lowest bit first."""
+    while cells:
+        bit = cells & -cells
+        yield bit
+        cells ^= bit
+
+
+def _sides(board: Board) -> tuple[Bitboard, Bitboard]:
+    """The stones of the side to move and of its opponent."""
+    return (board.x, board.o) if board.to_move == "x" else (board.o, board.x)
+
+
+class _Searches:
+    """Runs threat searches under one deadline and counts their nodes."""
+
+    def __init__(self, rules: Rules, deadline: float | None, max_nodes: int | None = None) -> None:
+        self.rules = rules
+        self.deadline = deadline
+        self.max_nodes = max_nodes
+        self.nodes = 0
+        self.rays = rays(rules)
+
+    def win(self, attacker: Bitboard, defender: Bitboard, vct: bool = True,
+            vcf_depth: int = VCF_DEPTH, vct_depth: int = VCT_DEPTH) -> ThreatWin | None:
+        """The attacker's (to move) win by VCF, then (``vct``) by VCT; raises ``ThreatTimeout``."""
+        for mode in (False, True) if vct else (False,):
+            search = ThreatSearch(self.rules, vct=mode, deadline=self.deadline,
+                                  max_nodes=self.max_nodes)
+            try:
+                found = search.find(attacker, defender, vct_depth if mode else vcf_depth)
+            finally:
+                self.nodes += search.nodes
+            if found is not None:
+                return found
+        return None
+
+
+def find_win(board: Board, deadline: float | None = None, vct: bool = True,
+             max_depth: int | None = None, max_nodes: int | None = None) -> ThreatWin | None:
+    """The side to move's forced win by fours (then, with ``vct``, threes and fours), or None.
+
+    VCF is tried first (it is cheap), then VCT.  None when no win was found
+    within the depth, the deadline or the node limit (per search).  Raises
+    ``ValueError`` for k < 4.
+    """
+    me, opp = _sides(board)
+    try:
+        searches = _Searches(board.rules, deadline, max_nodes)
+        if max_depth is None:
+            return searches.win(me, opp, vct)
+        return searches.win(me, opp, vct, max_depth, max_depth)
+    except ThreatTimeout:
+        return None
+
+
+@dataclass(frozen=True)
+class Tactics:
+    """What threat search says about a position, for the side to move.
+
+    ``win``: its own forced win, if found.  ``threat``: the opponent's forced
+    win if the opponent were to move (None when none was found).
+    ``defences``: when there is such a threat, the moves found to refute it
+    (the opponent, to move after them, has no threat win any more); None when
+    there is nothing to refute or no move was found to refute it.  ``nodes``:
+    the nodes of every search made.
+    """
+
+    win: ThreatWin | None = None
+    threat: ThreatWin | None = None
+    defences: list[Cell] | None = None
+    nodes: int = 0
+
+
+def examine(board: Board, deadline: float) -> Tactics:
+    """Own forced win first, else the opponent's threat and the moves that refute it, by ``deadline``.
+
+    Every search is bounded by ``deadline`` (the own win's and the threat's by
+    shares of it); what the time did not allow is reported as not found.
+    Raises ``ValueError`` for k < 4.
+    """
+    start = time.monotonic()
+    span = max(0.0, deadline - start)
+    me, opp = _sides(board)
+    searches = _Searches(board.rules, start + span * OWN_WIN_SHARE)
+    try:
+        win = searches.win(me, opp)
+    except ThreatTimeout:
+        win = None
+    if win is not None:
+        return Tactics(win=win, nodes=searches.nodes)
+    searches.deadline = start + span * THREAT_SHARE
+    try:
+        threat = searches.win(opp, me)
+    except ThreatTimeout:
+        threat = None
+    if threat is None:
+        return Tactics(nodes=searches.nodes)
+    searches.deadline = deadline
+    defences = _refutations(board, me, opp, threat, searches)
+    return Tactics(threat=threat, defences=defences or None, nodes=searches.nodes)
+
+
+def _refutations(board: Board, me: Bitboard, opp: Bitboard, threat: ThreatWin,
+                 searches: _Searches) -> list[Cell]:
+    """The moves after which the opponent's threat search finds no win as deep as ``threat``'s.
+
+    Candidates: the threat's cells, then my own four-makers and three-raisers
+    (counter-threats).  Candidates left untested when the deadline comes are
+    left out.
+    """
+    _, my_fours, my_raisers = ThreatSearch(board.rules).shapes(me, opp)
+    empty = board.empty
+    candidates = [*_bits(threat.cells & empty), *_bits(my_fours & ~threat.cells),
+                  *_bits(my_raisers & ~my_fours & ~threat.cells)]
+    cell_of = board.geometry.cell_of
+    refuting = []
+    for move in candidates:
+        try:
+            if searches.win(opp, me | move, vct_depth=max(threat.depth, 2)) is None:
+                refuting.append(cell_of[move])
+        except ThreatTimeout:
+            break
+    return refuting
+
+
+__all__ = ["ThreatSearch", "ThreatWin", "ThreatTimeout", "Tactics", "find_win", "examine",
+           "VCF_DEPTH", "VCT_DEPTH"]
