@@ -53,14 +53,15 @@ from .rules import Bitboard, Cell, Rules
 VCF_DEPTH = 16
 # VCT branches at every three; deeper sequences rarely finish in a move's budget.
 VCT_DEPTH = 6
+MEMO_LIMIT = 100_000  # entries of the completing-cells memo before it is cleared
 TICK_NODES = 64  # how often the deadline is read (a node costs tens of microseconds)
 # A reply outside the three's cells loses to: the four-maker, any move, the five.
 OUTSIDE_REPLY_PLIES = 4
 # Of the threat search's time: the share (from the start) by which the search for
 # the side to move's own win stops, and by which the search for the opponent's stops;
 # what is left tests the moves that might refute the opponent's.
-OWN_WIN_SHARE = 0.35
-THREAT_SHARE = 0.7
+OWN_WIN_SHARE = 0.3
+THREAT_SHARE = 0.6
 
 
 class ThreatTimeout(Exception):
@@ -91,7 +92,8 @@ class ThreatSearch:
     """
 
     def __init__(self, rules: Rules, vct: bool = True, deadline: float | None = None,
-                 max_nodes: int | None = None) -> None:
+                 max_nodes: int | None = None,
+                 completing: dict[Bitboard, Bitboard] | None = None) -> None:
         if rules.k < 4:
             raise ValueError(f"threat search needs k >= 4, not k={rules.k}")
         self.rules = rules
@@ -104,6 +106,8 @@ class ThreatSearch:
         self.max_nodes = max_nodes
         self.nodes = 0
         self.rays = rays(rules)
+        # A side's stones -> the cells completing its lines (may be shared between searches).
+        self.completing = {} if completing is None else completing
         # (attacker, defender, attacker to move) -> (depth, plies, cells, move) of a proof.
         self.proven: dict[tuple[Bitboard, Bitboard, bool], tuple[int, int, Bitboard, Bitboard]] = {}
         # The same key -> the greatest depth at which the attack failed.
@@ -133,7 +137,13 @@ class ThreatSearch:
 
     def winning_cells(self, mine: Bitboard, theirs: Bitboard) -> Bitboard:
         """The empty cells where one more of ``mine`` makes k in a row."""
-        return self.geometry.winning_cells(mine, self.full & ~(mine | theirs))
+        completing = self.completing.get(mine)
+        if completing is None:
+            if len(self.completing) > MEMO_LIMIT:
+                self.completing.clear()
+            # Memoised: a side's stones recur across many nodes (the other side's replies).
+            completing = self.completing[mine] = self.geometry.completing_cells(mine)
+        return completing & ~(mine | theirs)
 
     def four_makers(self, mine: Bitboard, theirs: Bitboard) -> Bitboard:
         """The empty cells where a stone of ``mine`` makes a four (a winning cell)."""
@@ -142,15 +152,48 @@ class ThreatSearch:
     def three_cells(self, attacker: Bitboard, defender: Bitboard) -> Bitboard:
         """The cells of the attacker's standing threes: the four-makers that win twice, and their wins.
 
-        Empty when the attacker has no three.  A defender's reply that touches
-        none of these cells (and makes no four) loses in ``OUTSIDE_REPLY_PLIES``.
+        For an attacker with no winning cell; empty when it has no three.  A
+        defender's reply that touches none of these cells (and makes no four)
+        loses in ``OUTSIDE_REPLY_PLIES``.  A four-maker's wins are the other
+        empty cells of its windows with k-2 stones: two such windows along
+        different directions always give two wins; two along one direction
+        usually do (``. x x x . .``) but may share it (``x . x x . x``), so
+        those few are checked cell by cell.
         """
-        cells = 0
-        for bit in _bits(self.four_makers(attacker, defender)):
+        k = self.k
+        empty = self.full & ~(attacker | defender)
+        by_direction = []
+        once = twice = same_line = 0
+        for d, starts in self.evaluator.directions:
+            live, _, at_least = self.evaluator.count_windows(attacker, defender, d, starts)
+            windows = live & at_least[k - 2] & ~at_least[k - 1]
+            if not windows:
+                continue
+            by_direction.append((d, windows))
+            here = here_twice = 0
+            for j in range(k):
+                cells = windows << (j * d)
+                here_twice |= here & cells
+                here |= cells
+            twice |= once & here
+            once |= here
+            same_line |= here_twice
+        makers = twice & empty
+        for bit in _bits(same_line & empty & ~makers):
             wins = self.winning_cells(attacker | bit, defender)
             if wins & (wins - 1):
-                cells |= bit | wins
-        return cells
+                makers |= bit
+        if not makers:
+            return 0
+        cells = 0
+        for d, windows in by_direction:
+            touched = 0
+            for j in range(k):
+                touched |= makers >> (j * d)
+            touched &= windows
+            for j in range(k if touched else 0):
+                cells |= touched << (j * d)
+        return cells & empty
 
     # -- the AND/OR search ---------------------------------------------------------
 
@@ -242,11 +285,11 @@ class ThreatSearch:
         three = self.three_cells(attacker, defender)
         if not three:
             return None  # no threat stands: the defender is free
-        replies = (three | self.four_makers(defender, attacker)) & empty
+        counter = self.four_makers(defender, attacker)
+        replies = (three | counter) & empty
         plies = OUTSIDE_REPLY_PLIES if empty & ~replies else 0
         cells = replies
         # Counter-fours first: they are the likeliest refutations.
-        counter = self.four_makers(defender, attacker) & replies
         for reply in [*_bits(counter), *_bits(replies & ~counter)]:
             found = self.attack(attacker, defender | reply, depth, focus)
             if found is None:
@@ -306,14 +349,14 @@ class _Searches:
         self.deadline = deadline
         self.max_nodes = max_nodes
         self.nodes = 0
-        self.rays = rays(rules)
+        self.completing: dict[Bitboard, Bitboard] = {}  # shared by its searches
 
     def win(self, attacker: Bitboard, defender: Bitboard, vct: bool = True,
             vcf_depth: int = VCF_DEPTH, vct_depth: int = VCT_DEPTH) -> ThreatWin | None:
         """The attacker's (to move) win by VCF, then (``vct``) by VCT; raises ``ThreatTimeout``."""
         for mode in (False, True) if vct else (False,):
             search = ThreatSearch(self.rules, vct=mode, deadline=self.deadline,
-                                  max_nodes=self.max_nodes)
+                                  max_nodes=self.max_nodes, completing=self.completing)
             try:
                 found = search.find(attacker, defender, vct_depth if mode else vcf_depth)
             finally:
@@ -347,9 +390,10 @@ class Tactics:
 
     ``win``: its own forced win, if found.  ``threat``: the opponent's forced
     win if the opponent were to move (None when none was found).
-    ``defences``: when there is such a threat, the moves found to refute it
-    (the opponent, to move after them, has no threat win any more); None when
-    there is nothing to refute or no move was found to refute it.  ``nodes``:
+    ``defences``: when there is such a threat, the moves to choose among:
+    those found to refute it (the opponent, to move after them, has no threat
+    win any more) or, failing those, the likeliest ones (see
+    ``_refutations``); None when there is nothing to refute.  ``nodes``:
     the nodes of every search made.
     """
 
@@ -390,11 +434,15 @@ def examine(board: Board, deadline: float) -> Tactics:
 
 def _refutations(board: Board, me: Bitboard, opp: Bitboard, threat: ThreatWin,
                  searches: _Searches) -> list[Cell]:
-    """The moves after which the opponent's threat search finds no win as deep as ``threat``'s.
+    """The moves to choose among against the opponent's ``threat``, best kind first.
 
-    Candidates: the threat's cells, then my own four-makers and three-raisers
-    (counter-threats).  Candidates left untested when the deadline comes are
-    left out.
+    Candidates are the threat's cells, then my own four-makers and
+    three-raisers (counter-threats).  A candidate refutes the threat when the
+    opponent's threat search, to move after it, finds no win as deep as the
+    threat's.  Returns the refuting moves; if none was found before the
+    deadline, the candidates left untested; if every candidate was tested and
+    none refutes, the threat's cells and my four-makers (the win cannot be
+    stopped: these delay it).
     """
     _, my_fours, my_raisers = ThreatSearch(board.rules).shapes(me, opp)
     empty = board.empty
@@ -402,13 +450,13 @@ def _refutations(board: Board, me: Bitboard, opp: Bitboard, threat: ThreatWin,
                   *_bits(my_raisers & ~my_fours & ~threat.cells)]
     cell_of = board.geometry.cell_of
     refuting = []
-    for move in candidates:
+    for tested, move in enumerate(candidates):
         try:
             if searches.win(opp, me | move, vct_depth=max(threat.depth, 2)) is None:
                 refuting.append(cell_of[move])
         except ThreatTimeout:
-            break
-    return refuting
+            return refuting or [cell_of[move] for move in candidates[tested:]]
+    return refuting or [cell_of[move] for move in _bits((threat.cells | my_fours) & empty)]
 
 
 __all__ = ["ThreatSearch", "ThreatWin", "ThreatTimeout", "Tactics", "find_win", "examine",
