@@ -60,7 +60,7 @@ OUTSIDE_REPLY_PLIES = 4
 # Of the threat search's time: the share (from the start) by which the search for
 # the side to move's own win stops, and by which the search for the opponent's stops;
 # what is left tests the moves that might refute the opponent's.
-OWN_WIN_SHARE = 0.3
+OWN_WIN_SHARE = 0.25
 THREAT_SHARE = 0.6
 
 
@@ -407,7 +407,10 @@ def examine(board: Board, deadline: float) -> Tactics:
     """Own forced win first, else the opponent's threat and the moves that refute it, by ``deadline``.
 
     Every search is bounded by ``deadline`` (the own win's and the threat's by
-    shares of it); what the time did not allow is reported as not found.
+    shares of it); what the time did not allow is reported as not found, with
+    one exception that costs nothing to know: an opponent's standing three
+    leaves only its own cells and my fours as replies that do not lose at
+    once, so those are the defences even when the searches run out of time.
     Raises ``ValueError`` for k < 4.
     """
     start = time.monotonic()
@@ -420,34 +423,46 @@ def examine(board: Board, deadline: float) -> Tactics:
         win = None
     if win is not None:
         return Tactics(win=win, nodes=searches.nodes)
+    probe = ThreatSearch(board.rules)
+    if probe.winning_cells(opp, me):
+        return Tactics(nodes=searches.nodes)  # a four: the block is forced, nothing to choose
+    _, my_fours, my_raisers = probe.shapes(me, opp)
+    standing = probe.three_cells(opp, me)
     searches.deadline = start + span * THREAT_SHARE
     try:
         threat = searches.win(opp, me)
     except ThreatTimeout:
-        threat = None
+        defences = _cells(board, standing | my_fours) if standing else None
+        return Tactics(defences=defences, nodes=searches.nodes)
     if threat is None:
         return Tactics(nodes=searches.nodes)
+    if standing:
+        # Every other reply loses: these are all the candidates there are.
+        candidates = [*_bits(standing), *_bits(my_fours & ~standing)]
+    else:
+        candidates = [*_bits(threat.cells & board.empty), *_bits(my_fours & ~threat.cells),
+                      *_bits(my_raisers & ~my_fours & ~threat.cells)]
     searches.deadline = deadline
-    defences = _refutations(board, me, opp, threat, searches)
-    return Tactics(threat=threat, defences=defences or None, nodes=searches.nodes)
+    defences = _refutations(board, me, opp, threat, candidates, searches)
+    if not defences:
+        # The threat cannot be stopped: delay it.
+        defences = _cells(board, (threat.cells | my_fours) & board.empty)
+    return Tactics(threat=threat, defences=defences, nodes=searches.nodes)
+
+
+def _cells(board: Board, cells: Bitboard) -> list[Cell]:
+    """The cells of a bitboard, lowest bit first."""
+    cell_of = board.geometry.cell_of
+    return [cell_of[bit] for bit in _bits(cells)]
 
 
 def _refutations(board: Board, me: Bitboard, opp: Bitboard, threat: ThreatWin,
-                 searches: _Searches) -> list[Cell]:
-    """The moves to choose among against the opponent's ``threat``, best kind first.
+                 candidates: list[Bitboard], searches: _Searches) -> list[Cell]:
+    """The candidates after which the opponent's threat search finds no win as deep as ``threat``'s.
 
-    Candidates are the threat's cells, then my own four-makers and
-    three-raisers (counter-threats).  A candidate refutes the threat when the
-    opponent's threat search, to move after it, finds no win as deep as the
-    threat's.  Returns the refuting moves; if none was found before the
-    deadline, the candidates left untested; if every candidate was tested and
-    none refutes, the threat's cells and my four-makers (the win cannot be
-    stopped: these delay it).
+    If none was found by the deadline, the candidates left untested; if every
+    candidate was tested and none refutes, [].
     """
-    _, my_fours, my_raisers = ThreatSearch(board.rules).shapes(me, opp)
-    empty = board.empty
-    candidates = [*_bits(threat.cells & empty), *_bits(my_fours & ~threat.cells),
-                  *_bits(my_raisers & ~my_fours & ~threat.cells)]
     cell_of = board.geometry.cell_of
     refuting = []
     for tested, move in enumerate(candidates):
@@ -456,7 +471,7 @@ def _refutations(board: Board, me: Bitboard, opp: Bitboard, threat: ThreatWin,
                 refuting.append(cell_of[move])
         except ThreatTimeout:
             return refuting or [cell_of[move] for move in candidates[tested:]]
-    return refuting or [cell_of[move] for move in _bits((threat.cells | my_fours) & empty)]
+    return refuting
 
 
 __all__ = ["ThreatSearch", "ThreatWin", "ThreatTimeout", "Tactics", "find_win", "examine",
