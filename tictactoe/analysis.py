@@ -26,8 +26,6 @@ EXACT_MAX_EMPTIES = 25
 EXACT_SHARE = 0.5
 # Boards this small are always proven quickly: the solver gets the whole budget.
 ALWAYS_EXACT_MAX_EMPTIES = 16
-# Of what is left of the budget after the solver, the share the threat search may spend.
-THREAT_SHARE = 0.35
 THREAT_MIN_K = 4  # below this, "fours" and "threes" are not a game's tactics
 RETURN_MARGIN = 0.02  # seconds kept back from the budget for the search to unwind
 
@@ -62,8 +60,7 @@ def analyse(board: Board, budget: float | None = DEFAULT_BUDGET, all_moves: bool
     deadline = start + budget - margin
     root_moves = None
     if threats and board.rules.k >= THREAT_MIN_K:
-        now = time.monotonic()
-        tactics = examine(board, deadline=now + max(0.0, deadline - now) * THREAT_SHARE)
+        tactics = examine(board, deadline=deadline)
         if tactics.win is not None and not all_moves:
             return SolveResult(value=Value.WIN, plies=tactics.win.plies,
                                best_moves=[tactics.win.move], nodes=tactics.nodes,

@@ -57,11 +57,13 @@ MEMO_LIMIT = 100_000  # entries of the completing-cells memo before it is cleare
 TICK_NODES = 64  # how often the deadline is read (a node costs tens of microseconds)
 # A reply outside the three's cells loses to: the four-maker, any move, the five.
 OUTSIDE_REPLY_PLIES = 4
-# Of the threat search's time: the share (from the start) by which the search for
-# the side to move's own win stops, and by which the search for the opponent's stops;
-# what is left tests the moves that might refute the opponent's.
-OWN_WIN_SHARE = 0.25
-THREAT_SHARE = 0.6
+# Of the time to the caller's deadline: the shares (from the start) by which the
+# search for the side to move's own win stops, the search for the opponent's win
+# stops, and the tests of the moves that might refute it stop.  The rest is left to
+# the caller's heuristic search, which then only chooses among the defences.
+OWN_WIN_SHARE = 0.15
+THREAT_SHARE = 0.3
+DEFENCE_SHARE = 0.7
 
 
 class ThreatTimeout(Exception):
@@ -404,10 +406,11 @@ class Tactics:
 
 
 def examine(board: Board, deadline: float) -> Tactics:
-    """Own forced win first, else the opponent's threat and the moves that refute it, by ``deadline``.
+    """Own forced win first, else the opponent's threat and the moves that refute it.
 
-    Every search is bounded by ``deadline`` (the own win's and the threat's by
-    shares of it); what the time did not allow is reported as not found, with
+    ``deadline`` is the caller's whole deadline: each search stops at its share
+    of the time to it (``OWN_WIN_SHARE``, ``THREAT_SHARE``, ``DEFENCE_SHARE``),
+    and what the time did not allow is reported as not found, with
     one exception that costs nothing to know: an opponent's standing three
     leaves only its own cells and my fours as replies that do not lose at
     once, so those are the defences even when the searches run out of time.
@@ -442,7 +445,7 @@ def examine(board: Board, deadline: float) -> Tactics:
     else:
         candidates = [*_bits(threat.cells & board.empty), *_bits(my_fours & ~threat.cells),
                       *_bits(my_raisers & ~my_fours & ~threat.cells)]
-    searches.deadline = deadline
+    searches.deadline = start + span * DEFENCE_SHARE
     defences = _refutations(board, me, opp, threat, candidates, searches)
     if not defences:
         # The threat cannot be stopped: delay it.
