@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from .board import Board
 from .errors import GameOverError
 from .evaluation import evaluator
-from .rules import Bitboard, Cell
+from .rules import Bitboard, Cell, one_bits
 from .solver import SolveResult
 from .values import Source
 
@@ -134,8 +134,8 @@ class _Search:
         for tier in self.evaluator.move_tiers(me, opp):
             cells = tier & pool
             pool ^= cells
-            yield from _bits(cells)
-        yield from _bits(pool & self.near(occupied, self.rest_radius))
+            yield from one_bits(cells)
+        yield from one_bits(pool & self.near(occupied, self.rest_radius))
 
     def tick(self) -> None:
         """Ask the caller whether to go on; raise ``_Stop`` if not.  Keeps the tables small."""
@@ -246,19 +246,6 @@ class _Search:
             alpha = max(alpha, score)
 
 
-def _bits(cells: Bitboard) -> Iterator[Bitboard]:
-    """The one-bit boards of ``cells``, lowest bit first."""
-    while cells:
-        bit = cells & -cells
-        yield bit
-        cells ^= bit
-
-
-def _sides(board: Board) -> tuple[Bitboard, Bitboard]:
-    """The stones of the side to move and of its opponent."""
-    return (board.x, board.o) if board.to_move == "x" else (board.o, board.x)
-
-
 def _forced_score(wins: Bitboard, threats: Bitboard, empty: Bitboard) -> int | None:
     """The score of a forced root move: a win now, a loss in two (two threats), or unknown."""
     if wins:
@@ -284,7 +271,7 @@ def iterate(board: Board, poll: Poll | None = None, max_depth: int | None = None
     game is over.
     """
     geometry = board.geometry
-    me, opp = _sides(board)
+    me, opp = board.sides()
     empty = board.empty
     if not empty or geometry.has_line(me) or geometry.has_line(opp):
         raise GameOverError("the game is over: there is no move to make")

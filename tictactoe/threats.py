@@ -47,7 +47,7 @@ from dataclasses import dataclass
 
 from .board import Board
 from .evaluation import evaluator
-from .rules import Bitboard, Cell, Rules
+from .rules import Bitboard, Cell, Rules, one_bits
 
 # VCF sequences are narrow (every reply forced): this many fours cost little.
 VCF_DEPTH = 16
@@ -75,9 +75,10 @@ class ThreatWin:
     """A forced win found by threat search: the first move, plies to the five, the cells involved.
 
     ``plies`` counts both sides' moves up to and including the five, against the
-    longest defence the proof considers; ``depth`` the attacker's chosen threats.  ``cells`` is a bitboard of every cell
-    the proof uses (moves, replies searched, winning cells): a defence of the
-    position must touch one of them or make threats of its own.
+    longest defence the proof considers; ``depth`` counts the attacker's chosen
+    threats.  ``cells`` is a bitboard of every cell the proof uses (moves,
+    replies searched, winning cells): a defence of the position must touch one
+    of them or make threats of its own.
     """
 
     move: Cell
@@ -181,7 +182,7 @@ class ThreatSearch:
             once |= here
             same_line |= here_twice
         makers = twice & empty
-        for bit in _bits(same_line & empty & ~makers):
+        for bit in one_bits(same_line & empty & ~makers):
             wins = self.winning_cells(attacker | bit, defender)
             if wins & (wins - 1):
                 makers |= bit
@@ -215,14 +216,29 @@ class ThreatSearch:
         Threes are played only on ``focus`` (fours anywhere).  None means no
         such win was found (not that none exists).
         """
-        key = (attacker, defender, True)
+        return self._remembered((attacker, defender, True), depth,
+                                lambda: self._attack(attacker, defender, depth, focus))
+
+    def defend(self, attacker: Bitboard, defender: Bitboard, depth: int,
+               focus: Bitboard = -1) -> tuple[int, Bitboard] | None:
+        """The defender is to move: ``(plies, cells)`` when every reply loses, else None."""
+        return self._remembered((attacker, defender, False), depth,
+                                lambda: self._defend(attacker, defender, depth, focus))
+
+    def _remembered(self, key: tuple[Bitboard, Bitboard, bool], depth: int,
+                    search) -> tuple[int, Bitboard] | None:
+        """``search()``'s ``(plies, cells, move)`` as ``(plies, cells)``, through the tables.
+
+        A proof found at some depth holds at any greater depth; a failure at
+        some depth means failure at any smaller one.
+        """
         known = self.proven.get(key)
         if known is not None and known[0] <= depth:
             return known[1], known[2]
         if self.refuted.get(key, -1) >= depth:
             return None
         self.tick()
-        found = self._attack(attacker, defender, depth, focus)
+        found = search()
         if found is None:
             self.refuted[key] = depth
             return None
@@ -244,9 +260,9 @@ class ThreatSearch:
             return None if found is None else (1 + found[0], threats | found[1], threats)
         if depth <= 0 or not self.full & ~(attacker | defender):
             return None
-        candidates = list(_bits(fours))
+        candidates = list(one_bits(fours))
         if self.vct:
-            candidates += _bits(raisers & ~fours & focus)
+            candidates += one_bits(raisers & ~fours & focus)
         for move in candidates:
             narrowed = self.rays[move] if focus == -1 else focus | self.rays[move]
             found = self.defend(attacker | move, defender, depth - 1, narrowed)
@@ -254,34 +270,17 @@ class ThreatSearch:
                 return 1 + found[0], move | found[1], move
         return None
 
-    def defend(self, attacker: Bitboard, defender: Bitboard, depth: int,
-               focus: Bitboard = -1) -> tuple[int, Bitboard] | None:
-        """The defender is to move: ``(plies, cells)`` when every reply loses, else None."""
-        key = (attacker, defender, False)
-        known = self.proven.get(key)
-        if known is not None and known[0] <= depth:
-            return known[1], known[2]
-        if self.refuted.get(key, -1) >= depth:
-            return None
-        self.tick()
-        found = self._defend(attacker, defender, depth, focus)
-        if found is None:
-            self.refuted[key] = depth
-            return None
-        self.proven[key] = (depth, found[0], found[1], 0)
-        return found
-
     def _defend(self, attacker: Bitboard, defender: Bitboard, depth: int,
-                focus: Bitboard) -> tuple[int, Bitboard] | None:
+                focus: Bitboard) -> tuple[int, Bitboard, Bitboard] | None:
         empty = self.full & ~(attacker | defender)
         if not empty or self.winning_cells(defender, attacker):
             return None  # a draw, or the defender wins first
         wins = self.winning_cells(attacker, defender)
         if wins & (wins - 1):
-            return 2, wins  # one block, then the other five
+            return 2, wins, 0  # one block, then the other five
         if wins:
             found = self.attack(attacker, defender | wins, depth, focus)
-            return None if found is None else (1 + found[0], wins | found[1])
+            return None if found is None else (1 + found[0], wins | found[1], 0)
         if not self.vct:
             return None
         three = self.three_cells(attacker, defender)
@@ -292,13 +291,13 @@ class ThreatSearch:
         plies = OUTSIDE_REPLY_PLIES if empty & ~replies else 0
         cells = replies
         # Counter-fours first: they are the likeliest refutations.
-        for reply in [*_bits(counter), *_bits(replies & ~counter)]:
+        for reply in [*one_bits(counter), *one_bits(replies & ~counter)]:
             found = self.attack(attacker, defender | reply, depth, focus)
             if found is None:
                 return None
             plies = max(plies, 1 + found[0])
             cells |= found[1]
-        return plies, cells
+        return plies, cells, 0
 
     def best_move(self, attacker: Bitboard, defender: Bitboard) -> Bitboard:
         """The first move of the proof found for this attacker-to-move position (after ``attack``)."""
@@ -328,19 +327,6 @@ def rays(rules: Rules) -> dict[Bitboard, Bitboard]:
         for bit in geometry.line_bits[line]:
             rays[bit] |= line
     return rays
-
-
-def _bits(cells: Bitboard):
-    """The one-bit boards of ``cells``, lowest bit first."""
-    while cells:
-        bit = cells & -cells
-        yield bit
-        cells ^= bit
-
-
-def _sides(board: Board) -> tuple[Bitboard, Bitboard]:
-    """The stones of the side to move and of its opponent."""
-    return (board.x, board.o) if board.to_move == "x" else (board.o, board.x)
 
 
 class _Searches:
@@ -376,7 +362,7 @@ def find_win(board: Board, deadline: float | None = None, vct: bool = True,
     within the depth, the deadline or the node limit (per search).  Raises
     ``ValueError`` for k < 4.
     """
-    me, opp = _sides(board)
+    me, opp = board.sides()
     try:
         searches = _Searches(board.rules, deadline, max_nodes)
         if max_depth is None:
@@ -418,7 +404,7 @@ def examine(board: Board, deadline: float) -> Tactics:
     """
     start = time.monotonic()
     span = max(0.0, deadline - start)
-    me, opp = _sides(board)
+    me, opp = board.sides()
     searches = _Searches(board.rules, start + span * OWN_WIN_SHARE)
     try:
         win = searches.win(me, opp)
@@ -441,10 +427,10 @@ def examine(board: Board, deadline: float) -> Tactics:
         return Tactics(nodes=searches.nodes)
     if standing:
         # Every other reply loses: these are all the candidates there are.
-        candidates = [*_bits(standing), *_bits(my_fours & ~standing)]
+        candidates = [*one_bits(standing), *one_bits(my_fours & ~standing)]
     else:
-        candidates = [*_bits(threat.cells & board.empty), *_bits(my_fours & ~threat.cells),
-                      *_bits(my_raisers & ~my_fours & ~threat.cells)]
+        candidates = [*one_bits(threat.cells & board.empty), *one_bits(my_fours & ~threat.cells),
+                      *one_bits(my_raisers & ~my_fours & ~threat.cells)]
     searches.deadline = start + span * DEFENCE_SHARE
     defences = _refutations(board, me, opp, threat, candidates, searches)
     if not defences:
@@ -456,7 +442,7 @@ def examine(board: Board, deadline: float) -> Tactics:
 def _cells(board: Board, cells: Bitboard) -> list[Cell]:
     """The cells of a bitboard, lowest bit first."""
     cell_of = board.geometry.cell_of
-    return [cell_of[bit] for bit in _bits(cells)]
+    return [cell_of[bit] for bit in one_bits(cells)]
 
 
 def _refutations(board: Board, me: Bitboard, opp: Bitboard, threat: ThreatWin,
