@@ -86,9 +86,9 @@ def play(name_a: str, name_b: str, rules: Rules, games: int, budget: float,
 
 def table(records: tuple[Record, Record], standings: tuple[Standing, Standing]) -> str:
     """The Markdown table of a match."""
-    lines = ["| player | as x: W-D-L | as o: W-D-L | total W-D-L | stones as x | stones as o |"
-             " stones in o's losses | ms a move |",
-             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    header = ("| player | as x: W-D-L | as o: W-D-L | total W-D-L | stones as x | stones as o |"
+              " stones in o's losses | ms a move |")
+    lines = [header, "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for record, standing in zip(records, standings):
         x, o = record.tally("x"), record.tally("o")
         total = [a + b for a, b in zip(x, o)]

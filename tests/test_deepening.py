@@ -13,14 +13,13 @@ import time
 
 import pytest
 
+from tests.diagrams import centred, position
 from tictactoe.board import Board
 from tictactoe.deepening import WIN_SCORE, deepen, iterate
 from tictactoe.errors import GameOverError
 from tictactoe.evaluation import evaluator
 from tictactoe.rules import Rules
 from tictactoe.solver import WIN, SolveResult, solve
-
-from tests.diagrams import centred, position
 
 FAR = 1e9  # a deadline that never comes: the depth is bounded some other way
 

@@ -14,14 +14,13 @@ import random
 
 import pytest
 
+from tests.diagrams import centred, position
 from tictactoe.analysis import analyse
 from tictactoe.board import Board
 from tictactoe.rules import Rules
 from tictactoe.solver import Solver
 from tictactoe.threats import ThreatSearch, examine, find_win
 from tictactoe.values import Source, Value
-
-from tests.diagrams import centred, position
 
 NO_DEADLINE = float("inf")
 

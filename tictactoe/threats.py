@@ -318,7 +318,7 @@ class ThreatSearch:
         return None
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def rays(rules: Rules) -> dict[Bitboard, Bitboard]:
     """For each cell's bit, the cells sharing a window with it: its four lines, k-1 cells each way."""
     geometry = rules.geometry
@@ -463,5 +463,13 @@ def _refutations(board: Board, me: Bitboard, opp: Bitboard, threat: ThreatWin,
     return refuting
 
 
-__all__ = ["ThreatSearch", "ThreatWin", "ThreatTimeout", "Tactics", "find_win", "examine",
-           "VCF_DEPTH", "VCT_DEPTH"]
+__all__ = [
+    "VCF_DEPTH",
+    "VCT_DEPTH",
+    "Tactics",
+    "ThreatSearch",
+    "ThreatTimeout",
+    "ThreatWin",
+    "examine",
+    "find_win",
+]
