@@ -447,20 +447,35 @@ def _cells(board: Board, cells: Bitboard) -> list[Cell]:
 
 def _refutations(board: Board, me: Bitboard, opp: Bitboard, threat: ThreatWin,
                  candidates: list[Bitboard], searches: _Searches) -> list[Cell]:
-    """The candidates after which the opponent's threat search finds no win as deep as ``threat``'s.
+    """The candidates after which the opponent's threat search finds no win, tested ever deeper.
 
-    If none was found by the deadline, the candidates left untested; if every
-    candidate was tested and none refutes, [].
+    First as deep as ``threat`` (at least two threats); while more than one
+    candidate holds, the holders are tested one threat deeper (a block that
+    holds for two threats may lose to three), up to ``VCT_DEPTH``.  Returns the
+    candidates holding at the deepest level finished; when the deadline
+    interrupts a level, those that held it so far and those not yet tested at
+    it (they held the level before; at the first level, only when none held).
+    When none holds at a deeper level, the holders of the level before (they
+    resist longest); when none holds at the first, [].
     """
     cell_of = board.geometry.cell_of
-    refuting = []
-    for tested, move in enumerate(candidates):
-        try:
-            if searches.win(opp, me | move, vct_depth=max(threat.depth, 2)) is None:
-                refuting.append(cell_of[move])
-        except ThreatTimeout:
-            return refuting or [cell_of[move] for move in candidates[tested:]]
-    return refuting
+    depth = max(threat.depth, 2)
+    holding = candidates
+    first = True
+    while True:
+        passed = []
+        for tested, move in enumerate(holding):
+            try:
+                if searches.win(opp, me | move, vct_depth=depth) is None:
+                    passed.append(move)
+            except ThreatTimeout:
+                untested = holding[tested:]
+                return [cell_of[move] for move in (passed or untested if first else passed + untested)]
+        if not passed and not first:
+            passed = holding  # all lose deeper: keep those that resist longest
+        if len(passed) <= 1 or depth >= VCT_DEPTH or passed is holding:
+            return [cell_of[move] for move in passed]
+        holding, depth, first = passed, depth + 1, False
 
 
 __all__ = [
