@@ -205,6 +205,7 @@ def opponent_wins_after(board: Board, cell: int, max_depth: int | None = None) -
         board.undo()
 
 
+@pytest.mark.slow
 def test_an_open_three_is_blocked_at_the_one_end_that_holds():
     board, expected = position(centred(ONE_END))
     tactics = examine(board, NO_DEADLINE)
@@ -268,6 +269,7 @@ def random_position(rules: Rules, stones: int, rng: random.Random, near: int | N
             return board
 
 
+@pytest.mark.slow
 def test_every_reported_win_holds_on_random_gomoku_positions():
     rng = random.Random(10)
     rules = Rules(15, 15, 5)
