@@ -4,6 +4,12 @@ The exact solver gets the first try.  When the budget runs out before it
 finishes (or the board is far too big for it to finish), iterative deepening
 with a heuristic evaluation spends what is left and returns the best move it
 found, marked not proven.  Nothing is reported as proven without a proof.
+
+On boards with k >= 4 the heuristic search is preceded by threat-space search
+(``threats.examine``), within shares of what is left of the budget: a forced
+win by fours and threes found there is played and reported proven (a found
+sequence is a proof); an opponent's forced win limits the heuristic search to
+the moves that refute it.
 """
 
 from __future__ import annotations

@@ -31,8 +31,9 @@ earlier threats, as in Allis' dependency-based search: an independent three
 could have been played first, and the restriction keeps the search narrow (it
 may miss a win; it never invents one).  Depth counts the attacker's chosen
 moves; a table remembers positions proven (with the depth that sufficed) and
-positions refuted (with the depth that failed; a miss, never a proof).  The search stops at a
-deadline or a node limit (``ThreatTimeout``): a timeout proves nothing.
+positions refuted (with the depth that failed; a miss, never a proof).  The
+search stops at its clock's deadline or a node limit (``SearchTimeout``): a
+timeout proves nothing.
 
 ``examine(board, deadline)`` is what ``analyse`` asks before its heuristic
 search: the side to move's own forced win if there is one, else, when the
@@ -46,6 +47,7 @@ import time
 from dataclasses import dataclass
 
 from .board import Board
+from .clock import Clock, SearchTimeout
 from .evaluation import evaluator
 from .rules import Bitboard, Cell, Rules, one_bits
 
@@ -64,10 +66,6 @@ OUTSIDE_REPLY_PLIES = 4
 OWN_WIN_SHARE = 0.15
 THREAT_SHARE = 0.3
 DEFENCE_SHARE = 0.7
-
-
-class ThreatTimeout(Exception):
-    """The deadline or the node limit passed before the search finished."""
 
 
 @dataclass(frozen=True)
@@ -90,11 +88,11 @@ class ThreatWin:
 class ThreatSearch:
     """Threat-space search for one set of rules (k >= 4), with its tables; not thread-safe.
 
-    ``vct=False`` plays fours only (VCF).  ``deadline`` is a ``time.monotonic()``
-    instant (None: no limit); ``max_nodes`` bounds the work (None: no limit).
+    ``vct=False`` plays fours only (VCF).  The search stops at ``clock``'s
+    deadline (None: no limit) and after ``max_nodes`` nodes (None: no limit).
     """
 
-    def __init__(self, rules: Rules, vct: bool = True, deadline: float | None = None,
+    def __init__(self, rules: Rules, vct: bool = True, clock: Clock | None = None,
                  max_nodes: int | None = None,
                  completing: dict[Bitboard, Bitboard] | None = None) -> None:
         if rules.k < 4:
@@ -105,7 +103,7 @@ class ThreatSearch:
         self.k = rules.k
         self.full = self.geometry.full
         self.vct = vct
-        self.deadline = deadline
+        self.clock = clock
         self.max_nodes = max_nodes
         self.nodes = 0
         self.rays = rays(rules)
@@ -201,13 +199,12 @@ class ThreatSearch:
     # -- the AND/OR search ---------------------------------------------------------
 
     def tick(self) -> None:
-        """Count a node; raise ``ThreatTimeout`` past the deadline or the node limit."""
+        """Count a node; raise ``SearchTimeout`` past the deadline or the node limit."""
         self.nodes += 1
         if self.max_nodes is not None and self.nodes > self.max_nodes:
-            raise ThreatTimeout()
-        if (self.deadline is not None and not self.nodes % TICK_NODES
-                and time.monotonic() >= self.deadline):
-            raise ThreatTimeout()
+            raise SearchTimeout()
+        if self.clock is not None and not self.nodes % TICK_NODES:
+            self.clock.check(self.nodes)
 
     def attack(self, attacker: Bitboard, defender: Bitboard, depth: int,
                focus: Bitboard = -1) -> tuple[int, Bitboard] | None:
@@ -307,7 +304,7 @@ class ThreatSearch:
              max_depth: int | None = None) -> ThreatWin | None:
         """The attacker's (to move) forced win with the fewest threats up to ``max_depth``, or None.
 
-        Raises ``ThreatTimeout`` at the deadline or node limit.
+        Raises ``SearchTimeout`` at the deadline or node limit.
         """
         last = max_depth if max_depth is not None else VCT_DEPTH if self.vct else VCF_DEPTH
         for depth in range(1, last + 1):
@@ -341,10 +338,11 @@ class _Searches:
 
     def win(self, attacker: Bitboard, defender: Bitboard, vct: bool = True,
             vcf_depth: int = VCF_DEPTH, vct_depth: int = VCT_DEPTH) -> ThreatWin | None:
-        """The attacker's (to move) win by VCF, then (``vct``) by VCT; raises ``ThreatTimeout``."""
+        """The attacker's (to move) win by VCF, then (``vct``) by VCT; raises ``SearchTimeout``."""
+        clock = Clock(self.deadline)
         for mode in (False, True) if vct else (False,):
-            search = ThreatSearch(self.rules, vct=mode, deadline=self.deadline,
-                                  max_nodes=self.max_nodes, completing=self.completing)
+            search = ThreatSearch(self.rules, vct=mode, clock=clock, max_nodes=self.max_nodes,
+                                  completing=self.completing)
             try:
                 found = search.find(attacker, defender, vct_depth if mode else vcf_depth)
             finally:
@@ -368,7 +366,7 @@ def find_win(board: Board, deadline: float | None = None, vct: bool = True,
         if max_depth is None:
             return searches.win(me, opp, vct)
         return searches.win(me, opp, vct, max_depth, max_depth)
-    except ThreatTimeout:
+    except SearchTimeout:
         return None
 
 
@@ -408,7 +406,7 @@ def examine(board: Board, deadline: float) -> Tactics:
     searches = _Searches(board.rules, start + span * OWN_WIN_SHARE)
     try:
         win = searches.win(me, opp)
-    except ThreatTimeout:
+    except SearchTimeout:
         win = None
     if win is not None:
         return Tactics(win=win, nodes=searches.nodes)
@@ -420,7 +418,7 @@ def examine(board: Board, deadline: float) -> Tactics:
     searches.deadline = start + span * THREAT_SHARE
     try:
         threat = searches.win(opp, me)
-    except ThreatTimeout:
+    except SearchTimeout:
         defences = _cells(board, standing | my_fours) if standing else None
         return Tactics(defences=defences, nodes=searches.nodes)
     if threat is None:
@@ -468,7 +466,7 @@ def _refutations(board: Board, me: Bitboard, opp: Bitboard, threat: ThreatWin,
             try:
                 if searches.win(opp, me | move, vct_depth=depth) is None:
                     passed.append(move)
-            except ThreatTimeout:
+            except SearchTimeout:
                 untested = holding[tested:]
                 return [cell_of[move] for move in (passed or untested if first else passed + untested)]
         if not passed and not first:
@@ -483,7 +481,6 @@ __all__ = [
     "VCT_DEPTH",
     "Tactics",
     "ThreatSearch",
-    "ThreatTimeout",
     "ThreatWin",
     "examine",
     "find_win",
