@@ -55,7 +55,7 @@ from .rules import Bitboard, Cell, Rules, one_bits
 VCF_DEPTH = 16
 # VCT branches at every three; deeper sequences rarely finish in a move's budget.
 VCT_DEPTH = 6
-MEMO_LIMIT = 100_000  # entries of the completing-cells memo before it is cleared
+MEMO_LIMIT = 200_000  # entries of the shapes memo before it is cleared
 TICK_NODES = 64  # how often the deadline is read (a node costs tens of microseconds)
 # A reply outside the three's cells loses to: the four-maker, any move, the five.
 OUTSIDE_REPLY_PLIES = 4
@@ -94,7 +94,7 @@ class ThreatSearch:
 
     def __init__(self, rules: Rules, vct: bool = True, clock: Clock | None = None,
                  max_nodes: int | None = None,
-                 completing: dict[Bitboard, Bitboard] | None = None) -> None:
+                 memo: dict | None = None) -> None:
         if rules.k < 4:
             raise ValueError(f"threat search needs k >= 4, not k={rules.k}")
         self.rules = rules
@@ -107,8 +107,9 @@ class ThreatSearch:
         self.max_nodes = max_nodes
         self.nodes = 0
         self.rays = rays(rules)
-        # A side's stones -> the cells completing its lines (may be shared between searches).
-        self.completing = {} if completing is None else completing
+        # The shapes of positions seen (may be shared between searches): each depth
+        # of the iterative deepening, and each defence tested, meets them again.
+        self.memo = {} if memo is None else memo
         # (attacker, defender, attacker to move) -> (depth, plies, cells, move) of a proof.
         self.proven: dict[tuple[Bitboard, Bitboard, bool], tuple[int, int, Bitboard, Bitboard]] = {}
         # The same key -> the greatest depth at which the attack failed.
@@ -123,6 +124,13 @@ class ThreatSearch:
         ``mine``, its empty cells are the winning cells, the four-makers, and the
         cells that bring a window to k-2 (where threes are made).
         """
+        key = ("shapes", mine, theirs)
+        known = self.memo.get(key)
+        if known is None:
+            known = self._remember(key, self._shapes(mine, theirs))
+        return known
+
+    def _shapes(self, mine: Bitboard, theirs: Bitboard) -> tuple[Bitboard, Bitboard, Bitboard]:
         k = self.k
         empty = self.full & ~(mine | theirs)
         levels = [0, 0, 0]  # the cells of the windows with k-1, k-2, k-3 of mine
@@ -138,13 +146,17 @@ class ThreatSearch:
 
     def winning_cells(self, mine: Bitboard, theirs: Bitboard) -> Bitboard:
         """The empty cells where one more of ``mine`` makes k in a row."""
-        completing = self.completing.get(mine)
+        completing = self.memo.get(mine)  # a side's stones recur across many nodes
         if completing is None:
-            if len(self.completing) > MEMO_LIMIT:
-                self.completing.clear()
-            # Memoised: a side's stones recur across many nodes (the other side's replies).
-            completing = self.completing[mine] = self.geometry.completing_cells(mine)
+            completing = self._remember(mine, self.geometry.completing_cells(mine))
         return completing & ~(mine | theirs)
+
+    def _remember(self, key, value):
+        """Store ``value`` under ``key`` in the memo (cleared when full) and return it."""
+        if len(self.memo) > MEMO_LIMIT:
+            self.memo.clear()
+        self.memo[key] = value
+        return value
 
     def four_makers(self, mine: Bitboard, theirs: Bitboard) -> Bitboard:
         """The empty cells where a stone of ``mine`` makes a four (a winning cell)."""
@@ -161,6 +173,13 @@ class ThreatSearch:
         usually do (``. x x x . .``) but may share it (``x . x x . x``), so
         those few are checked cell by cell.
         """
+        key = ("threes", attacker, defender)
+        known = self.memo.get(key)
+        if known is None:
+            known = self._remember(key, self._three_cells(attacker, defender))
+        return known
+
+    def _three_cells(self, attacker: Bitboard, defender: Bitboard) -> Bitboard:
         k = self.k
         empty = self.full & ~(attacker | defender)
         by_direction = []
@@ -334,7 +353,7 @@ class _Searches:
         self.deadline = deadline
         self.max_nodes = max_nodes
         self.nodes = 0
-        self.completing: dict[Bitboard, Bitboard] = {}  # shared by its searches
+        self.memo: dict = {}  # shared by its searches
 
     def win(self, attacker: Bitboard, defender: Bitboard, vct: bool = True,
             vcf_depth: int = VCF_DEPTH, vct_depth: int = VCT_DEPTH) -> ThreatWin | None:
@@ -342,7 +361,7 @@ class _Searches:
         clock = Clock(self.deadline)
         for mode in (False, True) if vct else (False,):
             search = ThreatSearch(self.rules, vct=mode, clock=clock, max_nodes=self.max_nodes,
-                                  completing=self.completing)
+                                  memo=self.memo)
             try:
                 found = search.find(attacker, defender, vct_depth if mode else vcf_depth)
             finally:
