@@ -89,9 +89,9 @@ def table(records: tuple[Record, Record], standings: tuple[Standing, Standing]) 
     header = ("| player | as x: W-D-L | as o: W-D-L | total W-D-L | stones as x | stones as o |"
               " stones in o's losses | ms a move |")
     lines = [header, "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
-    for record, standing in zip(records, standings):
+    for record, standing in zip(records, standings, strict=True):
         x, o = record.tally("x"), record.tally("o")
-        total = [a + b for a, b in zip(x, o)]
+        total = [a + b for a, b in zip(x, o, strict=True)]
         ms = standing.seconds / max(standing.moves, 1) * 1000
         lines.append(f"| {record.name} | {'-'.join(map(str, x))} | {'-'.join(map(str, o))} |"
                      f" {'-'.join(map(str, total))} | {average(record.lengths('x'))} |"

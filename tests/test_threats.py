@@ -258,9 +258,9 @@ def random_position(rules: Rules, stones: int, rng: random.Random, near: int | N
     """A position with ``stones`` random stones (x first), no line made, within ``near`` of the centre."""
     while True:
         board = Board(rules)
-        centre = (rules.rows // 2, rules.cols // 2)
-        cells = [cell for cell in range(rules.cells)
-                 if near is None or max(abs(a - b) for a, b in zip(rules.row_col(cell), centre)) <= near]
+        centre_row, centre_col = rules.rows // 2, rules.cols // 2
+        cells = [cell for cell in range(rules.cells) for row, col in [rules.row_col(cell)]
+                 if near is None or max(abs(row - centre_row), abs(col - centre_col)) <= near]
         for cell in rng.sample(cells, stones):
             board.play(cell)
             if board.is_over():

@@ -44,7 +44,9 @@ from __future__ import annotations
 
 import functools
 import time
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TypeVar
 
 from .board import Board
 from .clock import Clock, SearchTimeout
@@ -55,7 +57,7 @@ from .rules import Bitboard, Cell, Rules, one_bits
 VCF_DEPTH = 16
 # VCT branches at every three; deeper sequences rarely finish in a move's budget.
 VCT_DEPTH = 6
-MEMO_LIMIT = 200_000  # entries of the shapes memo before it is cleared
+MEMO_LIMIT = 100_000  # entries of each memo table before it is cleared
 TICK_NODES = 64  # how often the deadline is read (a node costs tens of microseconds)
 # A reply outside the three's cells loses to: the four-maker, any move, the five.
 OUTSIDE_REPLY_PLIES = 4
@@ -85,6 +87,33 @@ class ThreatWin:
     depth: int
 
 
+@dataclass
+class Memo:
+    """What the searches of one position compute again and again, keyed by stones.
+
+    Each depth of the iterative deepening, and each defence tested, meets the
+    same positions: their shapes are kept here (a table is cleared past
+    ``MEMO_LIMIT`` entries).
+    """
+
+    completing: dict[Bitboard, Bitboard] = field(default_factory=dict)
+    shapes: dict[tuple[Bitboard, Bitboard], tuple[Bitboard, Bitboard, Bitboard]] = field(
+        default_factory=dict)
+    threes: dict[tuple[Bitboard, Bitboard], Bitboard] = field(default_factory=dict)
+
+
+Key = TypeVar("Key")
+Found = TypeVar("Found")
+
+
+def _remember(table: dict[Key, Found], key: Key, value: Found) -> Found:
+    """Store ``value`` under ``key`` (the table is cleared first when full) and return it."""
+    if len(table) > MEMO_LIMIT:
+        table.clear()
+    table[key] = value
+    return value
+
+
 class ThreatSearch:
     """Threat-space search for one set of rules (k >= 4), with its tables; not thread-safe.
 
@@ -94,7 +123,7 @@ class ThreatSearch:
 
     def __init__(self, rules: Rules, vct: bool = True, clock: Clock | None = None,
                  max_nodes: int | None = None,
-                 memo: dict | None = None) -> None:
+                 memo: Memo | None = None) -> None:
         if rules.k < 4:
             raise ValueError(f"threat search needs k >= 4, not k={rules.k}")
         self.rules = rules
@@ -107,9 +136,8 @@ class ThreatSearch:
         self.max_nodes = max_nodes
         self.nodes = 0
         self.rays = rays(rules)
-        # The shapes of positions seen (may be shared between searches): each depth
-        # of the iterative deepening, and each defence tested, meets them again.
-        self.memo = {} if memo is None else memo
+        # The shapes of positions seen, possibly shared with other searches.
+        self.memo = Memo() if memo is None else memo
         # (attacker, defender, attacker to move) -> (depth, plies, cells, move) of a proof.
         self.proven: dict[tuple[Bitboard, Bitboard, bool], tuple[int, int, Bitboard, Bitboard]] = {}
         # The same key -> the greatest depth at which the attack failed.
@@ -124,10 +152,9 @@ class ThreatSearch:
         ``mine``, its empty cells are the winning cells, the four-makers, and the
         cells that bring a window to k-2 (where threes are made).
         """
-        key = ("shapes", mine, theirs)
-        known = self.memo.get(key)
+        known = self.memo.shapes.get((mine, theirs))
         if known is None:
-            known = self._remember(key, self._shapes(mine, theirs))
+            known = _remember(self.memo.shapes, (mine, theirs), self._shapes(mine, theirs))
         return known
 
     def _shapes(self, mine: Bitboard, theirs: Bitboard) -> tuple[Bitboard, Bitboard, Bitboard]:
@@ -146,17 +173,10 @@ class ThreatSearch:
 
     def winning_cells(self, mine: Bitboard, theirs: Bitboard) -> Bitboard:
         """The empty cells where one more of ``mine`` makes k in a row."""
-        completing = self.memo.get(mine)  # a side's stones recur across many nodes
+        completing = self.memo.completing.get(mine)  # a side's stones recur across many nodes
         if completing is None:
-            completing = self._remember(mine, self.geometry.completing_cells(mine))
+            completing = _remember(self.memo.completing, mine, self.geometry.completing_cells(mine))
         return completing & ~(mine | theirs)
-
-    def _remember(self, key, value):
-        """Store ``value`` under ``key`` in the memo (cleared when full) and return it."""
-        if len(self.memo) > MEMO_LIMIT:
-            self.memo.clear()
-        self.memo[key] = value
-        return value
 
     def four_makers(self, mine: Bitboard, theirs: Bitboard) -> Bitboard:
         """The empty cells where a stone of ``mine`` makes a four (a winning cell)."""
@@ -173,10 +193,10 @@ class ThreatSearch:
         usually do (``. x x x . .``) but may share it (``x . x x . x``), so
         those few are checked cell by cell.
         """
-        key = ("threes", attacker, defender)
-        known = self.memo.get(key)
+        known = self.memo.threes.get((attacker, defender))
         if known is None:
-            known = self._remember(key, self._three_cells(attacker, defender))
+            known = _remember(self.memo.threes, (attacker, defender),
+                              self._three_cells(attacker, defender))
         return known
 
     def _three_cells(self, attacker: Bitboard, defender: Bitboard) -> Bitboard:
@@ -242,7 +262,8 @@ class ThreatSearch:
                                 lambda: self._defend(attacker, defender, depth, focus))
 
     def _remembered(self, key: tuple[Bitboard, Bitboard, bool], depth: int,
-                    search) -> tuple[int, Bitboard] | None:
+                    search: Callable[[], tuple[int, Bitboard, Bitboard] | None],
+                    ) -> tuple[int, Bitboard] | None:
         """``search()``'s ``(plies, cells, move)`` as ``(plies, cells)``, through the tables.
 
         A proof found at some depth holds at any greater depth; a failure at
@@ -338,7 +359,7 @@ class ThreatSearch:
 def rays(rules: Rules) -> dict[Bitboard, Bitboard]:
     """For each cell's bit, the cells sharing a window with it: its four lines, k-1 cells each way."""
     geometry = rules.geometry
-    rays = {bit: 0 for bit in geometry.bits}
+    rays = dict.fromkeys(geometry.bits, 0)
     for line in geometry.lines:
         for bit in geometry.line_bits[line]:
             rays[bit] |= line
@@ -353,7 +374,7 @@ class _Searches:
         self.deadline = deadline
         self.max_nodes = max_nodes
         self.nodes = 0
-        self.memo: dict = {}  # shared by its searches
+        self.memo = Memo()  # shared by its searches
 
     def win(self, attacker: Bitboard, defender: Bitboard, vct: bool = True,
             vcf_depth: int = VCF_DEPTH, vct_depth: int = VCT_DEPTH) -> ThreatWin | None:
