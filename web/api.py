@@ -44,7 +44,8 @@ def move():
         result = _run_engine(board, req.engine, rng)
         cell = result.move
         found = {"value": result.value, "plies": None, "proven": result.value is not None,
-                 "cached": False, "depth": None, **_teaching_fields(board, req.engine, result)}
+                 "cached": False, "depth": None, "source": None,
+                 **_teaching_fields(board, req.engine, result)}
     elif req.level == "perfect":
         solution = solved().solve(board)
         cell = pick_best(solution, rng)
@@ -163,11 +164,12 @@ def _status(board: Board) -> dict:
 
 
 def _engine_fields(solution: Solution | None) -> dict:
-    """value, plies, proven, cached, depth, nodes, ms and worker for a solution (or none)."""
+    """value, plies, proven, source, cached, depth, nodes, ms and worker for a solution (or none)."""
     if solution is None:
-        return {"value": None, "plies": None, "proven": False, "cached": False, "depth": None,
-                "nodes": 0, "ms": 0.0, "worker": os.getpid()}
+        return {"value": None, "plies": None, "proven": False, "source": None, "cached": False,
+                "depth": None, "nodes": 0, "ms": 0.0, "worker": os.getpid()}
     return {"value": solution.value, "plies": solution.plies, "proven": solution.proven,
+            "source": solution.source,
             "cached": solution.cached, "depth": solution.depth, "nodes": solution.nodes,
             "ms": round(solution.seconds * 1000, 3), "worker": os.getpid()}
 

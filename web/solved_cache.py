@@ -37,7 +37,7 @@ from cachelib.serializers import JSONSerializer
 from flask import Flask
 from flask_caching import Cache
 
-from tictactoe import ENGINE_VERSION, Board, MoveValue, SolveResult, Symmetry
+from tictactoe import ENGINE_VERSION, Board, MoveValue, SolveResult, Source, Symmetry
 from tictactoe.analysis import EXACT_MAX_EMPTIES
 
 from .breaker import Breaker
@@ -55,6 +55,8 @@ cache = Cache()
 
 ENTRY_FORMAT = 2  # 2: entries are signed (web/signing.py)
 VALUES = ("win", "draw", "loss")
+# How a stored result can be known: only proven results are stored.
+STORED_SOURCES = (Source.PROOF, Source.BOOK, Source.THREATS)
 # A search that ran out of budget leaves a mark for this long, so that the
 # requests for that position stop queueing behind each other's searches.
 UNPROVEN_MARK_SECONDS = 3600
@@ -78,6 +80,7 @@ class Entry:
     plies: int
     best: tuple[int, ...]
     moves: dict[int, MoveValue] | None
+    source: str = Source.PROOF
 
 
 @dataclass(frozen=True)
@@ -87,7 +90,8 @@ class Solution:
     ``value``/``plies`` are for the side to move and set only when ``proven``;
     ``best_moves`` holds every optimal move when proven, else the one move
     found (so ``tictactoe.pick_best`` takes a Solution as it takes a SolveResult);
-    ``moves`` (when asked for and proven) maps every legal cell to its value.
+    ``moves`` (when asked for and proven) maps every legal cell to its value;
+    ``source`` says how the answer is known (``tictactoe.Source``), kept by the cache.
     """
 
     value: str | None
@@ -99,6 +103,7 @@ class Solution:
     nodes: int
     seconds: float
     depth: int | None
+    source: str = Source.PROOF
 
 
 # -- entries -----------------------------------------------------------------
@@ -109,7 +114,7 @@ def encode_entry(result: SolveResult) -> dict:
     if result.move_values is not None:
         moves = [[cell, mv.value, mv.plies] for cell, mv in sorted(result.move_values.items())]
     return {"format": ENTRY_FORMAT, "value": result.value, "plies": result.plies,
-            "best": sorted(result.best_moves), "moves": moves}
+            "best": sorted(result.best_moves), "moves": moves, "source": result.source}
 
 
 def decode_entry(raw: object, canon: Board) -> Entry:
@@ -122,8 +127,12 @@ def decode_entry(raw: object, canon: Board) -> Entry:
     """
     if not isinstance(raw, dict):
         raise InvalidEntry(f"not an object but {type(raw).__name__}")
-    if set(raw) != {"format", "value", "plies", "best", "moves"}:
+    # Entries stored before answers named their source have none: they were all proofs.
+    if set(raw) - {"source"} != {"format", "value", "plies", "best", "moves"}:
         raise InvalidEntry(f"fields {sorted(map(str, raw))}")
+    source = raw.get("source", Source.PROOF)
+    if source not in STORED_SOURCES:
+        raise InvalidEntry(f"source {source!r}")
     if raw["format"] != ENTRY_FORMAT:
         raise InvalidEntry(f"format {raw['format']!r}")
     legal = canon.legal_moves()
@@ -135,7 +144,7 @@ def decode_entry(raw: object, canon: Board) -> Entry:
         raise InvalidEntry("best moves are not distinct legal cells in order")
     moves = raw["moves"]
     if moves is None:
-        return Entry(position.value, position.plies, tuple(best), None)
+        return Entry(position.value, position.plies, tuple(best), None, Source(source))
     if not isinstance(moves, list) or not all(isinstance(m, list) and len(m) == 3 for m in moves):
         raise InvalidEntry("moves are not [cell, value, plies] triples")
     cells = [m[0] for m in moves]
@@ -145,7 +154,7 @@ def decode_entry(raw: object, canon: Board) -> Entry:
     top = max(values.values(), key=rank)
     if rank(top) != rank(position) or best != [c for c in cells if rank(values[c]) == rank(top)]:
         raise InvalidEntry("move values disagree with the best moves or the position's value")
-    return Entry(position.value, position.plies, tuple(best), values)
+    return Entry(position.value, position.plies, tuple(best), values, Source(source))
 
 
 def rank(move: MoveValue) -> tuple[int, int]:
@@ -421,7 +430,7 @@ def _from_entry(entry: Entry, back: Symmetry, start: float) -> Solution:
     return Solution(value=entry.value, plies=entry.plies,
                     best_moves=sorted(back.apply(cell) for cell in entry.best), moves=moves,
                     proven=True, cached=True, nodes=0, seconds=time.monotonic() - start,
-                    depth=None)
+                    depth=None, source=entry.source)
 
 
 def _from_result(result: SolveResult, back: Symmetry | None, cached: bool,
@@ -438,7 +447,7 @@ def _from_result(result: SolveResult, back: Symmetry | None, cached: bool,
                     plies=result.plies if result.proven else None,
                     best_moves=best, moves=moves, proven=result.proven, cached=cached,
                     nodes=result.nodes, seconds=time.monotonic() - start,
-                    depth=None if result.proven else result.depth)
+                    depth=None if result.proven else result.depth, source=result.source)
 
 
 # -- setup ---------------------------------------------------------------------
