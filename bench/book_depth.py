@@ -4,7 +4,8 @@ For each stone count, every canonical position with that many stones (or a
 seeded sample when there are more than ``--sample``) is proven from a cold
 table, as a fresh install with an empty cache would: once for ``/move``
 (the best moves) and once for ``/analyze`` (every move's value).  Each proof
-is capped at ``--cap`` seconds.  A row also says how many of those positions
+is capped at ``--cap`` seconds.  Times depend on the machine and its load;
+node counts do not (the solver is deterministic), so both are shown.  A row also says how many of those positions
 ``analyse`` answers proven within the default budget (from the book, or by
 the solver within its share of the budget), which is the claim the book
 exists for::
@@ -29,14 +30,14 @@ from tictactoe.book import book_for, positions_by_stones  # noqa: E402
 from tictactoe.cli import parse_size  # noqa: E402
 
 
-def proof_seconds(board: Board, all_moves: bool, cap: float) -> float | None:
-    """Seconds a cold solver takes to prove ``board``, or None past ``cap``."""
+def proof_cost(board: Board, all_moves: bool, cap: float) -> tuple[float, int] | None:
+    """Seconds and nodes a cold solver takes to prove ``board``, or None past ``cap``."""
     start = time.monotonic()
     try:
-        Solver(board.rules).solve(board, deadline=start + cap, all_moves=all_moves)
+        result = Solver(board.rules).solve(board, deadline=start + cap, all_moves=all_moves)
     except SearchTimeout:
         return None
-    return time.monotonic() - start
+    return time.monotonic() - start, result.nodes
 
 
 def stone_range(text: str) -> range:
@@ -45,10 +46,13 @@ def stone_range(text: str) -> range:
     return range(int(low), int(high or low) + 1)
 
 
-def worst(times: list[float | None], cap: float) -> str:
-    if any(t is None for t in times):
-        return f"> {cap:g} s ({sum(t is None for t in times)})"
-    return f"{max(times):.3f} s" if times else "-"
+def worst(costs: list[tuple[float, int] | None], cap: float) -> str:
+    """The slowest proof and the most nodes, or how many proofs went past the cap."""
+    if any(cost is None for cost in costs):
+        return f"> {cap:g} s ({sum(cost is None for cost in costs)})"
+    if not costs:
+        return "-"
+    return f"{max(s for s, _ in costs):.3f} s {max(n for _, n in costs):>9,}"
 
 
 def main() -> None:
@@ -68,7 +72,8 @@ def main() -> None:
     print(f"{rules}: book {'up to %d stones' % book.max_stones if book else 'none'};"
           f" budget {DEFAULT_BUDGET:g} s; times are wall clock on a shared machine")
     print(f"{'stones':>6}  {'positions':>9}  {'measured':>14}  {'solver share':>12}"
-          f"  {'worst /move':>14}  {'worst /analyze':>14}  {'analyse proven':>14}")
+          f"  {'worst /move (s, nodes)':>23}  {'worst /analyze (s, nodes)':>26}"
+          f"  {'analyse proven':>14}")
     for count, level in positions_by_stones(rules, max(stones)):
         if count not in stones:
             continue
@@ -81,11 +86,11 @@ def main() -> None:
         share = DEFAULT_BUDGET * (1.0 if empties <= ALWAYS_EXACT_MAX_EMPTIES else EXACT_SHARE)
         move_times, analyze_times, proven = [], [], 0
         for board in boards:
-            move_times.append(proof_seconds(board, False, args.cap))
-            analyze_times.append(proof_seconds(board, True, args.cap))
+            move_times.append(proof_cost(board, False, args.cap))
+            analyze_times.append(proof_cost(board, True, args.cap))
             proven += analyse(board, budget=DEFAULT_BUDGET, all_moves=True).proven
         print(f"{count:>6}  {len(level):>9,}  {measured:>14}  {share:>10.2f} s"
-              f"  {worst(move_times, args.cap):>14}  {worst(analyze_times, args.cap):>14}"
+              f"  {worst(move_times, args.cap):>23}  {worst(analyze_times, args.cap):>26}"
               f"  {proven:>6}/{len(boards):<7}", flush=True)
 
 
