@@ -95,6 +95,18 @@ def test_a_killed_build_goes_on_from_its_last_save(tmp_path):
     assert load_book(path).entries == fresh.entries
 
 
+def test_a_turned_book_is_the_book_the_solver_builds_for_the_turned_board(tmp_path, capsys):
+    """3x4 k=3 turned into 4x3 (through the command line) equals the 4x3 book built by proofs."""
+    build_book(Rules(3, 4, 3), 3, tmp_path / "3x4.json.gz", ENGINE_VERSION)
+    status = main(["book", "transpose", "--size", "3x4", "--k", "3",
+                   "--book", str(tmp_path / "3x4.json.gz"), "--out", str(tmp_path / "4x3.json.gz")])
+    assert status == 0 and "book 4x3 k=3: every position up to 3 stones" in capsys.readouterr().out
+    built = build_book(Rules(4, 3, 3), 3, tmp_path / "4x3-built.json.gz", ENGINE_VERSION)
+    turned = load_book(tmp_path / "4x3.json.gz")
+    assert len(built.entries) > 100
+    assert (turned.rules, turned.max_stones, turned.entries) == (built.rules, 3, built.entries)
+
+
 def test_a_build_refuses_a_book_of_other_rules_or_version(tmp_path):
     path = tmp_path / "book.json.gz"
     build_book(RULES_4X4, 1, path, "0")

@@ -264,6 +264,39 @@ def build_book(rules: Rules, max_stones: int, path: Path, engine: str,
     return book
 
 
+def transposed_book(book: Book) -> Book:
+    """The book of the transposed board (5x4 from 4x5): the same positions turned, no search.
+
+    Turning a board about its diagonal maps lines onto lines, so a position and
+    its transpose have the same value, move by turned move.
+    """
+    rules = Rules(book.rules.cols, book.rules.rows, book.rules.k)
+    entries = {}
+    for key in book.entries:
+        canon = _turned(board_of_key(book.rules, key), rules).canonical()[0]
+        answer = book.lookup(_turned(canon, book.rules), all_moves=True)
+        values = {rules.cell(*reversed(book.rules.row_col(cell))): move_value
+                  for cell, move_value in answer.move_values.items()}
+        empties = canon.empty.bit_count()
+        entries[position_key(canon)] = [move_score(values[cell], empties)
+                                        for cell in cell_list(canon)]
+    return Book(rules=rules, engine=book.engine, max_stones=book.max_stones, entries=entries)
+
+
+def _turned(board: Board, rules: Rules) -> Board:
+    """``board`` turned about its diagonal onto a board of ``rules`` (its transpose)."""
+    turned = Board(rules)
+    for row, text in enumerate(board.to_text()):
+        for col, char in enumerate(text):
+            if char != ".":
+                bit = turned.geometry.bits[rules.cell(col, row)]
+                if char == "x":
+                    turned.x |= bit
+                else:
+                    turned.o |= bit
+    return turned
+
+
 @dataclass(frozen=True)
 class Mismatch:
     """A book entry the solver disagrees with: the position and both lists of scores."""
@@ -307,4 +340,5 @@ def cell_list(board: Board) -> list[Cell]:
 
 __all__ = ["BOOK_DIR", "Book", "BookFormatError", "BuildProgress", "Mismatch", "book_answer",
            "book_for", "book_path", "build_book", "board_of_key", "entry_scores", "load_book",
-           "move_score", "position_key", "positions_by_stones", "save_book", "verify_book"]
+           "move_score", "position_key", "positions_by_stones", "save_book", "transposed_book",
+           "verify_book"]

@@ -2,6 +2,7 @@
 
     python -m tictactoe book build --size 5x5 --k 4 --max-stones 3
     python -m tictactoe book verify --size 5x5 --k 4 --sample 20 --seed 1
+    python -m tictactoe book transpose --size 4x6 --k 4     (writes the 6x4 book from the 4x6 one)
 
 A build writes ``tictactoe/data/book-5x5k4.json.gz`` (or ``--book PATH``) as
 it goes; killed and started again, it goes on from its last save.  Progress
@@ -17,7 +18,7 @@ from typing import TextIO
 
 from . import ENGINE_VERSION
 from .book import (BookFormatError, BuildProgress, book_path, build_book, load_book,
-                   verify_book)
+                   save_book, transposed_book, verify_book)
 from .cli import UsageError, add_size_options, format_seconds, positive_count, rules_from
 
 EXIT_MISMATCH = 1
@@ -39,9 +40,14 @@ def add_book_parser(commands: argparse._SubParsersAction) -> None:
     verify.add_argument("--sample", type=positive_count, metavar="N",
                         help="check a seeded random sample of N entries (default: all)")
     verify.add_argument("--seed", type=int, default=0, help="seed of the sample (default 0)")
-    for action in (build, verify):
+    transpose = actions.add_parser("transpose",
+                                   help="write the book of the turned board (6x4 from 4x6)")
+    add_size_options(transpose)
+    for action in (build, verify, transpose):
         action.add_argument("--book", type=Path, metavar="PATH",
                             help="the book file (default: the one shipped in tictactoe/data/)")
+    transpose.add_argument("--out", type=Path, metavar="PATH",
+                           help="the turned book's file (default: shipped beside the other)")
 
 
 def cmd_book(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -50,6 +56,8 @@ def cmd_book(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     path = args.book or book_path(rules)
     if args.book_command == "build":
         return _build(rules, args.max_stones, path, out, err)
+    if args.book_command == "transpose":
+        return _transpose(path, args.out, out)
     return _verify(path, args.sample, args.seed, out, err)
 
 
@@ -77,11 +85,24 @@ def _build(rules, max_stones: int, path: Path, out: TextIO, err: TextIO) -> int:
     return 0
 
 
-def _verify(path: Path, sample: int | None, seed: int, out: TextIO, err: TextIO) -> int:
+def _read(path: Path):
     try:
-        book = load_book(path)
+        return load_book(path)
     except (OSError, BookFormatError) as error:
         raise UsageError(f"cannot read the book: {error}") from None
+
+
+def _transpose(path: Path, out_path: Path | None, out: TextIO) -> int:
+    turned = transposed_book(_read(path))
+    out_path = out_path or book_path(turned.rules)
+    size = save_book(turned, out_path)
+    out.write(f"book {turned.rules}: every position up to {turned.max_stones} stones,"
+              f" {len(turned.entries):,} entries, {size:,} bytes, {out_path} (turned from {path})\n")
+    return 0
+
+
+def _verify(path: Path, sample: int | None, seed: int, out: TextIO, err: TextIO) -> int:
+    book = _read(path)
 
     def progress(done: int, total: int) -> None:
         err.write(f"verify {book.rules}: {done:,}/{total:,}\n")
