@@ -9,10 +9,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from flask import Flask
+from flask.json.provider import DefaultJSONProvider
 
-from web import api, errors, pages, security, solved_cache
+from web import api, cache, errors, pages, security
 from web.config import load_settings
-from web.engine import Engine
+from web.search_slots import SearchSlots
+
+
+class CompactJSON(DefaultJSONProvider):
+    """JSON answers as the code builds them: fields in their order, no spaces."""
+
+    sort_keys = False
+    compact = True
 
 
 def create_app(config: Mapping[str, object] | None = None) -> Flask:
@@ -26,13 +34,12 @@ def create_app(config: Mapping[str, object] | None = None) -> Flask:
         SEND_FILE_MAX_AGE_DEFAULT=settings.static_max_age,
         SETTINGS=settings,
     )
-    app.json.sort_keys = False
-    app.json.compact = True
+    app.json = CompactJSON(app)
 
-    engine = Engine(budget=settings.search_budget,
-                    max_searches=settings.max_concurrent_searches,
-                    table_limit=settings.solver_table_limit)
-    app.extensions["solved_positions"] = solved_cache.init_app(app, settings, engine)
+    slots = SearchSlots(budget=settings.search_budget,
+                        max_searches=settings.max_concurrent_searches,
+                        table_limit=settings.solver_table_limit)
+    app.extensions["solved_positions"] = cache.init_app(app, settings, slots)
 
     errors.register(app)
     security.register(app, settings.frame_ancestors)

@@ -6,11 +6,14 @@ wrk against each endpoint in turn, in the same run, and prints a table:
 
     endpoint                          req/s    p50     p99   non-2xx  ratio
 
-``ratio`` is an endpoint's throughput over that of ``/move`` from the cache's
-comparison baseline (the first row).  Traffic goes to 127.0.0.1 only, and every
-wrk run is bounded in time.
+The last column is cached ``/move``'s throughput over the row's: the speed floor
+is ``/move`` at 0.75 or more of the bare Flask app (``bench/bare_app.py``, one
+route that parses and echoes JSON, no middleware) under the same gunicorn
+settings.  ``--compare DIR`` also measures cached ``/move`` of another checkout
+(the code before a change: ``git worktree add /tmp/before HEAD~1``) in the same
+run.  Traffic goes to 127.0.0.1 only, and every wrk run is bounded in time.
 
-    .venv/bin/python bench/wrk_move.py [--seconds 10] [--connections 16] [--workers 2]
+    .venv/bin/python bench/wrk_move.py [--seconds 10] [--connections 16] [--workers 2] [--compare DIR]
 """
 
 from __future__ import annotations
@@ -80,40 +83,60 @@ def run_wrk(url: str, seconds: int, connections: int, script: Path | None) -> di
     }
 
 
+def fill_and_measure(server: Gunicorn, bodies: list[str], script: Path, args) -> dict:
+    """Post every body once (filling the cache), warm every worker up, then one measured run."""
+    wait_for_workers(server.url, args.workers)
+    print(f"filling the cache of {server.root} with {len(bodies)} positions...", file=sys.stderr)
+    for body in bodies:
+        request = urllib.request.Request(server.url + "/move", data=body.encode(),
+                                         headers={"Content-Type": "application/json"})
+        urllib.request.urlopen(request, timeout=30).read()
+    # Every worker reads each entry once into its memory: warm them all up.
+    run_wrk(server.url, max(2, args.seconds // 2), args.connections, script)
+    return run_wrk(server.url, args.seconds, args.connections, script)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=int, default=10, help="each wrk run (default 10)")
     parser.add_argument("--connections", type=int, default=16)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--compare", type=Path, metavar="DIR",
+                        help="another checkout of this project (say, the commit before a change): "
+                             "its cached /move is measured in the same run, under its own settings")
     args = parser.parse_args(argv)
     if shutil.which("wrk") is None:
         print("wrk is not installed: apt-get install wrk", file=sys.stderr)
         return 2
     bodies = positions()
+    runs = []
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         move_script = write_script(folder, "/move", bodies)
         state_script = write_script(folder, "/state", bodies)
+        echo_script = write_script(folder, "/echo", bodies)
+        with Gunicorn(workers=args.workers, app="bare_app:app", root=ROOT / "bench",
+                      ready_path="/echo") as bare:
+            # The warm-up run also waits out the other workers' start.
+            run_wrk(bare.url, max(2, args.seconds // 2), args.connections, echo_script)
+            runs.append(("POST /echo (bare Flask, parse and echo)",
+                         run_wrk(bare.url, args.seconds, args.connections, echo_script)))
         with Gunicorn(workers=args.workers, env={"CACHE_DIR": str(folder / "cache")}) as server:
-            wait_for_workers(server.url, args.workers)
-            print(f"filling the cache with {len(bodies)} positions...", file=sys.stderr)
-            for body in bodies:
-                request = urllib.request.Request(server.url + "/move", data=body.encode(),
-                                                 headers={"Content-Type": "application/json"})
-                urllib.request.urlopen(request, timeout=30).read()
-            # Every worker reads each entry once into its memory: warm them all up.
-            run_wrk(server.url, max(2, args.seconds // 2), args.connections, move_script)
-            runs = [
-                ("POST /move (cached, 4,520 positions)", run_wrk(
-                    server.url, args.seconds, args.connections, move_script)),
-                ("POST /state (parse and outcome only)", run_wrk(
-                    server.url, args.seconds, args.connections, state_script)),
-                ("GET /livez (trivial JSON)", run_wrk(
-                    server.url + "/livez", args.seconds, args.connections, None)),
-            ]
+            runs.insert(0, ("POST /move (cached, 4,520 positions)",
+                            fill_and_measure(server, bodies, move_script, args)))
+            runs.append(("POST /state (parse and outcome only)", run_wrk(
+                server.url, args.seconds, args.connections, state_script)))
+            runs.append(("GET /livez (trivial JSON)", run_wrk(
+                server.url + "/livez", args.seconds, args.connections, None)))
             totals = json.loads(urllib.request.urlopen(server.url + "/stats").read())["total"]
-    print(f"gunicorn {args.workers} workers x 4 threads, wrk -t2 -c{args.connections} "
-          f"-d{args.seconds}s, 127.0.0.1")
+        if args.compare is not None:
+            root = args.compare.resolve()
+            with Gunicorn(workers=args.workers, env={"CACHE_DIR": str(folder / "cache-compare")},
+                          root=root, config=root / "gunicorn.conf.py") as other:
+                runs.append((f"POST /move (cached) at {root.name}",
+                             fill_and_measure(other, bodies, move_script, args)))
+    print(f"gunicorn {args.workers} workers (this tree's gunicorn.conf.py), wrk -t2 "
+          f"-c{args.connections} -d{args.seconds}s, 127.0.0.1")
     print(f"{'endpoint':<40} {'req/s':>9} {'p50':>8} {'p99':>8} {'non-2xx':>8} "
           f"{'sock err':>8} {'/move over it':>13}")
     move_rps = runs[0][1]["rps"]

@@ -44,7 +44,14 @@ class Gunicorn:
     """
 
     def __init__(self, workers: int = 2, env: dict[str, str] | None = None,
-                 extra_args: list[str] | None = None) -> None:
+                 extra_args: list[str] | None = None, *, app: str = "app:app",
+                 root: Path = ROOT, config: Path | None = None,
+                 ready_path: str = "/healthz") -> None:
+        """``app`` is served from folder ``root`` with gunicorn settings ``config``
+        (default: this project's gunicorn.conf.py); it is up once ``ready_path`` answers 2xx."""
+        self.app, self.root = app, root
+        self.config = config or ROOT / "gunicorn.conf.py"
+        self.ready_path = ready_path
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.workers = workers
@@ -57,10 +64,10 @@ class Gunicorn:
         gunicorn = str(Path(sys.executable).with_name("gunicorn"))
         self.log = open(os.devnull, "wb") if self.log_path is None else open(self.log_path, "wb")
         self.process = subprocess.Popen(
-            [gunicorn, "--config", str(ROOT / "gunicorn.conf.py"),
+            [gunicorn, "--config", str(self.config),
              "--bind", f"127.0.0.1:{self.port}", "--workers", str(self.workers),
-             *self.extra_args, "app:app"],
-            cwd=ROOT, env=self.env, stdout=self.log, stderr=subprocess.STDOUT)
+             *self.extra_args, self.app],
+            cwd=self.root, env=self.env, stdout=self.log, stderr=subprocess.STDOUT)
         wait_until(self._answers, what="gunicorn")
         return self
 
@@ -68,7 +75,7 @@ class Gunicorn:
         if self.process.poll() is not None:
             raise RuntimeError(f"gunicorn exited with code {self.process.returncode}")
         try:
-            with urllib.request.urlopen(self.url + "/healthz", timeout=2):
+            with urllib.request.urlopen(self.url + self.ready_path, timeout=2):
                 return True
         except OSError:
             return False

@@ -19,7 +19,8 @@ from typing import TextIO
 from . import ENGINE_VERSION
 from .book import (BookFormatError, BuildProgress, book_path, build_book, load_book,
                    save_book, transposed_book, verify_book)
-from .cli import UsageError, add_size_options, format_seconds, positive_count, rules_from
+from .cli import UsageError, add_size_options, positive_count, rules_from
+from .console import format_seconds
 
 EXIT_MISMATCH = 1
 PROGRESS_EVERY = 2.0  # seconds between progress lines

@@ -24,6 +24,7 @@ few shifts and ANDs on whole boards (as in Pascal Pons' connect-4 solver).
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .errors import BoardFormatError
@@ -33,6 +34,7 @@ Bitboard = int
 
 MIN_SIZE = 3
 MAX_SIZE = 15
+MIN_K = 3  # fewer in a row and the first player wins at once: no game
 
 
 @dataclass(frozen=True)
@@ -55,9 +57,9 @@ class Rules:
                 raise BoardFormatError(
                     f"{name} must be between {MIN_SIZE} and {MAX_SIZE}, not {value}")
         longest = max(self.rows, self.cols)
-        if not 3 <= self.k <= longest:
+        if not MIN_K <= self.k <= longest:
             raise BoardFormatError(
-                f"k must be between 3 and {longest} on a {self.rows}x{self.cols} board,"
+                f"k must be between {MIN_K} and {longest} on a {self.rows}x{self.cols} board,"
                 f" not {self.k}")
 
     @staticmethod
@@ -215,7 +217,7 @@ def _symmetries(rows: int, cols: int) -> list[tuple[Cell, ...]]:
     A square board has the 8 symmetries of the square; a rectangle has 4
     (identity, the two mirror images and the half turn).
     """
-    def perm(f) -> tuple[Cell, ...]:
+    def perm(f: Callable[[int, int], tuple[int, int]]) -> tuple[Cell, ...]:
         out = []
         for cell in range(rows * cols):
             r, c = divmod(cell, cols)
