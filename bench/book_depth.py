@@ -5,8 +5,8 @@ seeded sample when there are more than ``--sample``) is proven from a cold
 table, as a fresh install with an empty cache would: once for ``/move``
 (the best moves) and once for ``/analyze`` (every move's value).  Each proof
 is capped at ``--cap`` seconds.  Times depend on the machine and its load;
-node counts do not (the solver is deterministic), so both are shown.  A row also says how many of those positions
-``analyse`` answers proven within the default budget (from the book, or by
+node counts do not (the solver is deterministic), so both are shown.  A row
+also says how many of those positions ``analyse`` answers proven within the default budget (from the book, or by
 the solver within its share of the budget), which is the claim the book
 exists for::
 
@@ -24,10 +24,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tictactoe import DEFAULT_BUDGET, Board, Rules, SearchTimeout, Solver, analyse  # noqa: E402
-from tictactoe.analysis import ALWAYS_EXACT_MAX_EMPTIES, EXACT_SHARE  # noqa: E402
-from tictactoe.book import book_for, positions_by_stones  # noqa: E402
-from tictactoe.cli import parse_size  # noqa: E402
+from tictactoe import DEFAULT_BUDGET, Board, Rules, SearchTimeout, Solver, analyse
+from tictactoe.analysis import ALWAYS_EXACT_MAX_EMPTIES, EXACT_SHARE
+from tictactoe.book import book_for, positions_by_stones
+from tictactoe.cli import parse_size
 
 
 def proof_cost(board: Board, all_moves: bool, cap: float) -> tuple[float, int] | None:
@@ -69,7 +69,8 @@ def main() -> None:
     rules = Rules(*args.size, args.k)
     book = book_for(rules)
     stones = args.stones or stone_range(str(book.max_stones + 1 if book else 0))
-    print(f"{rules}: book {'up to %d stones' % book.max_stones if book else 'none'};"
+    covered = f"up to {book.max_stones} stones" if book else "none"
+    print(f"{rules}: book {covered};"
           f" budget {DEFAULT_BUDGET:g} s; times are wall clock on a shared machine")
     print(f"{'stones':>6}  {'positions':>9}  {'measured':>14}  {'solver share':>12}"
           f"  {'worst /move (s, nodes)':>23}  {'worst /analyze (s, nodes)':>26}"

@@ -15,8 +15,17 @@ import pytest
 
 from tictactoe import ENGINE_VERSION, Board, Rules, Solver, Source, analyse
 from tictactoe import book as book_module
-from tictactoe.book import (BOOK_DIR, BookFormatError, book_for, book_path, build_book, load_book,
-                            position_key, positions_by_stones, verify_book)
+from tictactoe.book import (
+    BOOK_DIR,
+    BookFormatError,
+    book_for,
+    book_path,
+    build_book,
+    load_book,
+    position_key,
+    positions_by_stones,
+    verify_book,
+)
 from tictactoe.cli import main
 
 SHIPPED = sorted(BOOK_DIR.glob("book-*.json.gz"))
@@ -220,7 +229,7 @@ def test_book_build_and_verify_from_the_command_line(tmp_path, capsys):
 
     # Tamper with one entry: verify names it and fails.
     data = json.loads(gzip.decompress(path.read_bytes()))
-    key = sorted(data["entries"])[0]
+    key = min(data["entries"])
     data["entries"][key][0] += 1
     path.write_bytes(gzip.compress(json.dumps(data).encode()))
     assert main(["book", "verify", "--size", "4x4", "--k", "4", "--book", str(path)]) == 1

@@ -102,6 +102,8 @@ class Book:
 
 def entry_scores(board: Board, result: SolveResult) -> list[int]:
     """A book entry: the score of each empty cell of ``board``, from a proven all-moves result."""
+    if result.move_values is None:
+        raise ValueError("a book entry needs every move's value: solve with all_moves=True")
     empties = board.empty.bit_count()
     return [move_score(result.move_values[cell], empties)
             for cell in cell_list(board)]
@@ -275,6 +277,7 @@ def transposed_book(book: Book) -> Book:
     for key in book.entries:
         canon = _turned(board_of_key(book.rules, key), rules).canonical()[0]
         answer = book.lookup(_turned(canon, book.rules), all_moves=True)
+        assert answer is not None and answer.move_values is not None  # the entry turned back
         values = {rules.cell(*reversed(book.rules.row_col(cell))): move_value
                   for cell, move_value in answer.move_values.items()}
         empties = canon.empty.bit_count()
@@ -338,7 +341,23 @@ def cell_list(board: Board) -> list[Cell]:
     return board.geometry.cells_of(board.empty)
 
 
-__all__ = ["BOOK_DIR", "Book", "BookFormatError", "BuildProgress", "Mismatch", "book_answer",
-           "book_for", "book_path", "build_book", "board_of_key", "entry_scores", "load_book",
-           "move_score", "position_key", "positions_by_stones", "save_book", "transposed_book",
-           "verify_book"]
+__all__ = [
+    "BOOK_DIR",
+    "Book",
+    "BookFormatError",
+    "BuildProgress",
+    "Mismatch",
+    "board_of_key",
+    "book_answer",
+    "book_for",
+    "book_path",
+    "build_book",
+    "entry_scores",
+    "load_book",
+    "move_score",
+    "position_key",
+    "positions_by_stones",
+    "save_book",
+    "transposed_book",
+    "verify_book",
+]

@@ -17,16 +17,26 @@ from pathlib import Path
 from typing import TextIO
 
 from . import ENGINE_VERSION
-from .book import (BookFormatError, BuildProgress, book_path, build_book, load_book,
-                   save_book, transposed_book, verify_book)
+from .book import (
+    Book,
+    BookFormatError,
+    BuildProgress,
+    book_path,
+    build_book,
+    load_book,
+    save_book,
+    transposed_book,
+    verify_book,
+)
 from .cli import UsageError, add_size_options, positive_count, rules_from
 from .console import format_seconds
+from .rules import Rules
 
 EXIT_MISMATCH = 1
 PROGRESS_EVERY = 2.0  # seconds between progress lines
 
 
-def add_book_parser(commands: argparse._SubParsersAction) -> None:
+def add_book_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """The ``book`` command and its ``build`` and ``verify`` subcommands."""
     book = commands.add_parser("book", help="build or verify an opening book",
                                description="Build an opening book of proven positions, or prove"
@@ -62,7 +72,7 @@ def cmd_book(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return _verify(path, args.sample, args.seed, out, err)
 
 
-def _build(rules, max_stones: int, path: Path, out: TextIO, err: TextIO) -> int:
+def _build(rules: Rules, max_stones: int, path: Path, out: TextIO, err: TextIO) -> int:
     if max_stones < 0:
         raise UsageError(f"--max-stones must be 0 or more, not {max_stones}")
     shown = {"at": -PROGRESS_EVERY}
@@ -86,7 +96,7 @@ def _build(rules, max_stones: int, path: Path, out: TextIO, err: TextIO) -> int:
     return 0
 
 
-def _read(path: Path):
+def _read(path: Path) -> Book:
     try:
         return load_book(path)
     except (OSError, BookFormatError) as error:
@@ -111,8 +121,8 @@ def _verify(path: Path, sample: int | None, seed: int, out: TextIO, err: TextIO)
 
     start = time.monotonic()
     checked, mismatches = verify_book(book, sample, seed, progress)
-    for mismatch in mismatches:
-        out.write(f"MISMATCH {mismatch.key}: book {mismatch.book}, solver {mismatch.solver}\n")
+    out.writelines(f"MISMATCH {mismatch.key}: book {mismatch.book}, solver {mismatch.solver}\n"
+                   for mismatch in mismatches)
     which = "all" if sample is None or checked == len(book.entries) else f"a sample (seed {seed}) of"
     out.write(f"book {book.rules} (engine {book.engine}, up to {book.max_stones} stones):"
               f" {which} {checked:,} of {len(book.entries):,} entries proven again,"
