@@ -12,6 +12,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -39,8 +40,10 @@ def wait_until(ready, timeout: float = START_TIMEOUT, what: str = "server") -> N
 class Gunicorn:
     """``gunicorn app:app`` on 127.0.0.1 with the given environment; a context manager.
 
-    >>> with Gunicorn(workers=2, env={"CACHE_DIR": tmp}) as server:
-    ...     urllib.request.urlopen(server.url + "/healthz")
+    Used as (not a doctest: it starts real processes)::
+
+        with Gunicorn(workers=2, env={"CACHE_DIR": str(tmp_path)}) as server:
+            urllib.request.urlopen(server.url + "/healthz")
     """
 
     def __init__(self, workers: int = 2, env: dict[str, str] | None = None,
@@ -68,7 +71,11 @@ class Gunicorn:
              "--bind", f"127.0.0.1:{self.port}", "--workers", str(self.workers),
              *self.extra_args, self.app],
             cwd=self.root, env=self.env, stdout=self.log, stderr=subprocess.STDOUT)
-        wait_until(self._answers, what="gunicorn")
+        try:
+            wait_until(self._answers, what="gunicorn")
+        except BaseException:
+            self.__exit__()  # a server that never came up leaves no process and no open file
+            raise
         return self
 
     def _answers(self) -> bool:
@@ -77,6 +84,9 @@ class Gunicorn:
         try:
             with urllib.request.urlopen(self.url + self.ready_path, timeout=2):
                 return True
+        except urllib.error.HTTPError as error:
+            error.close()  # an error answer holds its connection open until closed
+            return False
         except OSError:
             return False
 
@@ -150,6 +160,9 @@ def wait_for_workers(url: str, count: int, timeout: float = START_TIMEOUT) -> se
         try:
             with urllib.request.urlopen(url + "/healthz", timeout=5) as response:
                 return json.loads(response.read())["worker"]
+        except urllib.error.HTTPError as error:
+            error.close()  # an error answer holds its connection open until closed
+            return None
         except OSError:
             return None
 
