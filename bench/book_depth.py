@@ -6,8 +6,9 @@ table, as a fresh install with an empty cache would: once for ``/move``
 (the best moves) and once for ``/analyze`` (every move's value).  Each proof
 is capped at ``--cap`` seconds.  Times depend on the machine and its load;
 node counts do not (the solver is deterministic), so both are shown.  A row
-also says how many of those positions ``analyse`` answers proven within the default budget (from the book, or by
-the solver within its share of the budget), which is the claim the book
+also says how many of those positions ``analyse`` answers proven within the
+default budget (from the book, or by the solver within its share of the
+budget), which is the claim the book
 exists for::
 
     python bench/book_depth.py --size 5x5 --k 4                # just past the shipped book

@@ -178,7 +178,7 @@ def test_a_shipped_book_is_complete_and_agrees_with_itself(path):
             break
         for key, board in level.items():
             empties = board.empty.bit_count()
-            for cell, score in zip(board.legal_moves(), book.entries[key]):
+            for cell, score in zip(board.legal_moves(), book.entries[key], strict=True):
                 child = board.copy()
                 child.play(cell)
                 outcome = child.outcome()

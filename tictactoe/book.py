@@ -87,7 +87,8 @@ class Book:
             return None
         back = symmetry.inverse()
         empties = board.empty.bit_count()
-        by_cell = {back.apply(cell): score for cell, score in zip(cell_list(canon), scores)}
+        by_cell = {back.apply(cell): score
+                   for cell, score in zip(cell_list(canon), scores, strict=True)}
         best = max(by_cell.values())
         value = score_to_value(best, empties)
         move_values = None
