@@ -149,6 +149,17 @@ def test_an_unreadable_book_is_ignored(fresh_books):
     assert analyse(Board(RULES_4X4)).source == Source.PROOF
 
 
+def test_a_book_whose_entry_does_not_fit_its_board_is_ignored(fresh_books):
+    path = book_path(RULES_4X4)
+    build_book(RULES_4X4, 1, path, ENGINE_VERSION)
+    data = json.loads(gzip.decompress(path.read_bytes()))
+    data["entries"]["." * 16].pop()  # the empty board's entry loses a move
+    path.write_bytes(gzip.compress(json.dumps(data).encode()))
+    with pytest.raises(BookFormatError, match="does not fit"):
+        load_book(path)
+    assert book_for(RULES_4X4) is None
+
+
 def test_no_book_is_read_at_import():
     """Importing the engine reads no book: a book is loaded when its rules are first analysed."""
     import subprocess

@@ -133,8 +133,13 @@ def load_book(path: Path) -> Book:
         if data.get("format") != FORMAT:
             raise BookFormatError(f"{path}: book format {data.get('format')!r}, expected {FORMAT}")
         rules = Rules(**data["rules"])
+        entries = dict(data["entries"])
+        for key, scores in entries.items():
+            # A key is the board's cells; its entry has a score for each empty one.
+            if len(key) != rules.cells or len(scores) != key.count("."):
+                raise BookFormatError(f"{path}: the entry {key!r} does not fit {rules}")
         return Book(rules=rules, engine=str(data["engine"]), max_stones=int(data["max_stones"]),
-                    entries=dict(data["entries"]))
+                    entries=entries)
     except (EOFError, gzip.BadGzipFile, json.JSONDecodeError, KeyError, TypeError,
             UnicodeDecodeError) as error:
         raise BookFormatError(f"{path}: not a book file ({error})") from None
