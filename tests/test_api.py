@@ -214,7 +214,7 @@ def test_an_internal_error_is_a_json_500(app, monkeypatch):
 def test_move_answer_shape(client):
     body = client.post("/move", json={"board": ["x..", ".o.", "..."], "seed": 7}).get_json()
     assert set(body) == {"move", "player", "board", "status", "line", "value", "plies",
-                         "proven", "cached", "level", "k", "depth", "nodes", "ms", "worker"}
+                         "proven", "source", "cached", "level", "k", "depth", "nodes", "ms", "worker"}
     assert body["player"] == "x" and body["level"] == "perfect" and body["k"] == 3
     assert body["proven"] is True and body["depth"] is None
     assert (body["value"], body["plies"]) == position_value("x...o....")
