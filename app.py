@@ -10,7 +10,7 @@ from collections.abc import Mapping
 
 from flask import Flask
 
-from web import api, errors, pages, security, solved_cache
+from web import api, errors, pages, protocol, security, solved_cache
 from web.config import load_settings
 from web.engine import Engine
 
@@ -22,7 +22,6 @@ def create_app(config: Mapping[str, object] | None = None) -> Flask:
     app.config.update(
         DEBUG=False,
         PROPAGATE_EXCEPTIONS=False,  # every error becomes a JSON (or page) response
-        MAX_CONTENT_LENGTH=errors.MAX_BODY_BYTES,
         SEND_FILE_MAX_AGE_DEFAULT=settings.static_max_age,
         SETTINGS=settings,
     )
@@ -35,6 +34,7 @@ def create_app(config: Mapping[str, object] | None = None) -> Flask:
     app.extensions["solved_positions"] = solved_cache.init_app(app, settings, engine)
 
     errors.register(app)
+    protocol.register(app, errors.MAX_BODY_BYTES)
     security.register(app, settings.frame_ancestors)
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)

@@ -46,9 +46,13 @@ class Gunicorn:
     def __init__(self, workers: int = 2, env: dict[str, str] | None = None,
                  extra_args: list[str] | None = None, *, app: str = "app:app",
                  root: Path = ROOT, config: Path | None = None,
-                 ready_path: str = "/healthz") -> None:
+                 ready_path: str = "/healthz", command: list[str] | None = None) -> None:
         """``app`` is served from folder ``root`` with gunicorn settings ``config``
-        (default: this project's gunicorn.conf.py); it is up once ``ready_path`` answers 2xx."""
+        (default: this project's gunicorn.conf.py); it is up once ``ready_path`` answers 2xx.
+
+        ``command`` replaces the whole command line (``{port}`` in it becomes the port):
+        the project's documented commands, run as written.
+        """
         self.app, self.root = app, root
         self.config = config or ROOT / "gunicorn.conf.py"
         self.ready_path = ready_path
@@ -57,17 +61,20 @@ class Gunicorn:
         self.workers = workers
         self.env = {**os.environ, **(env or {})}
         self.extra_args = extra_args or []
+        self.command = command
         self.process: subprocess.Popen | None = None
         self.log_path: Path | None = None
 
     def __enter__(self) -> Gunicorn:
         gunicorn = str(Path(sys.executable).with_name("gunicorn"))
         self.log = open(os.devnull, "wb") if self.log_path is None else open(self.log_path, "wb")
+        argv = [gunicorn, "--config", str(self.config),
+                "--bind", f"127.0.0.1:{self.port}", "--workers", str(self.workers),
+                *self.extra_args, self.app]
+        if self.command is not None:
+            argv = [gunicorn, *(arg.format(port=self.port) for arg in self.command[1:])]
         self.process = subprocess.Popen(
-            [gunicorn, "--config", str(self.config),
-             "--bind", f"127.0.0.1:{self.port}", "--workers", str(self.workers),
-             *self.extra_args, self.app],
-            cwd=self.root, env=self.env, stdout=self.log, stderr=subprocess.STDOUT)
+            argv, cwd=self.root, env=self.env, stdout=self.log, stderr=subprocess.STDOUT)
         wait_until(self._answers, what="gunicorn")
         return self
 

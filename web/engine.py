@@ -17,6 +17,8 @@ from tictactoe import Board, Rules, SolveResult, Solver, analyse
 from tictactoe.algorithms.base import Engine as TeachingEngine
 from tictactoe.algorithms.base import EngineResult
 
+from .offload import off_event_loop
+
 # Rule sets (board size and k) whose solver a thread keeps warm at once.
 SOLVERS_PER_THREAD = 4
 
@@ -33,12 +35,12 @@ class Engine:
         self.table_limit = table_limit
         self._slots = threading.BoundedSemaphore(max_searches)
         self._local = threading.local()
+        self._run = off_event_loop(threads=max_searches)
 
     def search(self, board: Board, all_moves: bool) -> SolveResult:
         """Analyse ``board`` within the budget; raises ``Busy`` when no search slot is free."""
         with self._search_slot():
-            return analyse(board, budget=self.budget, all_moves=all_moves,
-                           solver=self._solver(board.rules))
+            return self._run(self._analyse, board, all_moves)
 
     def run(self, board: Board, teaching: TeachingEngine, rng=None) -> EngineResult:
         """Run a teaching engine on ``board`` with the budget as its deadline (no cache).
@@ -46,7 +48,16 @@ class Engine:
         Raises ``Busy`` when no search slot is free, ``GameOverError`` on a finished board.
         """
         with self._search_slot():
-            return teaching.search(board, deadline=time.monotonic() + self.budget, rng=rng)
+            return self._run(self._teach, board, teaching, rng)
+
+    def _analyse(self, board: Board, all_moves: bool) -> SolveResult:
+        # In the searching thread: its solvers are its own.
+        return analyse(board, budget=self.budget, all_moves=all_moves,
+                       solver=self._solver(board.rules))
+
+    def _teach(self, board: Board, teaching: TeachingEngine, rng) -> EngineResult:
+        # The deadline starts when the search does, not when it was queued.
+        return teaching.search(board, deadline=time.monotonic() + self.budget, rng=rng)
 
     @contextmanager
     def _search_slot(self) -> Iterator[None]:

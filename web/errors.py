@@ -12,7 +12,7 @@ import logging
 
 from flask import Flask, Response, jsonify, render_template_string, request
 from markupsafe import escape
-from werkzeug.exceptions import HTTPException, InternalServerError
+from werkzeug.exceptions import ClientDisconnected, HTTPException, InternalServerError
 
 from tictactoe import IllegalPositionError
 
@@ -79,6 +79,13 @@ def register(app: Flask) -> None:
             503, "the server is busy with other searches: try again in a second")
         response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
         return response
+
+    @app.errorhandler(ClientDisconnected)
+    def body_cut_short(error: ClientDisconnected):
+        # The server's read timeout (gunicorn.conf.py) ran out while the body was awaited.
+        if isinstance(error.__context__, TimeoutError):
+            return error_response(408, "the request body stopped arriving: send it at once")
+        return http_error(error)
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException):
