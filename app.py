@@ -10,7 +10,7 @@ from collections.abc import Mapping
 
 from flask import Flask
 
-from web import api, errors, pages, protocol, security, solved_cache
+from web import api, errors, health, pages, protocol, security, solved_cache
 from web.config import load_settings
 from web.engine import Engine
 
@@ -31,7 +31,9 @@ def create_app(config: Mapping[str, object] | None = None) -> Flask:
     engine = Engine(budget=settings.search_budget,
                     max_searches=settings.max_concurrent_searches,
                     table_limit=settings.solver_table_limit)
-    app.extensions["solved_positions"] = solved_cache.init_app(app, settings, engine)
+    positions = solved_cache.init_app(app, settings, engine)
+    app.extensions["solved_positions"] = positions
+    health.init_app(app, settings, positions)
 
     errors.register(app)
     protocol.register(app, errors.MAX_BODY_BYTES)

@@ -17,6 +17,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 START_TIMEOUT = 30.0
+# CACHE_SECRET for tests that use Redis, where one is required (32+ bytes, 10+ distinct characters).
+TEST_SECRET = "tests-only: 0123456789abcdefghijklmnop"
 
 
 def free_port() -> int:

@@ -22,6 +22,7 @@ class Breaker:
         self.cooldown = cooldown
         self._lock = threading.Lock()
         self._open_until = 0.0
+        self.trips = 0  # failures so far: a health result older than the last one is stale
 
     def allows(self) -> bool:
         """Whether the backend may be used now (the breaker is closed)."""
@@ -32,6 +33,7 @@ class Breaker:
         """A backend operation failed: skip the backend for the cooldown."""
         with self._lock:
             self._open_until = time.monotonic() + self.cooldown
+            self.trips += 1
 
     def reset(self) -> None:
         """The backend answered: use it again at once."""

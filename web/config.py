@@ -28,6 +28,10 @@ DEFAULT_SOLVER_TABLE_LIMIT = 200_000
 DEFAULT_REDIS_TIMEOUT = 1.0
 DEFAULT_STATIC_MAX_AGE = 3600
 DEFAULT_KEY_PREFIX = "ttt:"
+# CACHE_SECRET: an HMAC-SHA256 key worth the name (web/signing.py).
+MIN_SECRET_BYTES = 32
+MIN_SECRET_DISTINCT = 10
+MAKE_A_SECRET = "python3 -c 'import secrets; print(secrets.token_hex(32))'"
 
 # One source of a CSP frame-ancestors list: a keyword, a scheme, or a host
 # source such as https://*.example.com:8443.  Nothing that could end the header
@@ -122,8 +126,13 @@ def load_settings(env: Mapping[str, str] | None = None,
         raise ConfigError(f"STATIC_MAX_AGE must be between 0 and 31536000, not {static_max_age}")
 
     cache_secret = source.get("CACHE_SECRET") or None
-    if cache_secret is not None and (not isinstance(cache_secret, str) or len(cache_secret) < 16):
-        raise ConfigError("CACHE_SECRET must be a string of at least 16 characters")
+    if cache_secret is not None:
+        check_secret(cache_secret)
+    elif cache_type == "redis":
+        raise ConfigError(
+            "CACHE_SECRET must be set when the cache is Redis: entries are signed with it, and"
+            " a secret kept in the Redis itself would let whoever can write there sign entries."
+            f" Make one with: {MAKE_A_SECRET}")
 
     prefix = str(source.get("CACHE_KEY_PREFIX", DEFAULT_KEY_PREFIX))
     if not re.fullmatch(r"[A-Za-z0-9_.:-]{0,40}", prefix):
@@ -144,6 +153,23 @@ def load_settings(env: Mapping[str, str] | None = None,
         static_max_age=static_max_age,
         cache_secret=cache_secret,
     )
+
+
+def check_secret(secret: object) -> None:
+    """Raise ``ConfigError`` unless ``secret`` could be a real key.
+
+    At least ``MIN_SECRET_BYTES`` bytes and ``MIN_SECRET_DISTINCT`` different
+    characters: that refuses short words and repeated characters, not every
+    weak secret, so the message says how to make a good one.
+    """
+    if not isinstance(secret, str):
+        raise ConfigError(f"CACHE_SECRET must be a string, not {type(secret).__name__}")
+    size, distinct = len(secret.encode()), len(set(secret))
+    if size < MIN_SECRET_BYTES or distinct < MIN_SECRET_DISTINCT:
+        raise ConfigError(
+            f"CACHE_SECRET must be at least {MIN_SECRET_BYTES} bytes with at least"
+            f" {MIN_SECRET_DISTINCT} different characters (this one: {size} bytes,"
+            f" {distinct} different). Make one with: {MAKE_A_SECRET}")
 
 
 def frame_ancestors(value: str) -> str:

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import logging
 import os
-import secrets
 import stat
 import time
 from dataclasses import dataclass
@@ -43,8 +42,7 @@ from tictactoe.analysis import EXACT_MAX_EMPTIES
 from .breaker import Breaker
 from .config import Settings
 from .engine import Busy, Engine
-from .signing import BadSignature, SecretUnavailable, Signer, file_secret, fixed_secret, \
-    redis_secret
+from .signing import BadSignature, SecretUnavailable, Signer, file_secret, fixed_secret
 from .locks import FileLocks, LocalLocks, LockUnavailable, RedisLocks
 from .stats import RedisTotals, SlotTotals, Stats
 from .throttled_log import ThrottledLog, throttle_library_logs
@@ -247,27 +245,6 @@ class SolvedPositions:
         """
         return self.backend is not None and board.empty.bit_count() <= EXACT_MAX_EMPTIES
 
-    def probe(self) -> tuple[bool, str]:
-        """A real round trip through the backend: ``(ok, detail)``, never raises."""
-        if self.kind == "null":
-            return True, "no shared cache configured"
-        if self.backend is None:
-            return False, self.failure or "cache backend not set up"
-        token = secrets.token_hex(8)
-        key = f"healthz:{token}"  # unique: instances on other hosts may share our pid
-        try:  # past the breaker: this is how a recovered backend is noticed at once
-            if not self.backend.set(key, token, timeout=60):
-                return False, "cache write failed"
-            if self.backend.get(key) != token:
-                return False, "cache read-back failed"
-            self.backend.delete(key)
-        except Exception as error:
-            self.breaker.trip()
-            self.log.warning("probe", "cache backend failed its health probe: %r", error)
-            return False, f"cache backend error ({type(error).__name__})"
-        self.breaker.reset()
-        return True, "read and write ok"
-
     # -- internals ----------------------------------------------------------------
 
     def _single_flight(self, canon: Board, key: str, all_moves: bool, back: Symmetry,
@@ -465,9 +442,7 @@ def init_app(app: Flask, settings: Settings, engine: Engine) -> SolvedPositions:
         # The lock outlives the longest search it guards, then frees itself.
         locks = RedisLocks(client, settings.cache_key_prefix,
                            ttl=settings.search_budget * 2 + 5)
-        fetch = (fixed_secret(settings.cache_secret) if settings.cache_secret
-                 else redis_secret(client, f"{settings.cache_key_prefix}secret"))
-        signer = Signer(fetch, refetch_on_mismatch=not settings.cache_secret)
+        signer = Signer(fixed_secret(settings.cache_secret))  # required with Redis (config.py)
         return SolvedPositions(app.extensions["cache"][cache], locks, stats, engine, settings,
                                "redis", breaker, signer)
     if settings.cache_type == "filesystem":
