@@ -11,7 +11,8 @@ workers from real requests.  So, in each worker:
   failed since (then the next poll probes again);
 - while the breaker is open (a cache operation failed a moment ago) the
   answer is 503 at once, without touching the backend; once its cooldown is
-  over, the next probe is the trial that closes it (or opens it again);
+  over, a probe in the background is the trial that closes it (or opens it
+  again), so requests never wait for a hung backend twice (web/breaker.py);
 - Redis is probed over a connection of its own with a short timeout
   (``PROBE_TIMEOUT``) and no retry, in one pipelined round trip: a probe
   of a hung Redis ends after at most about 2 x ``PROBE_TIMEOUT`` (connect,
@@ -71,6 +72,13 @@ class HealthCheck:
         """``(ok, detail)`` within about ``WAIT_FOR_PROBE`` seconds; never raises."""
         if not self._breaker.allows():
             return False, BREAKER_OPEN
+        return self.probe()
+
+    def probe(self) -> tuple[bool, str]:
+        """The shared result, or a new round trip if there is none (one at a time), breaker or not.
+
+        The breaker's trial: it resets the breaker on success and trips it on failure.
+        """
         recent = self._recent()
         if recent is not None:
             return recent.ok, recent.detail
@@ -165,5 +173,7 @@ def init_app(app: Flask, settings: Settings, positions) -> HealthCheck:
     # A folder answers (or fails) at once: each poll may look for itself, one at a time.
     fresh = FRESH_SECONDS if positions.kind == "redis" else 0.0
     check = HealthCheck(round_trip, positions.breaker, log, fresh=fresh)
+    if positions.kind == "redis":
+        positions.breaker.set_trial(check.probe)
     app.extensions["health"] = check
     return check
