@@ -5,9 +5,9 @@ position cached in both workers' memory.  Then, for each number of clients
 polling ``GET /healthz`` as fast as they can (wrk: 0, 16 or 64 connections),
 for ``--seconds`` with Redis running (the yardstick: the same load on a healthy
 backend) and then with redis-server stopped by SIGSTOP, one client asks the
-cached ``POST /move`` in a loop meanwhile.  The table gives the latencies of
-both, and how many probes reached Redis (its SET calls in the run; a cached
-/move sets nothing).  Redis is resumed (SIGCONT) and the breakers left to close
+cached ``POST /move`` in a loop meanwhile (on one kept-alive connection).  The
+table gives the latencies of both, and how many probes reached Redis (its SET
+calls in the run; a cached /move sets nothing).  Redis is resumed (SIGCONT) and the breakers left to close
 between runs.
 
     .venv/bin/python bench/health_pause.py [--seconds 5]
@@ -18,6 +18,8 @@ Loopback only; every run is bounded in time.
 from __future__ import annotations
 
 import argparse
+import http.client
+import json
 import signal
 import statistics
 import sys
@@ -38,6 +40,27 @@ from wrk_move import run_wrk  # noqa: E402
 
 CACHED = {"board": ["x..", ".o.", "..."]}
 GUARD = 30.0
+
+
+class KeptAlive:
+    """One kept-alive HTTP connection, as a browser's: ``post()`` returns the seconds taken."""
+
+    def __init__(self, port: int) -> None:
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=GUARD)
+
+    def __enter__(self) -> KeptAlive:
+        return self
+
+    def post(self, path: str, body: dict) -> float:
+        start = time.monotonic()
+        self.connection.request("POST", path, json.dumps(body),
+                                {"Content-Type": "application/json"})
+        response = self.connection.getresponse()
+        response.read()
+        return time.monotonic() - start
+
+    def __exit__(self, *exc) -> None:
+        self.connection.close()
 
 
 def summary(seconds: list[float]) -> str:
@@ -64,8 +87,9 @@ def run(server: Gunicorn, redis: RedisServer, pollers: int, seconds: int, pause:
         if pollers:
             poller.start()
         moves, end = [], time.monotonic() + seconds
-        while time.monotonic() < end:
-            moves.append(timed_request(server.url + "/move", CACHED, GUARD)[0])
+        with KeptAlive(server.port) as connection:
+            while time.monotonic() < end:
+                moves.append(connection.post("/move", CACHED))
         if pollers:
             poller.join()
     finally:
@@ -99,7 +123,8 @@ def main(argv: list[str] | None = None) -> int:
                 return len(seen) == 2
 
             wait_until(both_warm, 30, what="both workers caching the position")
-            idle = [timed_request(server.url + "/move", CACHED, GUARD)[0] for _ in range(200)]
+            with KeptAlive(server.port) as connection:
+                idle = [connection.post("/move", CACHED) for _ in range(200)]
             print(f"cached POST /move, Redis running, nobody polling: {summary(idle)}"
                   " (median / p90 / max)\n")
             print("| Redis | /healthz pollers | cached /move median / p90 / max | moves "
