@@ -97,7 +97,8 @@ def run(server: Gunicorn, redis: RedisServer, pollers: int, seconds: int, pause:
     probes = client.info("commandstats").get("cmdstat_set", {}).get("calls", 0)
     client.close()
     wait_for_workers(server.url, 2)  # both breakers closed again
-    return {"redis": "paused" if pause else "running", "pollers": pollers, "move": summary(moves), "moves": len(moves),
+    return {"redis": "paused" if pause else "running", "pollers": pollers,
+            "move": summary(moves), "moves": len(moves),
             "health": f"{polled['p50']} / {polled['p99']}" if polled else "-",
             "polls": polled.get("requests", 0), "503": polled.get("non_2xx", 0),
             "errors": polled.get("socket_errors", 0), "probes": probes}

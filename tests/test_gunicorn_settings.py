@@ -8,13 +8,13 @@ import os
 import runpy
 import signal
 import threading
-import urllib.error
 import urllib.request
 from pathlib import Path
 
 import pytest
 
 from servers import ROOT, Gunicorn, wait_until
+from test_workers import post
 
 PLATFORM_GRACE = 30  # seconds from SIGTERM to SIGKILL on Heroku and Render
 
@@ -42,17 +42,6 @@ def test_the_platform_sets_port_and_workers(monkeypatch):
     assert conf["bind"] == "0.0.0.0:5123" and conf["workers"] == 5
 
 
-def post(url: str, board: list[str], k: int | None = None) -> tuple[int, dict]:
-    body = {"board": board, **({"k": k} if k else {})}
-    request = urllib.request.Request(url + "/move", json.dumps(body).encode(),
-                                     {"Content-Type": "application/json"})
-    try:
-        with urllib.request.urlopen(request, timeout=30) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read())
-
-
 def cpu_seconds(pid: int) -> float:
     """CPU time a process has used so far (user and system), from /proc."""
     fields = (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()
@@ -68,7 +57,7 @@ def test_sigterm_lets_the_request_in_flight_finish_then_exits(tmp_path):
         idle = cpu_seconds(worker)
         answers = []
         long_search = threading.Thread(  # 9x9: the whole 2 s budget
-            target=lambda: answers.append(post(server.url, ["." * 9] * 9, k=5)))
+            target=lambda: answers.append(post(server.url + "/move", {"board": ["." * 9] * 9, "k": 5})))
         long_search.start()
         # Nothing else runs: the worker burning CPU means the search is under way.
         wait_until(lambda: cpu_seconds(worker) - idle > 0.3, 10, what="the long search in flight")
