@@ -9,10 +9,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from flask import Flask
+from flask.json.provider import DefaultJSONProvider
 
-from web import api, errors, health, pages, protocol, security, solved_cache
+from web import api, cache, errors, health, pages, protocol, security
 from web.config import load_settings
-from web.engine import Engine
+from web.search_slots import SearchSlots
+
+
+class CompactJSON(DefaultJSONProvider):
+    """JSON answers as the code builds them: fields in their order, no spaces."""
+
+    sort_keys = False
+    compact = True
 
 
 def create_app(config: Mapping[str, object] | None = None) -> Flask:
@@ -25,15 +33,14 @@ def create_app(config: Mapping[str, object] | None = None) -> Flask:
         SEND_FILE_MAX_AGE_DEFAULT=settings.static_max_age,
         SETTINGS=settings,
     )
-    app.json.sort_keys = False
-    app.json.compact = True
+    app.json = CompactJSON(app)
 
-    engine = Engine(budget=settings.search_budget,
-                    max_searches=settings.max_concurrent_searches,
-                    table_limit=settings.solver_table_limit)
-    positions = solved_cache.init_app(app, settings, engine)
+    slots = SearchSlots(budget=settings.search_budget,
+                        max_searches=settings.max_concurrent_searches,
+                        table_limit=settings.solver_table_limit)
+    positions = cache.init_app(app, settings, slots)
     app.extensions["solved_positions"] = positions
-    health.init_app(app, settings, positions)
+    health.init_app(app, settings, positions.backend)
 
     errors.register(app)
     protocol.register(app, errors.MAX_BODY_BYTES)

@@ -16,10 +16,10 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from app import create_app
-from tictactoe import ENGINE_VERSION, Board
+from tictactoe import ENGINE_VERSION, Board, SolveResult, Source
 from web.breaker import Breaker
+from web.cache.entries import ENTRY_FORMAT, decode_entry, position_key
 from web.health import BREAKER_OPEN
-from web.solved_cache import ENTRY_FORMAT, decode_entry, position_key
 
 from servers import TEST_SECRET, free_port
 from test_api import move_values, optimal_moves, position_value
@@ -36,18 +36,18 @@ def stats(client) -> dict:
 
 
 def backend(app):
-    return app.extensions["solved_positions"].backend
+    return app.extensions["solved_positions"].backend.store
 
 
 def stored_entry(app, key: str, canon: Board):
     """The entry the store holds for ``key``, its signature checked."""
-    return decode_entry(app.extensions["solved_positions"].signer.check(key, backend(app).get(key)),
-                        canon)
+    signer = app.extensions["solved_positions"].backend.signer
+    return decode_entry(signer.check(key, backend(app).get(key)), canon)
 
 
 def sign(app, key: str, entry: dict) -> dict:
     """An entry signed as the app signs what it stores."""
-    return app.extensions["solved_positions"].signer.sign(key, entry)
+    return app.extensions["solved_positions"].backend.signer.sign(key, entry)
 
 
 def key_of(board_rows, k=None) -> tuple[str, Board]:
@@ -125,31 +125,36 @@ def raw_file(app, key: str):
     return backend(app)._get_filename(key)
 
 
+# A well-formed entry for x . . / . o . / . . . (its canonical image), before each case spoils it.
+ENTRY = {"format": ENTRY_FORMAT, "value": "draw", "plies": 7, "best": [1], "moves": None,
+         "source": "proof"}
 GARBAGE = {
     "not-json-bytes": b"\x80\x04\x95garbage pickle\x00\xff",
     "json-string": "garbage",
     "json-list": [1, 2, 3],
     "json-number": 42,
     "missing-fields": {"format": ENTRY_FORMAT, "value": "draw"},
-    "extra-field": {"format": ENTRY_FORMAT, "value": "draw", "plies": 7, "best": [1], "moves": None,
-                    "trust": "me"},
-    "other-format": {"format": 99, "value": "draw", "plies": 7, "best": [1], "moves": None},
-    "unknown-value": {"format": ENTRY_FORMAT, "value": "maybe", "plies": 7, "best": [1], "moves": None},
-    "plies-too-many": {"format": ENTRY_FORMAT, "value": "draw", "plies": 9, "best": [1], "moves": None},
-    "win-on-even-ply": {"format": ENTRY_FORMAT, "value": "win", "plies": 2, "best": [1], "moves": None},
-    "plies-bool": {"format": ENTRY_FORMAT, "value": "draw", "plies": True, "best": [1], "moves": None},
-    "best-occupied": {"format": ENTRY_FORMAT, "value": "draw", "plies": 7, "best": [0], "moves": None},
-    "best-off-board": {"format": ENTRY_FORMAT, "value": "draw", "plies": 7, "best": [99], "moves": None},
-    "best-empty": {"format": ENTRY_FORMAT, "value": "draw", "plies": 7, "best": [], "moves": None},
-    "best-unsorted": {"format": ENTRY_FORMAT, "value": "draw", "plies": 7, "best": [2, 1], "moves": None},
-    "best-not-list": {"format": ENTRY_FORMAT, "value": "draw", "plies": 7, "best": "1", "moves": None},
-    "moves-missing-a-cell": {"format": ENTRY_FORMAT, "value": "draw", "plies": 7, "best": [1],
-                             "moves": [[1, "draw", 7]]},
+    "extra-field": {**ENTRY, "trust": "me"},
+    "other-format": {**ENTRY, "format": 99},
+    # format 2 had no source: such entries are replaced, not guessed at
+    "format-2-without-source": {"format": 2, "value": "draw", "plies": 7, "best": [1],
+                                "moves": None},
+    "unknown-source": {**ENTRY, "source": "oracle"},
+    "heuristic-source": {**ENTRY, "source": "heuristic"},
+    "unknown-value": {**ENTRY, "value": "maybe"},
+    "plies-too-many": {**ENTRY, "plies": 9},
+    "win-on-even-ply": {**ENTRY, "value": "win", "plies": 2},
+    "plies-bool": {**ENTRY, "plies": True},
+    "best-occupied": {**ENTRY, "best": [0]},
+    "best-off-board": {**ENTRY, "best": [99]},
+    "best-empty": {**ENTRY, "best": []},
+    "best-unsorted": {**ENTRY, "best": [2, 1]},
+    "best-not-list": {**ENTRY, "best": "1"},
+    "moves-missing-a-cell": {**ENTRY, "moves": [[1, "draw", 7]]},
     "moves-disagree-with-best": {
-        "format": ENTRY_FORMAT, "value": "draw", "plies": 7, "best": [1],
-        "moves": [[c, "draw", 7] for c in (1, 2, 3, 5, 6, 7, 8)]},
+        **ENTRY, "moves": [[c, "draw", 7] for c in (1, 2, 3, 5, 6, 7, 8)]},
     "moves-disagree-with-value": {
-        "format": ENTRY_FORMAT, "value": "win", "plies": 7, "best": [1, 2, 3, 5, 6, 7, 8],
+        **ENTRY, "value": "win", "best": [1, 2, 3, 5, 6, 7, 8],
         "moves": [[c, "draw", 7] for c in (1, 2, 3, 5, 6, 7, 8)]},
 }
 
@@ -196,7 +201,7 @@ def test_entries_the_app_did_not_sign_are_never_served(tmp_path, tamper):
     board = ["xx.", ".o.", "..."]
     key, canon = key_of(board)
     client.post("/analyze", json={"board": board})
-    genuine = app.extensions["solved_positions"].signer.check(key, backend(app).get(key))
+    genuine = app.extensions["solved_positions"].backend.signer.check(key, backend(app).get(key))
     forged = {**genuine, "value": "draw", "plies": 6, "best": [3],
               "moves": [[c, "draw" if c == 3 else "loss", 6 if c == 3 else 2]
                         for c, _, _ in genuine["moves"]]}
@@ -210,6 +215,24 @@ def test_entries_the_app_did_not_sign_are_never_served(tmp_path, tamper):
         assert body["move"] == {"row": 0, "col": 2}
         assert (body["value"], body["plies"]) == ("draw", 6)
     assert stats(fresh)["invalid"] >= 1
+
+
+def test_a_cached_answer_still_says_how_it_was_known(tmp_path):
+    """The engine's ``source`` is stored with the entry and comes back with every hit.
+
+        x . .      mirrored: . . x     both served from one entry
+        . o .                . o .
+        . . .                . . .
+    """
+    app = make_app(tmp_path)
+    positions = app.extensions["solved_positions"]
+    searched = positions.solve(Board.from_text(["x..", ".o.", "..."]))
+    key, canon = key_of(["x..", ".o.", "..."])
+    assert not searched.cached and stored_entry(app, key, canon).source == searched.source
+    fresh = make_app(tmp_path).extensions["solved_positions"]  # reads the store, not memory
+    hit = fresh.solve(Board.from_text(["..x", ".o.", "..."]))
+    assert hit.cached and hit.source == searched.source == Source.PROOF
+    assert isinstance(hit, SolveResult)  # what tictactoe.pick_best takes
 
 
 def test_a_valid_entry_passes_the_checks_on_every_position(tmp_path):
@@ -368,7 +391,7 @@ def test_a_lock_that_is_never_released_only_delays(tmp_path):
     app = make_app(tmp_path, SINGLE_FLIGHT_WAIT="0.2")
     board = ["x..", ".o.", "..."]
     key, _ = key_of(board)
-    held = app.extensions["solved_positions"].locks.lock(key)
+    held = app.extensions["solved_positions"].backend.locks.lock(key)
     assert held.try_acquire()  # as if another worker were stuck in this search
     try:
         body = app.test_client().post("/move", json={"board": board}).get_json()
@@ -382,7 +405,7 @@ def test_busy_when_every_search_slot_is_taken(tmp_path):
     app = make_app(tmp_path, MAX_CONCURRENT_SEARCHES="1")
     client = app.test_client()
     client.post("/move", json={"board": ["x..", "...", "..."]})  # cached from now on
-    slots = app.extensions["solved_positions"].engine._slots
+    slots = app.extensions["solved_positions"].slots._slots
     assert slots.acquire(blocking=False)  # another request is searching
     try:
         busy = client.post("/move", json={"board": ["xo.", "...", "..."]})

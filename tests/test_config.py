@@ -9,14 +9,14 @@ import pytest
 
 from app import create_app
 from web.config import ConfigError, load_settings
-from web.solved_cache import UnsafeCacheDir, prepare_cache_dir
+from web.cache.backends import UnsafeCacheDir, prepare_cache_dir
 
 from servers import TEST_SECRET
 
 
 def test_defaults():
     settings = load_settings(env={})
-    assert settings.cache_type == "filesystem" and settings.redis_url is None
+    assert settings.backend == "filesystem" and settings.redis_url is None
     assert settings.cache_dir.parent == Path(tempfile.gettempdir())
     assert settings.cache_dir_is_default
     assert settings.search_budget == 1.0 and settings.single_flight_wait == 2.0
@@ -26,14 +26,14 @@ def test_defaults():
 
 def test_redis_url_selects_redis_unless_cache_type_says_otherwise():
     url = "redis://127.0.0.1:6390/0"
-    assert load_settings(env={"REDIS_URL": url, "CACHE_SECRET": TEST_SECRET}).cache_type == "redis"
+    assert load_settings(env={"REDIS_URL": url, "CACHE_SECRET": TEST_SECRET}).backend == "redis"
     explicit = load_settings(env={"REDIS_URL": url, "CACHE_TYPE": "filesystem"})
-    assert explicit.cache_type == "filesystem" and explicit.redis_url is None
-    assert load_settings(env={"CACHE_TYPE": "NULL"}).cache_type == "null"
+    assert explicit.backend == "filesystem" and explicit.redis_url is None
+    assert load_settings(env={"CACHE_TYPE": "NULL"}).backend == "null"
 
 
 def test_empty_variables_count_as_unset():
-    assert load_settings(env={"REDIS_URL": "", "SEARCH_BUDGET": ""}).cache_type == "filesystem"
+    assert load_settings(env={"REDIS_URL": "", "SEARCH_BUDGET": ""}).backend == "filesystem"
 
 
 def test_overrides_win_over_the_environment():

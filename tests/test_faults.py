@@ -29,7 +29,7 @@ import redis as redis_py
 from app import create_app
 from tictactoe import Board
 from web import locks
-from web.solved_cache import position_key
+from web.cache.entries import position_key
 
 from servers import TEST_SECRET, Gunicorn, RedisServer, wait_for_workers, wait_until
 
@@ -144,7 +144,7 @@ def store(cache: Path):
     backend, which read and write what the workers read and write.
     """
     app = create_app({"CACHE_DIR": str(cache)})
-    return app, app.extensions["solved_positions"].backend
+    return app, app.extensions["solved_positions"].backend.store
 
 
 def key_of(cells: str) -> str:

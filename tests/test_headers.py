@@ -173,6 +173,19 @@ def test_answers_about_positions_are_never_cached_and_pages_revalidate(client):
     assert client.get("/nope", headers=BROWSER).headers["Cache-Control"] == "no-store"
 
 
+def test_every_api_path_is_never_stored_and_answers_errors_in_json(client):
+    """Every path /openapi.json documents (/livez too) is the API's, even for a browser."""
+    spec = client.get("/openapi.json").get_json()
+    assert "/livez" in spec["paths"]
+    for path, operations in spec["paths"].items():
+        if "get" in operations and path != "/openapi.json":  # the document sets its own
+            assert client.get(path).headers["Cache-Control"] == "no-store", path
+        wrong = client.open(path, method="POST" if "get" in operations else "GET",
+                            headers=BROWSER)
+        assert wrong.status_code == 405 and wrong.mimetype == "application/json", path
+        assert wrong.headers["Cache-Control"] == "no-store", path
+
+
 # -- debug off, errors without details ------------------------------------------------
 
 
@@ -191,12 +204,12 @@ def test_debug_is_off_even_when_the_environment_asks_flask_for_it(tmp_path, monk
 
 def broken_app(tmp_path, monkeypatch):
     """An app whose engine raises, and with a page route that raises too."""
-    from web import engine
+    from web import search_slots
 
     def explode(*args, **kwargs):
         raise RuntimeError(SECRET)
 
-    monkeypatch.setattr(engine.Engine, "search", explode)
+    monkeypatch.setattr(search_slots.SearchSlots, "search", explode)
     app = make_app(tmp_path)
 
     @app.get("/boom")

@@ -26,6 +26,24 @@ def test_index_page(client):
     assert response.headers["Cache-Control"] == "no-cache"
 
 
+PLAY_AREA_IDS = ("play", "turn-strip", "status", "col-labels", "row-labels", "board", "outcome", "new-game",
+                 "undo", "hint", "retry")
+
+
+@pytest.mark.parametrize("path", ["/", "/embed"])
+def test_both_games_serve_the_same_play_area_without_inline_code(client, path):
+    html = client.get(path).get_data(as_text=True)
+    for element_id in PLAY_AREA_IDS:
+        assert html.count(f'id="{element_id}"') == 1, element_id
+    assert "<script>" not in html and "<style" not in html and " style=" not in html
+
+
+def test_the_game_page_offers_medium_first(client):
+    html = client.get("/").get_data(as_text=True)
+    assert re.search(r'<input type="radio" name="level" value="medium" checked>', html)
+    assert len(re.findall(r'name="level" value="[a-z]+" checked', html)) == 1
+
+
 @pytest.mark.parametrize("query,expected", [
     ("", dict(rows="3", cols="3", k="3", level="perfect", side="x", first="human",
               theme="auto")),
@@ -54,6 +72,11 @@ def test_embed_settings_become_data_attributes(client, query, expected):
     ("?k=4", "k must be between 3 and 3 on a 3x3 board, not 4"),
     ("?size=5x5&k=2", "k must be between 3 and 5"),
     ("?k=-1", "k must be a whole number"),
+    ("?k=4%0A", "k must be a whole number"),  # a trailing newline
+    ("?rows=%D9%A4", "rows must be a whole number"),  # an Arabic-Indic four
+    ("?cols=%EF%BC%94", "cols must be a whole number"),  # a fullwidth four
+    ("?size=4x4%0A", "size must look like 3x3"),
+    ("?size=%D9%A4x%D9%A4", "size must look like 3x3"),
     ("?level=hard", "level must be one of easy, medium, perfect, not 'hard'"),
     ("?side=z", "side must be one of x, o"),
     ("?first=me", "first must be one of human, engine"),

@@ -18,9 +18,9 @@ import redis as redis_py
 
 from app import create_app
 from tictactoe import Board
+from web.cache.entries import position_key
 from web.config import ConfigError, load_settings
 from web.signing import Signer, fixed_secret
-from web.solved_cache import position_key
 
 from servers import TEST_SECRET, RedisServer
 from test_api import optimal_moves

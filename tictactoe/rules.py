@@ -33,6 +33,7 @@ Bitboard = int
 
 MIN_SIZE = 3
 MAX_SIZE = 15
+MIN_K = 3  # fewer in a row and the first player wins at once: no game
 
 
 @dataclass(frozen=True)
@@ -55,9 +56,9 @@ class Rules:
                 raise BoardFormatError(
                     f"{name} must be between {MIN_SIZE} and {MAX_SIZE}, not {value}")
         longest = max(self.rows, self.cols)
-        if not 3 <= self.k <= longest:
+        if not MIN_K <= self.k <= longest:
             raise BoardFormatError(
-                f"k must be between 3 and {longest} on a {self.rows}x{self.cols} board,"
+                f"k must be between {MIN_K} and {longest} on a {self.rows}x{self.cols} board,"
                 f" not {self.k}")
 
     @staticmethod

@@ -10,22 +10,24 @@ from __future__ import annotations
 import os
 import random
 
-from flask import Blueprint, current_app, jsonify, request
+from flask import Blueprint, Response, current_app, jsonify, request
 
 from tictactoe import ENGINE_VERSION, Board, GameOverError, pick_best, quick_move
 from tictactoe.algorithms.base import EngineResult
 from tictactoe.algorithms.registry import describe_engines, get_engine
 
+from .cache import Answer, SolvedPositions
+from .errors import API_BLUEPRINT
 from .openapi import build_spec
 from .payload import read_position_request
-from .solved_cache import Solution, SolvedPositions
 
-bp = Blueprint("api", __name__)
+bp = Blueprint(API_BLUEPRINT, __name__)
 
 
 def solved() -> SolvedPositions:
     """The app's cache of solved positions."""
-    return current_app.extensions["solved_positions"]
+    positions: SolvedPositions = current_app.extensions["solved_positions"]
+    return positions
 
 
 # Unseeded choices draw from the OS: no state shared by forked workers, and no
@@ -34,7 +36,7 @@ _UNSEEDED = random.SystemRandom()
 
 
 @bp.post("/move")
-def move():
+def move() -> Response:
     """Play the engine's move: see the Move schema in /openapi.json."""
     req = read_position_request(request, "move")
     board = req.board
@@ -46,13 +48,13 @@ def move():
         found = {"value": result.value, "plies": None, "proven": result.value is not None,
                  "cached": False, "depth": None, **_teaching_fields(board, req.engine, result)}
     elif req.level == "perfect":
-        solution = solved().solve(board)
-        cell = pick_best(solution, rng)
-        found = _engine_fields(solution)
+        answer = solved().solve(board)
+        cell = pick_best(answer, rng)
+        found = _engine_fields(answer)
     else:
-        solution = solved().peek(board)  # report the value only if it is already known
+        known = solved().peek(board)  # report the value only if it is already known
         cell = quick_move(board, req.level, rng)
-        found = _engine_fields(solution)
+        found = _engine_fields(known)
     player = board.to_move
     board.play(cell)
     row, col = board.rules.row_col(cell)
@@ -63,7 +65,7 @@ def move():
 
 
 @bp.post("/analyze")
-def analyze():
+def analyze() -> Response:
     """Every legal move's value and plies: see the Analysis schema in /openapi.json."""
     req = read_position_request(request, "analyze")
     board = req.board
@@ -75,25 +77,25 @@ def analyze():
         return jsonify(board=board.to_text(), k=board.rules.k, player=board.to_move,
                        move={"row": row, "col": col}, value=result.value,
                        **_teaching_fields(board, req.engine, result))
-    solution = solved().solve(board, all_moves=True)
-    best = set(solution.best_moves)
+    answer = solved().solve(board, all_moves=True)
+    best = set(answer.best_moves)
     cols = board.rules.cols
     moves = []
     for cell in board.legal_moves():
-        known = solution.moves.get(cell) if solution.moves else None
+        known = answer.move_values.get(cell) if answer.move_values else None
         moves.append({"row": cell // cols, "col": cell % cols,
                       "value": known.value if known else None,
                       "plies": known.plies if known else None,
                       "best": cell in best})
     return jsonify(
         board=board.to_text(), k=board.rules.k, player=board.to_move,
-        best=[{"row": c // cols, "col": c % cols} for c in solution.best_moves],
-        moves=moves, **_engine_fields(solution),
+        best=[{"row": c // cols, "col": c % cols} for c in answer.best_moves],
+        moves=moves, **_engine_fields(answer),
     )
 
 
 @bp.post("/state")
-def state():
+def state() -> Response:
     """The status of a position (finished or not): see the State schema in /openapi.json."""
     board = read_position_request(request, "state").board
     fields = _status(board)
@@ -102,38 +104,38 @@ def state():
 
 
 @bp.get("/engines")
-def engines():
+def engines() -> Response:
     """The engines that /move and /analyze take as ``engine``, in teaching order."""
     return jsonify(engines=describe_engines())
 
 
 @bp.get("/livez")
-def livez():
+def livez() -> Response:
     """Liveness for a platform's checks: the worker answers (no cache touched)."""
     return jsonify(status="alive")
 
 
 @bp.get("/healthz")
-def healthz():
+def healthz() -> Response:
     """200 when the cache backend made a real round trip a moment ago, else 503 (web/health.py)."""
     positions = solved()
     ok, detail = current_app.extensions["health"].status()
     response = jsonify(status="ok" if ok else "unavailable",
-                       cache={"backend": positions.kind, "ok": ok, "detail": detail},
+                       cache={"backend": positions.backend.name, "ok": ok, "detail": detail},
                        engine=ENGINE_VERSION, worker=os.getpid())
     response.status_code = 200 if ok else 503
     return response
 
 
 @bp.get("/stats")
-def stats():
+def stats() -> Response:
     """Counters of this worker and, where the backend keeps them, of all workers."""
     positions = solved()
-    return jsonify(**positions.stats.snapshot(), backend=positions.kind)
+    return jsonify(**positions.stats.snapshot(), backend=positions.backend.name)
 
 
 @bp.get("/openapi.json")
-def openapi():
+def openapi() -> Response:
     """The OpenAPI 3 description of this API."""
     response = jsonify(build_spec())
     response.cache_control.max_age = 300
@@ -151,7 +153,7 @@ def _refuse_finished(board: Board) -> None:
     raise GameOverError(f"the game is over: {outcome.winner} has won")
 
 
-def _status(board: Board) -> dict:
+def _status(board: Board) -> dict[str, object]:
     """The ``status`` and ``line`` fields of a board."""
     outcome = board.outcome()
     if outcome is None:
@@ -162,23 +164,23 @@ def _status(board: Board) -> dict:
             "line": [list(board.rules.row_col(cell)) for cell in outcome.line]}
 
 
-def _engine_fields(solution: Solution | None) -> dict:
-    """value, plies, proven, cached, depth, nodes, ms and worker for a solution (or none)."""
-    if solution is None:
+def _engine_fields(answer: Answer | None) -> dict[str, object]:
+    """value, plies, proven, cached, depth, nodes, ms and worker of an answer (or none)."""
+    if answer is None:
         return {"value": None, "plies": None, "proven": False, "cached": False, "depth": None,
                 "nodes": 0, "ms": 0.0, "worker": os.getpid()}
-    return {"value": solution.value, "plies": solution.plies, "proven": solution.proven,
-            "cached": solution.cached, "depth": solution.depth, "nodes": solution.nodes,
-            "ms": round(solution.seconds * 1000, 3), "worker": os.getpid()}
+    return {"value": answer.value, "plies": answer.plies, "proven": answer.proven,
+            "cached": answer.cached, "depth": answer.depth, "nodes": answer.nodes,
+            "ms": round(answer.seconds * 1000, 3), "worker": os.getpid()}
 
 
 
-def _run_engine(board: Board, name: str, rng) -> EngineResult:
+def _run_engine(board: Board, name: str, rng: random.Random | None) -> EngineResult:
     """Run the teaching engine ``name`` (already checked) within the budget, outside the cache."""
-    return solved().engine.run(board, get_engine(name), rng)
+    return solved().slots.run(board, get_engine(name), rng)
 
 
-def _teaching_fields(board: Board, name: str, result: EngineResult) -> dict:
+def _teaching_fields(board: Board, name: str, result: EngineResult) -> dict[str, object]:
     """engine, finished, note, nodes, leaves, ms, principal_variation and worker of a result."""
     return {"engine": name, "finished": result.finished,
             "note": result.note, "nodes": result.nodes, "leaves": result.leaves,

@@ -12,11 +12,13 @@ from __future__ import annotations
 import os
 import re
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, TypeVar
 
-CACHE_TYPES = ("filesystem", "redis", "null")
+# The cache backends (the CACHE_TYPE setting): see web/cache/backends.py.
+BACKENDS = ("filesystem", "redis", "null")
 MAX_SEARCH_BUDGET = 2.0
 DEFAULT_SEARCH_BUDGET = 1.0
 # Searches one worker runs at once; the engine is pure Python, so threads of one
@@ -48,9 +50,13 @@ class ConfigError(ValueError):
 
 @dataclass(frozen=True)
 class Settings:
-    """The checked settings of one app."""
+    """The checked settings of one app.
 
-    cache_type: str
+    ``backend`` is the one exception to the naming rule: it is the CACHE_TYPE
+    setting, called by what it chooses (as /healthz and /stats call it).
+    """
+
+    backend: str
     cache_dir: Path
     cache_dir_is_default: bool
     redis_url: str | None
@@ -87,11 +93,10 @@ def load_settings(env: Mapping[str, str] | None = None,
         raise ConfigError(f"REDIS_URL must be a string, not {redis_url!r}")
     if redis_url and not redis_url.startswith(("redis://", "rediss://", "unix://")):
         raise ConfigError("REDIS_URL must start with redis://, rediss:// or unix://")
-    cache_type = str(source.get("CACHE_TYPE") or ("redis" if redis_url else "filesystem")).lower()
-    if cache_type not in CACHE_TYPES:
-        raise ConfigError(
-            f"CACHE_TYPE must be one of {', '.join(CACHE_TYPES)}, not {cache_type!r}")
-    if cache_type == "redis" and not redis_url:
+    backend = str(source.get("CACHE_TYPE") or ("redis" if redis_url else "filesystem")).lower()
+    if backend not in BACKENDS:
+        raise ConfigError(f"CACHE_TYPE must be one of {', '.join(BACKENDS)}, not {backend!r}")
+    if backend == "redis" and not redis_url:
         raise ConfigError("CACHE_TYPE=redis needs REDIS_URL")
 
     cache_dir_value = source.get("CACHE_DIR")
@@ -128,7 +133,7 @@ def load_settings(env: Mapping[str, str] | None = None,
     cache_secret = source.get("CACHE_SECRET") or None
     if cache_secret is not None:
         check_secret(cache_secret)
-    elif cache_type == "redis":
+    elif backend == "redis":
         raise ConfigError(
             "CACHE_SECRET must be set when the cache is Redis: entries are signed with it, and"
             " a secret kept in the Redis itself would let whoever can write there sign entries."
@@ -139,10 +144,10 @@ def load_settings(env: Mapping[str, str] | None = None,
         raise ConfigError("CACHE_KEY_PREFIX may hold up to 40 letters, digits and _ . : -")
 
     return Settings(
-        cache_type=cache_type,
+        backend=backend,
         cache_dir=cache_dir,
         cache_dir_is_default=not cache_dir_value,
-        redis_url=redis_url if cache_type == "redis" else None,
+        redis_url=redis_url if backend == "redis" else None,
         redis_timeout=redis_timeout,
         cache_key_prefix=prefix,
         search_budget=budget,
@@ -185,7 +190,11 @@ def frame_ancestors(value: str) -> str:
     return " ".join(sources)
 
 
-def _number(source: Mapping[str, object], name: str, default, kind):
+Number = TypeVar("Number", int, float)
+
+
+def _number(source: Mapping[str, object], name: str, default: Number,
+            kind: Callable[[Any], Number]) -> Number:
     """The setting ``name`` as ``kind`` (int or float), or ``default`` when unset."""
     value = source.get(name)
     if value is None:

@@ -10,18 +10,18 @@ from __future__ import annotations
 
 import logging
 
-from flask import Flask, Response, jsonify, render_template_string, request
+from flask import Flask, Response, current_app, jsonify, render_template_string, request
 from markupsafe import escape
 from werkzeug.exceptions import ClientDisconnected, HTTPException, InternalServerError
 
 from tictactoe import IllegalPositionError
 
-from .engine import Busy
+from .search_slots import Busy
 
 logger = logging.getLogger(__name__)
 
-# Paths served by the API blueprint (and anything under /api/): errors there are always JSON.
-API_PATHS = ("/move", "/analyze", "/state", "/engines", "/healthz", "/stats", "/openapi.json")
+# The blueprint whose routes are the API: errors there (and under /api/) are always JSON.
+API_BLUEPRINT = "api"
 RETRY_AFTER_SECONDS = 1
 MAX_BODY_BYTES = 16 * 1024  # far more than a 15x15 board needs
 
@@ -40,10 +40,25 @@ class ApiError(Exception):
         self.message = message
 
 
+def api_paths(app: Flask) -> frozenset[str]:
+    """The paths of the API blueprint's routes, read from ``app``'s URL map (once per app)."""
+    paths: frozenset[str] | None = app.extensions.get("api_paths")
+    if paths is None:
+        # Routes are all added before the first request, so one read is enough.
+        paths = app.extensions["api_paths"] = frozenset(
+            rule.rule for rule in app.url_map.iter_rules()
+            if rule.endpoint.startswith(f"{API_BLUEPRINT}."))
+    return paths
+
+
+def is_api_path(path: str) -> bool:
+    """Whether ``path`` is the API's (a route of its blueprint, or anything under /api/)."""
+    return path in api_paths(current_app) or path.startswith("/api/")
+
+
 def wants_html() -> bool:
     """Whether this error should be a page: a non-API path whose client prefers HTML."""
-    path = request.path
-    if path in API_PATHS or path.startswith("/api/"):
+    if is_api_path(request.path):
         return False
     best = request.accept_mimetypes.best_match(["application/json", "text/html"])
     return best == "text/html" and request.accept_mimetypes[best] > \

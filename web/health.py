@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from flask import Flask
 
 from .breaker import Breaker
+from .cache.backends import Backend
 from .config import Settings
 from .throttled_log import ThrottledLog
 
@@ -159,21 +160,22 @@ def fixed(ok: bool, detail: str) -> RoundTrip:
     return lambda: (ok, detail)
 
 
-def init_app(app: Flask, settings: Settings, positions) -> HealthCheck:
-    """The health check of ``positions``' backend, kept in ``app.extensions["health"]``."""
+def init_app(app: Flask, settings: Settings, backend: Backend) -> HealthCheck:
+    """The health check of the cache ``backend``, kept in ``app.extensions["health"]``."""
     log = ThrottledLog(logging.getLogger(__name__))
-    if positions.kind == "null":
+    round_trip: RoundTrip
+    if backend.name == "null":
         round_trip = fixed(True, "no shared cache configured")
-    elif positions.backend is None:
-        round_trip = fixed(False, positions.failure or "cache backend not set up")
-    elif positions.kind == "redis":
+    elif backend.store is None:
+        round_trip = fixed(False, backend.failure or "cache backend not set up")
+    elif backend.name == "redis" and settings.redis_url is not None:
         round_trip = redis_round_trip(settings.redis_url, settings.cache_key_prefix)
     else:
-        round_trip = store_round_trip(positions.backend)
+        round_trip = store_round_trip(backend.store)
     # A folder answers (or fails) at once: each poll may look for itself, one at a time.
-    fresh = FRESH_SECONDS if positions.kind == "redis" else 0.0
-    check = HealthCheck(round_trip, positions.breaker, log, fresh=fresh)
-    if positions.kind == "redis":
-        positions.breaker.set_trial(check.probe)
+    fresh = FRESH_SECONDS if backend.name == "redis" else 0.0
+    check = HealthCheck(round_trip, backend.breaker, log, fresh=fresh)
+    if backend.name == "redis":
+        backend.breaker.set_trial(check.probe)
     app.extensions["health"] = check
     return check

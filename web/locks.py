@@ -15,15 +15,41 @@ raises ``LockUnavailable``; the caller then searches without one.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import fcntl
 import hashlib
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    import redis
+    import redis.lock
 
 
 class LockUnavailable(Exception):
     """The lock store could not be reached (a folder not writable, Redis down)."""
+
+
+class Lock(Protocol):
+    """One key's lock: tried, never waited on."""
+
+    def try_acquire(self) -> bool:
+        """Take the lock if it is free; raises ``LockUnavailable`` when its store fails."""
+        ...
+
+    def release(self) -> None:
+        """Let the lock go (never raises)."""
+        ...
+
+
+class Locks(Protocol):
+    """A store of per-key locks."""
+
+    def lock(self, key: str) -> Lock:
+        """The (not yet taken) lock for ``key``."""
+        ...
 
 
 class FileLock:
@@ -66,10 +92,9 @@ class FileLock:
         """Remove the lock file, then unlock it (so lock files do not pile up)."""
         if self.fd is None:
             return
-        try:
+        # Already gone, or the folder broke: closing still releases the lock.
+        with contextlib.suppress(OSError):
             os.unlink(self.path)
-        except OSError:
-            pass  # already gone, or the folder broke: closing still releases the lock
         os.close(self.fd)
         self.fd = None
 
@@ -89,7 +114,7 @@ class FileLocks:
 class RedisLock:
     """A redis-py lock that is only ever tried, with connection errors as ``LockUnavailable``."""
 
-    def __init__(self, lock) -> None:
+    def __init__(self, lock: redis.lock.Lock) -> None:
         self._lock = lock
 
     def try_acquire(self) -> bool:
@@ -105,16 +130,15 @@ class RedisLock:
         """Release if still ours; a lock that expired or a Redis that went away is let go."""
         import redis
 
-        try:
+        # LockNotOwnedError (it expired) or a connection error: it expires by itself.
+        with contextlib.suppress(redis.RedisError):
             self._lock.release()
-        except redis.RedisError:
-            pass  # LockNotOwnedError (it expired) or a connection error: it expires by itself
 
 
 class RedisLocks:
     """Locks as Redis keys ``<prefix>lock:<key>`` that expire after ``ttl`` seconds."""
 
-    def __init__(self, client, prefix: str, ttl: float) -> None:
+    def __init__(self, client: redis.Redis, prefix: str, ttl: float) -> None:
         self.client = client
         self.prefix = prefix
         self.ttl = ttl

@@ -9,16 +9,22 @@ lines on the board) is the 409.
 
 from __future__ import annotations
 
-from tictactoe import ENGINE_VERSION, LEVELS, MAX_SIZE, MIN_SIZE
+from typing import Any
 
+from tictactoe import ENGINE_VERSION, LEVELS, MAX_SIZE, MIN_SIZE, Value
 from tictactoe.algorithms.registry import ENGINES
+from tictactoe.rules import MIN_K
 
+from .config import BACKENDS
 from .errors import MAX_BODY_BYTES, RETRY_AFTER_SECONDS
+from .payload import FIELDS, MAX_SEED
 from .stats import COUNTERS
 
+# A piece of the document: JSON, as nested as OpenAPI makes it.
+Schema = dict[str, Any]
+
 SIZES = range(MIN_SIZE, MAX_SIZE + 1)
-VALUE = {"type": "string", "enum": ["win", "draw", "loss"]}
-NULLABLE_VALUE = {"type": "string", "enum": ["win", "draw", "loss", None], "nullable": True}
+NULLABLE_VALUE = {"type": "string", "enum": [*map(str, Value), None], "nullable": True}
 NULLABLE_PLIES = {"type": "integer", "minimum": 1, "nullable": True}
 CELL = {"type": "object", "required": ["row", "col"], "additionalProperties": False,
         "properties": {"row": {"type": "integer", "minimum": 0},
@@ -30,7 +36,7 @@ STATUS = {"type": "string", "enum": ["in_progress", "x_won", "o_won", "draw"]}
 BOARD_OUT = {"type": "array", "items": {"type": "string", "pattern": "^[xo.]+$"}}
 
 
-def _request_schema(fields: tuple[str, ...]) -> dict:
+def _request_schema(fields: tuple[str, ...]) -> Schema:
     """The request body: the fields, and an anyOf of the board shapes and k ranges accepted.
 
     JSON Schema cannot say "all rows have one length" or "k is at most the longer
@@ -49,7 +55,7 @@ def _request_schema(fields: tuple[str, ...]) -> dict:
                            " the counts.",
             "example": ["x..", ".o.", "..."],
         },
-        "k": {"type": "integer", "minimum": 3, "maximum": MAX_SIZE,
+        "k": {"type": "integer", "minimum": MIN_K, "maximum": MAX_SIZE,
               "description": "Stones in a row to win, at most the longer side. Default: 3 on"
                              " 3x3, otherwise min(rows, cols, 5)."},
         "level": {"$ref": "#/components/schemas/Level"},
@@ -57,8 +63,8 @@ def _request_schema(fields: tuple[str, ...]) -> dict:
         "engine": {"$ref": "#/components/schemas/EngineName"},
     }
 
-    def case(width: int, k_min: int, k_max: int, min_rows: int) -> dict:
-        board = {"items": {"pattern": f"^[xXoO.]{{{width}}}$"}}
+    def case(width: int, k_min: int, k_max: int, min_rows: int) -> Schema:
+        board: Schema = {"items": {"pattern": f"^[xXoO.]{{{width}}}$"}}
         if min_rows > MIN_SIZE:
             board["minItems"] = min_rows
         return {"properties": {"board": board, "k": {"minimum": k_min, "maximum": k_max}}}
@@ -66,24 +72,25 @@ def _request_schema(fields: tuple[str, ...]) -> dict:
     return {
         "type": "object", "required": ["board"], "additionalProperties": False,
         "properties": {name: properties[name] for name in fields},
-        "anyOf": [case(w, MIN_SIZE, w, MIN_SIZE) for w in SIZES]
+        "anyOf": [case(w, MIN_K, w, MIN_SIZE) for w in SIZES]
         + [case(w, k, k, k) for w in SIZES for k in SIZES if k > w],
     }
 
 
-def _json(schema: dict, description: str, headers: dict | None = None) -> dict:
-    response = {"description": description, "content": {"application/json": {"schema": schema}}}
+def _json(schema: Schema, description: str, headers: Schema | None = None) -> Schema:
+    response: Schema = {"description": description,
+                        "content": {"application/json": {"schema": schema}}}
     if headers:
         response["headers"] = headers
     return response
 
 
 ERROR = {"$ref": "#/components/schemas/Error"}
-COUNTS = {"type": "object", "required": list(COUNTERS),
+COUNTS: Schema = {"type": "object", "required": list(COUNTERS),
           "properties": {name: {"type": "integer", "minimum": 0} for name in COUNTERS}}
 
 
-def _errors(*statuses: int) -> dict:
+def _errors(*statuses: int) -> Schema:
     texts = {
         400: "Not a board request: not JSON, wrong Content-Type, wrong field types, unknown"
              " fields, bad characters, ragged rows, a size outside 3..15, a k that does not"
@@ -106,8 +113,8 @@ def _errors(*statuses: int) -> dict:
     return out
 
 
-def _post(summary: str, description: str, fields: tuple[str, ...], answer: str | dict,
-          answer_text: str, errors: tuple[int, ...]) -> dict:
+def _post(summary: str, description: str, fields: tuple[str, ...], answer: str | Schema,
+          answer_text: str, errors: tuple[int, ...]) -> Schema:
     schema = {"$ref": f"#/components/schemas/{answer}"} if isinstance(answer, str) else answer
     return {"post": {
         "summary": summary, "description": description,
@@ -117,7 +124,7 @@ def _post(summary: str, description: str, fields: tuple[str, ...], answer: str |
     }}
 
 
-def build_spec() -> dict:
+def build_spec() -> Schema:
     """The OpenAPI document (a fresh dict each call)."""
     return {
         "openapi": "3.0.3",
@@ -139,7 +146,7 @@ def build_spec() -> dict:
                 " afresh within the search budget and never cached; the answer adds engine,"
                 " finished, note, leaves and principal_variation, value is the engine's own"
                 " (null when it did not prove one) and plies is null.",
-                ("board", "k", "level", "seed", "engine"), "Move",
+                FIELDS["move"], "Move",
                 "The move played and the new board.",
                 (400, 409, 413, 503)),
             "/analyze": _post(
@@ -149,7 +156,7 @@ def build_spec() -> dict:
                 " ignored (the analysis is always perfect). With engine, the answer is that"
                 " teaching engine's search of the position instead (EngineAnalysis), run"
                 " afresh within the search budget and never cached.",
-                ("board", "k", "level", "engine"),
+                FIELDS["analyze"],
                 {"anyOf": [{"$ref": "#/components/schemas/Analysis"},
                            {"$ref": "#/components/schemas/EngineAnalysis"}]},
                 "The analysis (Analysis), or with engine the engine's search"
@@ -158,7 +165,7 @@ def build_spec() -> dict:
                 "The status of a position",
                 "Whether the game on this board goes on or how it ended, and the winning"
                 " line. Finished games are answered here, not refused.",
-                ("board", "k"), "State", "The position's status.", (400, 409, 413)),
+                FIELDS["state"], "State", "The position's status.", (400, 409, 413)),
             "/engines": {"get": {
                 "summary": "The teaching engines",
                 "description": "The names that /move and /analyze take as engine, in teaching"
@@ -179,7 +186,8 @@ def build_spec() -> dict:
                 "description": "200 as long as the worker can answer at all; it touches no"
                                " cache (readiness, with the cache, is /healthz).",
                 "responses": {"200": _json({"type": "object", "required": ["status"],
-                                            "properties": {"status": {"const": "alive"}}},
+                                            "properties": {"status": {"type": "string",
+                                                                      "enum": ["alive"]}}},
                                            "Alive.")},
             }},
             "/stats": {"get": {
@@ -200,12 +208,12 @@ def build_spec() -> dict:
     }
 
 
-def _schemas() -> dict:
+def _schemas() -> Schema:
     level = {"type": "string", "enum": list(LEVELS), "default": "perfect",
              "description": "perfect: the best move (a random one among equally good moves);"
                             " medium: wins or blocks in one, else random; easy: wins in one,"
                             " else random."}
-    seed = {"type": "integer", "minimum": 0, "maximum": 2**63 - 1,
+    seed = {"type": "integer", "minimum": 0, "maximum": MAX_SEED,
             "description": "Makes the random choices of this request reproducible."}
     common = {
         "proven": {"type": "boolean",
@@ -219,7 +227,7 @@ def _schemas() -> dict:
         "ms": {"type": "number", "minimum": 0,
                "description": "Time spent on the answer (cache and search), in ms."},
         "worker": {"type": "integer", "description": "Process id of the worker that answered."},
-        "k": {"type": "integer", "minimum": 3},
+        "k": {"type": "integer", "minimum": MIN_K},
     }
     engine_name = {"type": "string", "enum": list(ENGINES),
                    "description": "A teaching engine (GET /engines) to run instead of the"
@@ -281,7 +289,7 @@ def _schemas() -> dict:
                 "move": {**CELL, "description": "The engine's choice."},
                 "value": {**NULLABLE_VALUE,
                           "description": "The position's value for the side to move as the"
-                                         " engine proved it (+1/0/-1, no plies), or null."},
+                                         " engine proved it (no plies), or null."},
                 "nodes": common["nodes"], "ms": common["ms"], "worker": common["worker"],
                 **teaching,
             },
@@ -329,7 +337,7 @@ def _schemas() -> dict:
                 "status": {"type": "string", "enum": ["ok", "unavailable"]},
                 "cache": {"type": "object", "required": ["backend", "ok", "detail"],
                           "properties": {"backend": {"type": "string",
-                                                     "enum": ["filesystem", "redis", "null"]},
+                                                     "enum": list(BACKENDS)},
                                          "ok": {"type": "boolean"},
                                          "detail": {"type": "string"}}},
                 "engine": {"type": "string"},
@@ -344,7 +352,7 @@ def _schemas() -> dict:
                                           **COUNTS["properties"]}},
                 "total": {**COUNTS, "nullable": True},
                 "total_scope": {"type": "string"},
-                "backend": {"type": "string", "enum": ["filesystem", "redis", "null"]},
+                "backend": {"type": "string", "enum": list(BACKENDS)},
             },
         },
     }

@@ -12,6 +12,7 @@ import re
 from dataclasses import asdict, dataclass
 
 from flask import Blueprint, render_template, request
+from werkzeug.datastructures import MultiDict
 
 from tictactoe import LEVELS, BoardFormatError, Rules
 
@@ -19,11 +20,15 @@ from .errors import ApiError
 
 bp = Blueprint("pages", __name__)
 
+PageResponse = tuple[str, int, dict[str, str]]  # body, status, headers
+
 SIDES = ("x", "o")
 FIRSTS = ("human", "engine")
 THEMES = ("auto", "light", "dark")
-_SIZE = re.compile(r"^(\d{1,2})x(\d{1,2})$")
-_INT = re.compile(r"^\d{1,2}$")
+# ASCII digits only, matched whole: ``\d`` would take other scripts' digits, and
+# ``$`` a trailing newline (``k=4%0A``).
+_SIZE = re.compile(r"([0-9]{1,2})x([0-9]{1,2})", re.ASCII)
+_INT = re.compile(r"[0-9]{1,2}", re.ASCII)
 
 
 @dataclass(frozen=True)
@@ -44,26 +49,26 @@ class EmbedSettings:
 
 
 @bp.get("/")
-def index():
+def index() -> PageResponse:
     """The game page."""
     return _page(render_template("index.html"))
 
 
 @bp.get("/lab")
-def lab():
+def lab() -> PageResponse:
     """The lab: every teaching engine on one position (all figures come from the API)."""
     return _page(render_template("lab.html"))
 
 
 @bp.get("/embed")
-def embed():
+def embed() -> PageResponse:
     """The embeddable game, configured by size (or rows and cols), k, level, side, first, theme."""
     settings = embed_settings(request.args)
     return _page(render_template("embed.html", embed=settings,
                                  embed_attrs=settings.data_attributes()))
 
 
-def embed_settings(args) -> EmbedSettings:
+def embed_settings(args: MultiDict[str, str]) -> EmbedSettings:
     """Check the query parameters of /embed; raises ``ApiError`` 400 naming the bad one."""
     def one(name: str) -> str | None:
         values = args.getlist(name)
@@ -75,7 +80,7 @@ def embed_settings(args) -> EmbedSettings:
     if size is not None and (rows_text is not None or cols_text is not None):
         raise ApiError(400, "give either size (such as 3x3) or rows and cols, not both")
     if size is not None:
-        match = _SIZE.match(size)
+        match = _SIZE.fullmatch(size)
         if not match:
             raise ApiError(400, f"size must look like 3x3 (rows x cols), not {size!r}")
         rows, cols = int(match[1]), int(match[2])
@@ -111,7 +116,7 @@ def embed_settings(args) -> EmbedSettings:
 def _small_int(name: str, text: str | None, default: int) -> int:
     if text is None:
         return default
-    if not _INT.match(text):
+    if not _INT.fullmatch(text):
         raise ApiError(400, f"{name} must be a whole number, not {text!r}")
     return int(text)
 
@@ -124,6 +129,6 @@ def _choice(name: str, value: str | None, choices: tuple[str, ...], default: str
     return value
 
 
-def _page(html: str):
+def _page(html: str) -> PageResponse:
     """A page response that browsers revalidate, so a deploy shows at once."""
     return html, 200, {"Cache-Control": "no-cache"}

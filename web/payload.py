@@ -55,18 +55,20 @@ def read_position_request(request: Request, endpoint: str) -> PositionRequest:
     if "board" not in body:
         raise ApiError(400, "board is required: a list of row strings such as"
                             ' ["x..", ".o.", "..."]')
+    # A field given as null is refused like any other wrong type, hence "in body".
     k = body.get("k")
-    if "k" in body and (not isinstance(k, int) or isinstance(k, bool)):
+    if ("k" in body or k is not None) and (not isinstance(k, int) or isinstance(k, bool)):
         raise ApiError(400, f"k must be an integer, not {_show(k)}")
     level = body.get("level", "perfect")
-    if level not in LEVELS:
+    if not isinstance(level, str) or level not in LEVELS:
         raise ApiError(400, f"level must be one of {', '.join(LEVELS)}, not {_show(level)}")
     seed = body.get("seed")
-    if "seed" in body and (not isinstance(seed, int) or isinstance(seed, bool)
-                           or not 0 <= seed <= MAX_SEED):
+    if ("seed" in body or seed is not None) and (
+            not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED):
         raise ApiError(400, f"seed must be an integer from 0 to {MAX_SEED}, not {_show(seed)}")
     engine = body.get("engine")
-    if "engine" in body and (not isinstance(engine, str) or engine not in ENGINES):
+    if ("engine" in body or engine is not None) and (
+            not isinstance(engine, str) or engine not in ENGINES):
         raise ApiError(400, f"engine must be one of {', '.join(ENGINES)}, not {_show(engine)}")
     try:
         board = Board.from_text(body["board"], k=k)
@@ -76,7 +78,7 @@ def read_position_request(request: Request, endpoint: str) -> PositionRequest:
     return PositionRequest(board=board, level=level, seed=seed, engine=engine)
 
 
-def _json_object(request: Request) -> dict:
+def _json_object(request: Request) -> dict[str, object]:
     """The body as a JSON object, or ``ApiError`` 400 saying what is wrong with it."""
     if request.mimetype != "application/json":
         given = f"not {request.mimetype!r}" if request.mimetype else "and none was given"
@@ -121,14 +123,14 @@ def _bounded_int(text: str) -> int:
     return int(text)
 
 
-def _unique_keys(pairs: list[tuple[str, object]]) -> dict:
+def _unique_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
     """An object from its pairs, refusing a repeated name.
 
     Parsers disagree on which of two equal names wins (Python keeps the last,
     others the first), so a body that says ``level`` twice is refused rather
     than read one way here and another way by whatever sits in front of us.
     """
-    body: dict = {}
+    body: dict[str, object] = {}
     for name, value in pairs:
         if name in body:
             raise DuplicateField(f"field {_show(name)} is given twice: give each field once")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from flask import Flask, Response, request
 
-from .errors import API_PATHS
+from .errors import is_api_path
 
 
 def content_security_policy(frame_ancestors: str) -> str:
@@ -32,7 +32,7 @@ def register(app: Flask, frame_ancestors: str) -> None:
             headers["Strict-Transport-Security"] = "max-age=31536000"
         # Answers about positions, health and counters are computed per request;
         # static files and the OpenAPI document set their own caching.
-        if "Cache-Control" not in headers and (request.path in API_PATHS
+        if "Cache-Control" not in headers and (is_api_path(request.path)
                                                or response.status_code >= 400):
             headers["Cache-Control"] = "no-store"
         return response

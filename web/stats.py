@@ -11,7 +11,8 @@
 - ``cache_errors``: operations on the cache backend that failed (the request went on without it).
 
 Totals live beside the cache: a file of per-process slots for the file-system
-cache (every worker of the machine), a Redis hash for Redis (every instance).  With no shared cache there is no total, only this worker's counts.
+cache (every worker of the machine), a Redis hash for Redis (every instance).
+With no shared cache there is no total, only this worker's counts.
 """
 
 from __future__ import annotations
@@ -22,6 +23,13 @@ import os
 import struct
 import threading
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+from .breaker import Breaker
+from .throttled_log import ThrottledLog
+
+if TYPE_CHECKING:
+    import redis
 
 COUNTERS = ("hits", "misses", "searches", "waited", "stored", "unproven", "invalid", "busy",
             "cache_errors")
@@ -67,7 +75,7 @@ class SlotTotals:
         totals = dict.fromkeys(COUNTERS, 0)
         for start in range(0, len(data) - self.SLOT_BYTES + 1, self.SLOT_BYTES):
             values = self.LAYOUT.unpack_from(data, start)
-            for name, value in zip(COUNTERS, values[1:]):
+            for name, value in zip(COUNTERS, values[1:], strict=True):
                 totals[name] += value
         return totals
 
@@ -97,7 +105,7 @@ class RedisTotals:
 
     scope = "every instance sharing the Redis"
 
-    def __init__(self, client, key: str) -> None:
+    def __init__(self, client: redis.Redis, key: str) -> None:
         self.client = client
         self.key = key
 
@@ -111,13 +119,15 @@ class RedisTotals:
     def read(self) -> dict[str, int]:
         """The totals so far; raises ``redis.RedisError`` when Redis fails."""
         raw = self.client.hgetall(self.key)
-        return _clean({name.decode(): int(value) for name, value in raw.items()})
+        return _clean({name.decode() if isinstance(name, bytes) else name: int(value)
+                       for name, value in raw.items()})
 
 
 class Stats:
     """This worker's counters, mirrored into shared totals when there are any."""
 
-    def __init__(self, totals: SlotTotals | RedisTotals | None, log, breaker) -> None:
+    def __init__(self, totals: SlotTotals | RedisTotals | None, log: ThrottledLog,
+                 breaker: Breaker) -> None:
         self.totals = totals
         self.log = log
         self.breaker = breaker
@@ -147,9 +157,9 @@ class Stats:
         with self._lock:
             return dict(self._local)
 
-    def snapshot(self) -> dict:
+    def snapshot(self) -> dict[str, object]:
         """The /stats document: this worker's counters, and the totals (or null, with why)."""
-        document = {"worker": {"pid": os.getpid(), **self.local()}, "total": None,
+        document: dict[str, object] = {"worker": {"pid": os.getpid(), **self.local()}, "total": None,
                     "total_scope": None}
         if self.totals is None:
             document["total_scope"] = "none: no shared cache"

@@ -1,12 +1,10 @@
 // Words for the view: the status line, cell labels and hint labels.  Pure
 // functions of the view object, so the renderer only places them.
 
-const MARK = { x: "X", o: "O" };
+import { cellName } from "./cells.js";
 
-/** "row 2, column 3" for zero-based (row, col). */
-export function place(row, col) {
-  return `row ${row + 1}, column ${col + 1}`;
-}
+const MARK = { x: "X", o: "O" };
+const LEVEL_NAMES = { easy: "Easy", medium: "Medium", perfect: "Perfect" };
 
 /** The status line: whose turn, who is thinking, who won, or what failed. */
 export function statusText(view) {
@@ -15,18 +13,23 @@ export function statusText(view) {
     return `${view.error.message} ${next}`;
   }
   if (view.mode === "watch") return watchText(view);
-  const last = view.last ? `${lastMover(view)} played ${place(view.last.row, view.last.col)}. ` : "";
+  const last = view.last ? `${lastMover(view)} played ${cellName(view.last.row, view.last.col)}. ` : "";
   if (view.status !== "in_progress") return last + resultText(view);
   if (view.mode === "two") {
-    return view.pending ? last : `${last}${MARK[view.toMove]} to move.`;
+    return view.pending ? last : `${last}${MARK[view.toMove]} to move.${view.last ? "" : restoreNote(view)}`;
   }
   const engine = MARK[view.human === "x" ? "o" : "x"];
   if (view.pending === "engine" || (view.pending === "check")) {
     return view.last ? `${last}The engine (${engine}) is thinking…`
       : `You are ${MARK[view.human]}. The engine plays ${engine} and moves first…`;
   }
-  if (!view.last) return `You are ${MARK[view.human]} and move first. Your turn.`;
+  if (!view.last) return `You are ${MARK[view.human]} and move first. Your turn.${restoreNote(view)}`;
   return `${last}Your turn (${MARK[view.human]}).`;
+}
+
+// After New game replaced a game in progress, until the new game has a move to undo.
+function restoreNote(view) {
+  return view.canRestore ? " Undo brings back the game you left." : "";
 }
 
 /** "X (perfect)": a side and the engine playing it in watch mode. */
@@ -41,7 +44,7 @@ function watchText(view) {
     const nodes = view.engine?.nodes;
     const count = Number.isFinite(nodes) ? ` — ${nodes.toLocaleString("en")} ${nodes === 1 ? "node" : "nodes"}` : "";
     const who = view.engine?.name ? `${MARK[view.last.by]} (${view.engine.name})` : watchSide(view, view.last.by);
-    last = `${who} played ${place(view.last.row, view.last.col)}${count}. `;
+    last = `${who} played ${cellName(view.last.row, view.last.col)}${count}. `;
   }
   if (view.status !== "in_progress") return last + resultText(view);
   if (view.watching) return `${last}${watchSide(view, view.toMove)} to move.`;
@@ -76,59 +79,95 @@ export function hintWords(hint) {
   return hint.plies == null ? hint.value : `${hint.value}, game over in ${moves}`;
 }
 
-/** A hint on the cell itself: "W3", "D", "L2", "★" (best guess), "?". */
-export function hintBadge(hint) {
-  if (!hint || !hint.value) return hint?.best ? "★" : "?";
-  if (hint.value === "draw") return "D";
+/** A hint on a cell: roomy, "win · 3", "draw", "loss · 2", "best?"; small, "W3", "D", "L2", "★"; else "?". */
+export function hintBadge(hint, roomy) {
+  if (!hint || !hint.value) return hint?.best ? (roomy ? "best?" : "★") : "?";
+  if (hint.value === "draw") return roomy ? "draw" : "D";
+  if (roomy) return hint.plies == null ? hint.value : `${hint.value} · ${hint.plies}`;
   return (hint.value === "win" ? "W" : "L") + (hint.plies ?? "");
 }
 
-/** A hint spelled out on a roomy cell: "win · 3", "draw", "loss · 2", "best?", "?". */
-export function hintShort(hint) {
-  if (!hint || !hint.value) return hint?.best ? "best?" : "?";
-  if (hint.value === "draw" || hint.plies == null) return hint.value;
-  return `${hint.value} · ${hint.plies}`;
+/** Whether every one of several hints reads the same (same value and count), so marking each says nothing. */
+export function allAlike(hints) {
+  return hints.length > 1 && hints.every((hint) => hint.value !== null &&
+    hint.value === hints[0].value && hint.plies === hints[0].plies);
 }
 
-/** A cell's accessible name: "row 1, column 2, X" or "row 1, column 2, empty, hint: draw". */
+/** A cell's accessible name: "b1, X" or "b1, empty, hint: draw" (column letter, row number from the top). */
 export function cellLabel(view, row, col, { inLine, hint }) {
   const mark = view.board[row][col];
-  let text = `${place(row, col)}, ${mark === "." ? "empty" : MARK[mark]}`;
+  let text = `${cellName(row, col)}, ${mark === "." ? "empty" : MARK[mark]}`;
   if (inLine) text += ", winning line";
   if (hint) text += `, hint: ${hintWords(hint)}${hint.best ? " (best)" : ""}`;
   return text;
 }
 
-/** The engine's own verdict on its last move, e.g. "Engine: a draw with best play · 1,204 nodes · 12 ms". */
-export function engineText(view) {
+// How an answer is known (the API's `source`), in a player's words.
+const SOURCES = {
+  proof: "proven by search",
+  book: "from the opening book",
+  threats: "found a forced sequence of threats",
+  heuristic: "best guess within the time limit",
+};
+const LEVEL_HABITS = {
+  easy: "At Easy the engine plays at random, but it takes a win in one move when it sees one.",
+  medium: "At Medium the engine takes a win in one move, blocks yours, and otherwise plays at random.",
+};
+
+/** The engine's last move in plain sentences (for the details disclosure); [] when there is none. */
+export function engineDetails(view) {
   const info = view.engine;
-  if (!info || view.mode !== "engine") return "";
-  const parts = [];
+  if (!info || view.mode !== "engine") return [];
+  const lines = [];
+  if (LEVEL_HABITS[view.level]) lines.push(LEVEL_HABITS[view.level]);
   if (info.value && info.proven) {
-    const plies = info.plies == null ? "" : ` in ${info.plies} moves`;
-    parts.push(info.value === "draw" ? "a draw with best play"
-      : info.value === "win" ? `it wins${plies}` : `it loses${plies} with your best play`);
+    const moves = info.plies == null ? "" : ` in ${info.plies} ${info.plies === 1 ? "move" : "moves"}`;
+    lines.push(info.value === "draw" ? "With best play from here, the game is a draw."
+      : info.value === "win" ? `With best play from here, the engine wins${moves}.`
+        : `With your best play from here, you win${moves}.`);
   } else if (view.level === "perfect") {
-    parts.push("best guess (not proven in time)");
-  } else {
-    parts.push(`${view.level} level`);
+    lines.push("This board is too big to solve in time, so the move is the engine's best guess.");
   }
-  if (Number.isFinite(info.nodes) && info.nodes > 0) parts.push(`${info.nodes.toLocaleString("en")} nodes`);
-  if (Number.isFinite(info.ms)) parts.push(`${Math.round(info.ms)} ms`);
-  if (info.cached) parts.push("cached");
-  return `Engine: ${parts.join(" · ")}`;
+  if (SOURCES[info.source]) lines.push(`How it knows: ${SOURCES[info.source]}.`);
+  if (Number.isFinite(info.nodes) && info.nodes > 0) {
+    const ms = Number.isFinite(info.ms) ? ` in ${Math.round(info.ms).toLocaleString("en")} ms` : "";
+    lines.push(`It looked at ${info.nodes.toLocaleString("en")} positions${ms}.`);
+  } else if (Number.isFinite(info.ms)) {
+    lines.push(`It answered in ${Math.round(info.ms).toLocaleString("en")} ms.`);
+  }
+  if (info.cached) lines.push("The answer was already stored from an earlier game.");
+  return lines;
 }
 
-/** The hint panel's summary of the position, e.g. "With best play: a draw.", or "". */
-export function hintSummary(view) {
+/** The hints' summary and legend ("With best play: a draw. …") or ""; `roomy`: the cells spell hints out. */
+export function hintSummary(view, { roomy, alike }) {
   const hints = view.hints;
   if (!hints) return "";
   const side = MARK[view.toMove];
-  const legend = ` Each empty cell shows how the game ends if ${side} plays there (W win, D draw, L loss); the number counts both players' moves to the end.`;
   if (!hints.proven || !hints.value) {
-    return `Not solved in time. The engine's best guess for ${side} is marked ★.`;
+    const mark = roomy ? "“best?”" : "★";
+    return `Not solved in time. The engine's best guess for ${side} is marked ${mark}.`;
   }
-  if (hints.value === "draw") return `With best play: a draw.${legend}`;
-  const who = hints.value === "win" ? `${side} wins` : `${side} loses`;
-  return `With best play: ${who} in ${hints.plies} moves.${legend}`;
+  const result = hints.value === "draw" ? "a draw"
+    : `${side} ${hints.value === "win" ? "wins" : "loses"} in ${hints.plies} moves`;
+  if (alike) {
+    return `With best play: ${result}. Every empty cell leads to the same result, so none is marked.`;
+  }
+  const marks = roomy ? "“win · n”, “draw” or “loss · n”" : "W n (win), D (draw) or L n (loss)";
+  return `With best play: ${result}. Each empty cell shows how the game ends if ${side} plays there: ` +
+    `${marks}, where n counts both players' moves to the end.`;
+}
+
+/** The turn strip's names for each side: "You" and "Engine", "X" and "O", or the watched engines' names. */
+export function sideNames(view) {
+  if (view.mode === "two") return { x: "Player X", o: "Player O" };
+  if (view.mode === "watch") return { x: view.engines?.x ?? "engine", o: view.engines?.o ?? "engine" };
+  return view.human === "x" ? { x: "You", o: "Engine" } : { x: "Engine", o: "You" };
+}
+
+/** The caption between the two sides: the level the score counts at, or the mode. */
+export function stripCaption(view) {
+  if (view.mode === "two") return "2 players";
+  if (view.mode === "watch") return "Watching";
+  return LEVEL_NAMES[view.level] ?? view.level;
 }

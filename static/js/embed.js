@@ -20,8 +20,9 @@ const tellParent = (winner) => {
 };
 
 const renderer = createRenderer({
-  board: $("board"), status: $("status"), thinking: $("thinking"), retry: $("retry"),
-  undo: $("undo"), hint: $("hint"), outcome: $("outcome"),
+  board: $("board"), status: $("status"), thinking: $("thinking"), newGame: $("new-game"), retry: $("retry"),
+  undo: $("undo"), hint: $("hint"), outcome: $("outcome"), strip: $("turn-strip"),
+  colLabels: $("col-labels"), rowLabels: $("row-labels"),
 });
 const game = createGame({
   api: createApi(), store: createMemoryStore(), settings, restore: false,
@@ -33,5 +34,8 @@ $("new-game").addEventListener("click", () => game.newGame(settings));
 $("undo").addEventListener("click", () => game.undo());
 $("hint").addEventListener("click", () => game.hint());
 $("retry").addEventListener("click", () => game.retry());
-bindShortcuts(document, { n: () => game.newGame(settings), u: () => game.undo(), h: () => game.hint(), r: () => game.retry() });
+// The letters act only with the focus in the play area (WCAG 2.1.4).
+bindShortcuts($("play"), {
+  n: () => game.newGame(settings), u: () => game.undo(), h: () => game.hint(), r: () => game.retry(),
+});
 game.start();

@@ -6,7 +6,7 @@ import {
   canPlay, canUndo, currentBoard, fromSaved, isOver, newGame, place, requestFor, sideToMove,
   undo, winner, withEngineMove, withStatus,
 } from "./state.js";
-import { counted, fieldFor, loadTally, saveTally } from "./tally.js";
+import { counted, fieldFor, loadTally, saveTally, scoreFor } from "./tally.js";
 import { SPEEDS, createWatchLoop } from "./watch.js";
 
 const GAME_KEY = "game";
@@ -23,6 +23,8 @@ export function createGame({ api, store, settings, restore = true, onChange, onG
     error: null, // {message, retryable, action: "advance"|"hint"}
     hints: null, // {position, moves, best, value, plies, proven}
     tally: loadTally(store),
+    // The game in progress that New game replaced: Undo on the new game's first turn brings it back.
+    left: null,
   };
   let inFlight = null; // the AbortController of the request in flight
   let generation = 0; // bumped whenever the game changes under a request
@@ -113,7 +115,7 @@ export function createGame({ api, store, settings, restore = true, onChange, onG
       onGameOver(winner(game));
       return;
     }
-    model.tally = counted(model.tally, game.mode, fieldFor(game.mode, game.human, winner(game)));
+    model.tally = counted(model.tally, game, fieldFor(game.mode, game.human, winner(game)));
     saveTally(store, model.tally);
     save();
     onGameOver(winner(game));
@@ -122,7 +124,7 @@ export function createGame({ api, store, settings, restore = true, onChange, onG
   function unrecordResult() {
     const game = model.game;
     if (!game.recorded || game.mode === "watch") return;
-    model.tally = counted(model.tally, game.mode, fieldFor(game.mode, game.human, winner(game)), -1);
+    model.tally = counted(model.tally, game, fieldFor(game.mode, game.human, winner(game)), -1);
     saveTally(store, model.tally);
   }
 
@@ -157,6 +159,15 @@ export function createGame({ api, store, settings, restore = true, onChange, onG
     changed();
   }
 
+  /** Whether the game has been played into (so a new one would discard it). */
+  function inProgress() {
+    const game = model.game;
+    if (game.mode === "watch") return false; // nobody's game to lose
+    const humanMoves = game.history.filter((b, i) => i > 0 &&
+      (game.mode === "two" || sideToMove(game.history[i - 1]) === game.human)).length;
+    return !isOver(game) && humanMoves > 0;
+  }
+
   function view() {
     const game = model.game;
     const board = currentBoard(game);
@@ -182,9 +193,10 @@ export function createGame({ api, store, settings, restore = true, onChange, onG
       hints: model.hints && model.hints.position === position ? model.hints : null,
       humanCanPlay: !isOver(game) && !game.pending && game.mode !== "watch" &&
         (game.mode === "two" || sideToMove(board) === game.human),
-      canUndo: canUndo(game),
+      canUndo: canUndo(game) || Boolean(model.left),
+      canRestore: !canUndo(game) && Boolean(model.left),
       canHint: hintable(),
-      tally: model.tally,
+      score: scoreFor(model.tally, game),
     };
   }
 
@@ -211,25 +223,42 @@ export function createGame({ api, store, settings, restore = true, onChange, onG
       return true;
     },
 
-    /** Start a new game with the given settings. */
+    /** Start a new game with the given settings; a game in progress is kept for Undo to bring back. */
     newGame(nextSettings) {
+      const leaving = inProgress() ? model.game : null;
       cancel();
       model.hints = null;
+      model.left = leaving;
       model.game = newGame(nextSettings);
       save();
       changed();
       if (model.game.pending) advance();
     },
 
-    /** Take back the last move (against the engine, the human's move and the reply). */
+    /**
+     * Take back the last move (against the engine, the human's move and the reply); with no move
+     * to take back, bring back the game in progress that New game replaced.  Returns "move",
+     * "game" (the left game is back: its settings may differ from the form's) or null.
+     */
     undo() {
-      if (!canUndo(model.game)) return;
+      if (!canUndo(model.game)) {
+        if (!model.left) return null;
+        cancel();
+        model.hints = null;
+        model.game = model.left;
+        model.left = null;
+        save();
+        changed();
+        if (model.game.pending) advance();
+        return "game";
+      }
       cancel();
       unrecordResult();
       model.hints = null;
       model.game = undo(model.game);
       save();
       changed();
+      return "move";
     },
 
     /** Show (or hide) every empty cell's value from POST /analyze. */
@@ -272,21 +301,8 @@ export function createGame({ api, store, settings, restore = true, onChange, onG
       changed();
     },
 
-    /** Change the engine's level for the rest of this game. */
-    setLevel(level) {
-      model.game = { ...model.game, level };
-      save();
-      changed();
-    },
-
-    /** Whether the game has been played into (so changing its size or sides would discard it). */
-    inProgress() {
-      const game = model.game;
-      if (game.mode === "watch") return false; // nobody's game to lose
-      const humanMoves = game.history.filter((b, i) => i > 0 &&
-        (game.mode === "two" || sideToMove(game.history[i - 1]) === game.human)).length;
-      return !isOver(game) && humanMoves > 0;
-    },
+    /** Whether the game has been played into (so changing its settings would discard it). */
+    inProgress,
 
     /** The settings the current game was started with. */
     settings() {

@@ -1,4 +1,4 @@
-// User input: clicks and keys on the board, and the page's keyboard shortcuts.
+// User input: clicks and keys on the board, and the play area's keyboard shortcuts.
 // Input only reports intentions; the game decides whether they count.
 
 const MOVES = {
@@ -58,8 +58,9 @@ function cellOf(target) {
 const TYPING = "textarea, select, [contenteditable], input:not([type=radio]):not([type=checkbox])";
 
 /**
- * Single-key shortcuts on the whole page: `keys` maps a lower-case key to a
- * handler.  Ignored while typing in a field, with a modifier held, or on key repeat.
+ * Single-key shortcuts for the focus inside `target` (keys pressed elsewhere do nothing):
+ * `keys` maps a lower-case key to a handler.  Ignored while typing in a field, with a
+ * modifier held, or on key repeat.
  */
 export function bindShortcuts(target, keys) {
   target.addEventListener("keydown", (event) => {

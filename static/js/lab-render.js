@@ -1,11 +1,6 @@
 // The lab's drawing: the position editor, the engines' table and the strip of boards of a line.
 
-const COLUMNS = "abcdefghijklmno";
-
-/** A cell as the lab documents name it: column letter, row number from the top (a1 is top left). */
-export function cellName(row, col) {
-  return `${COLUMNS[col]}${row + 1}`;
-}
+import { cellName } from "./cells.js";
 
 /** Draw the editor's buttons for `position`; a click calls onCycle(row, col). */
 export function drawEditor(container, position, onCycle) {
@@ -29,17 +24,18 @@ export function addResultRow(tbody, answer) {
   const cells = [
     answer.engine,
     cellName(answer.move.row, answer.move.col),
-    answer.value ?? "unknown",
+    // No value means no proof (an estimate, such as mcts's), or a search stopped at its budget.
+    answer.value ?? (answer.finished ? "not proven" : "unknown (stopped)"),
     answer.nodes.toLocaleString("en"),
     answer.ms.toFixed(1),
-    answer.finished ? "yes" : `no: ${answer.note}`,
+    answer.finished ? answer.note : `stopped at its budget: ${answer.note}`,
   ];
   cells.forEach((text, index) => {
     const cell = document.createElement(index === 0 ? "th" : "td");
     if (index === 0) cell.scope = "row";
     if (index === 3 || index === 4) cell.className = "num";
     cell.textContent = text;
-    if (index === 5) cell.title = answer.note;
+    if (index === 5) cell.className = "search";
     row.append(cell);
   });
   tbody.append(row);

@@ -5,7 +5,8 @@ import { drawChart } from "./lab-chart.js";
 import {
   afterMoves, cycleCell, emptyPosition, formatRows, fromSavedGame, parseRows,
 } from "./lab-position.js";
-import { addResultRow, cellName, drawEditor, drawLine } from "./lab-render.js";
+import { cellName } from "./cells.js";
+import { addResultRow, drawEditor, drawLine } from "./lab-render.js";
 import { createStore } from "./storage.js";
 import { applyTheme } from "./theme.js";
 

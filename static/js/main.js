@@ -16,12 +16,10 @@ const store = createStore("tictactoe:v1:");
 const form = $("settings");
 
 const renderer = createRenderer({
-  board: $("board"), status: $("status"), thinking: $("thinking"), retry: $("retry"),
-  undo: $("undo"), hint: $("hint"), engine: $("engine-info"), hintSummary: $("hint-summary"),
-  outcome: $("outcome"), watchToggle: $("watch-toggle"),
-  modeNotes: [...document.querySelectorAll(".tally-note[data-mode]")],
-  tally: Object.fromEntries([...document.querySelectorAll("[data-tally]")]
-    .map((el) => [el.dataset.tally, el])),
+  board: $("board"), status: $("status"), thinking: $("thinking"), newGame: $("new-game"), retry: $("retry"),
+  undo: $("undo"), hint: $("hint"), engine: $("engine-info"), engineDetails: $("engine-details"),
+  hintSummary: $("hint-summary"), outcome: $("outcome"), watchToggle: $("watch-toggle"),
+  strip: $("turn-strip"), colLabels: $("col-labels"), rowLabels: $("row-labels"),
 });
 const api = createApi();
 const game = createGame({ api, store, settings: DEFAULT_SETTINGS, onChange: renderer.render });
@@ -36,20 +34,27 @@ const startNew = () => { game.newGame(readForm(form)); $("settings-note").hidden
 
 bindBoard($("board"), { onPlay: game.play, onFocus: renderer.focusCell });
 $("new-game").addEventListener("click", startNew);
-$("undo").addEventListener("click", () => game.undo());
+// Undo may bring back a game that New game replaced: the form then shows that game's settings.
+const undo = () => {
+  if (game.undo() === "game") {
+    writeForm(form, game.settings());
+    $("settings-note").hidden = true;
+  }
+};
+$("undo").addEventListener("click", undo);
 $("hint").addEventListener("click", () => game.hint());
 $("retry").addEventListener("click", () => game.retry());
 $("watch-toggle").addEventListener("click", () => game.toggleWatch());
 form.addEventListener("submit", (event) => { event.preventDefault(); startNew(); });
 form.addEventListener("change", (event) => {
   reflectMode(form);
-  if (event.target.name === "level") game.setLevel(form.elements.level.value);
-  else if (event.target.name === "speed") game.setSpeed(SPEEDS[readSpeed(form)]);
+  if (event.target.name === "speed") game.setSpeed(SPEEDS[readSpeed(form)]);
   else if (event.target.name.startsWith("engine-") && game.settings().mode === "watch") game.setEngines(readEngines(form));
   else if (game.inProgress()) $("settings-note").hidden = false;
   else startNew();
 });
-bindShortcuts(document, { n: startNew, u: () => game.undo(), h: () => game.hint(), r: () => game.retry() });
+// The letters act only with the focus in the play area (WCAG 2.1.4), so a stray key elsewhere does nothing.
+bindShortcuts($("play"), { n: startNew, u: undo, h: () => game.hint(), r: () => game.retry() });
 
 let theme = THEMES.includes(store.get("theme")) ? store.get("theme") : "auto";
 const showTheme = () => {

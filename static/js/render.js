@@ -2,15 +2,22 @@
 // render(view) calls within one animation frame lead to one draw of the last view.
 // The renderer also owns the board's roving tabindex (which cell is the tab stop).
 
-import { cellLabel, engineText, hintBadge, hintShort, hintSummary, outcomeBadge, statusText } from "./describe.js";
+import { columnLetter, rowNumber } from "./cells.js";
+import {
+  allAlike, cellLabel, engineDetails, hintBadge, hintSummary, outcomeBadge, sideNames, statusText,
+  stripCaption,
+} from "./describe.js";
 
 const MARK = { x: "X", o: "O" };
 
+// A cell at least this wide (CSS px) spells a hint out ("win · 3"); a smaller one shortens it ("W3").
+const ROOMY_CELL = 72;
+
 /**
- * A renderer over the page's elements: {board, status, thinking, retry, undo,
- * hint, engine, hintSummary, outcome, tally: {"mode.field": element}, modeNotes:
- * [elements with data-mode, shown in that mode only], watchToggle} (all but board
- * and status optional).  Returns {render(view), focusCell(row, col, move)}.
+ * A renderer over the page's elements: {board, status, thinking, newGame, retry, undo,
+ * hint, engine (the details list), engineDetails (its disclosure), hintSummary, outcome,
+ * strip (the turn strip), colLabels, rowLabels, watchToggle} (all but board and status
+ * optional).  Returns {render(view), focusCell(row, col, move)}.
  */
 export function createRenderer(els) {
   let latest = null;
@@ -18,6 +25,12 @@ export function createRenderer(els) {
   let shape = ""; // "rowsxcols" of the cells currently in the DOM
   let cells = []; // cells[row][col] = button
   let stop = { row: 0, col: 0 }; // the cell that is the board's tab stop
+  let roomy = false; // whether the cells are wide enough for spelled-out hints (measured at each draw)
+
+  // The cells' size follows the window: redraw when hints should change form.
+  new ResizeObserver(() => {
+    if (latest && cells.length && measureRoomy() !== roomy) render(latest);
+  }).observe(els.board);
 
   function render(view) {
     latest = view;
@@ -29,8 +42,14 @@ export function createRenderer(els) {
 
   function draw(view) {
     buildBoard(view);
-    drawCells(view);
-    drawStatus(view);
+    roomy = measureRoomy();
+    const alike = drawCells(view);
+    drawStatus(view, alike);
+    drawStrip(view);
+  }
+
+  function measureRoomy() {
+    return cells[0][0].getBoundingClientRect().width >= ROOMY_CELL;
   }
 
   function buildBoard(view) {
@@ -38,8 +57,10 @@ export function createRenderer(els) {
     if (key === shape) return;
     shape = key;
     const grid = els.board;
-    grid.style.setProperty("--rows", view.rows);
-    grid.style.setProperty("--cols", view.cols);
+    // The board, its coordinates and their container all size themselves by these.
+    const area = grid.parentElement;
+    area.style.setProperty("--rows", view.rows);
+    area.style.setProperty("--cols", view.cols);
     grid.dataset.size = key;
     grid.setAttribute("aria-rowcount", view.rows);
     grid.setAttribute("aria-colcount", view.cols);
@@ -49,6 +70,8 @@ export function createRenderer(els) {
       const row = document.createElement("div");
       row.className = "board-row";
       row.setAttribute("role", "row");
+      // A row's name would otherwise string together every cell's label.
+      row.setAttribute("aria-label", `row ${rowNumber(r)}`);
       const line = [];
       for (let c = 0; c < view.cols; c++) {
         const gridcell = document.createElement("div");
@@ -66,11 +89,6 @@ export function createRenderer(els) {
         const badge = document.createElement("span");
         badge.className = "badge";
         badge.setAttribute("aria-hidden", "true");
-        const short = document.createElement("span");
-        short.className = "short";
-        const long = document.createElement("span");
-        long.className = "long";
-        badge.append(short, long);
         button.append(mark, badge);
         gridcell.append(button);
         row.append(gridcell);
@@ -80,6 +98,9 @@ export function createRenderer(els) {
       cells.push(line);
     }
     grid.replaceChildren(...rows);
+    const label = (text) => Object.assign(document.createElement("span"), { textContent: text });
+    els.colLabels?.replaceChildren(...Array.from({ length: view.cols }, (_, c) => label(columnLetter(c))));
+    els.rowLabels?.replaceChildren(...Array.from({ length: view.rows }, (_, r) => label(rowNumber(r))));
     stop = { row: Math.floor((view.rows - 1) / 2), col: Math.floor((view.cols - 1) / 2) };
   }
 
@@ -89,6 +110,9 @@ export function createRenderer(els) {
     // When every move is equally good, ringing them all says nothing.
     const values = hints ? Object.values(hints) : [];
     const someBest = values.some((h) => h.best) && !values.every((h) => h.best);
+    // When every empty cell reads the same (the empty 3x3 board: all "draw"), marking each is noise;
+    // the summary says so instead, and each cell's accessible name still carries its value.
+    const alike = allAlike(values);
     const over = view.status !== "in_progress";
     for (let r = 0; r < view.rows; r++) {
       for (let c = 0; c < view.cols; c++) {
@@ -99,11 +123,10 @@ export function createRenderer(els) {
         // An unproven move says nothing unless it is the engine's best guess.
         const shown = found && (found.value || found.best) ? found : null;
         const hint = shown && { ...shown, best: (someBest || !shown.value) && shown.best };
+        const marked = hint && !alike ? hint : null;
         const playable = mark === "." && view.humanCanPlay;
         button.firstChild.textContent = MARK[mark] ?? "";
-        const [short, long] = button.lastChild.children;
-        short.textContent = hint ? hintBadge(hint) : "";
-        long.textContent = hint ? hintShort(hint) : "";
+        button.lastChild.textContent = marked ? hintBadge(marked, roomy) : "";
         button.className = classes({
           cell: true,
           x: mark === "x",
@@ -112,8 +135,8 @@ export function createRenderer(els) {
           last: Boolean(view.last && view.last.row === r && view.last.col === c),
           playable,
           dim: inLine.size > 0 && !inLine.has(key),
-          [`hint-${hint?.value ?? "unknown"}`]: Boolean(hint),
-          best: Boolean(hint?.best),
+          [`hint-${marked?.value ?? "unknown"}`]: Boolean(marked),
+          best: Boolean(marked?.best),
         });
         button.setAttribute("aria-label", cellLabel(view, r, c, { inLine: inLine.has(key), hint }));
         button.setAttribute("aria-disabled", String(!playable));
@@ -124,9 +147,12 @@ export function createRenderer(els) {
     els.board.classList.toggle("over", over);
     els.board.dataset.turn = view.humanCanPlay ? view.toMove : "";
     els.board.classList.toggle("waiting", !view.humanCanPlay && !over);
+    els.board.classList.toggle("roomy", roomy);
+    return alike;
   }
 
-  function drawStatus(view) {
+  function drawStatus(view, alike) {
+    const focused = document.activeElement;
     setText(els.status, statusText(view));
     els.status.classList.toggle("error", Boolean(view.error));
     els.status.dataset.status = view.status;
@@ -134,26 +160,53 @@ export function createRenderer(els) {
     if (els.retry) els.retry.hidden = !(view.error && view.error.retryable);
     if (els.undo) els.undo.disabled = !view.canUndo;
     if (els.hint) {
-      els.hint.disabled = !view.canHint && !view.hints;
+      els.hint.disabled = !view.canHint && !view.hints && view.busy !== "hint";
       els.hint.setAttribute("aria-pressed", String(Boolean(view.hints)));
+      // Once the game is over the result takes Hint's place beside Play again.
+      els.hint.hidden = view.status !== "in_progress";
     }
-    if (els.engine) setText(els.engine, engineText(view));
-    if (els.hintSummary) setText(els.hintSummary, hintSummary(view));
+    if (els.engine) drawEngineDetails(view);
+    if (els.hintSummary) setText(els.hintSummary, hintSummary(view, { roomy, alike }));
+    const badge = outcomeBadge(view);
     if (els.outcome) {
-      const badge = outcomeBadge(view);
       setText(els.outcome, badge);
       els.outcome.hidden = !badge;
     }
-    if (els.tally) {
-      for (const [key, el] of Object.entries(els.tally)) {
-        const [mode, field] = key.split(".");
-        setText(el, String(view.tally[mode][field]));
-        const group = el.closest("[data-mode]");
-        if (group) group.hidden = group.dataset.mode !== view.mode;
-      }
-    }
-    for (const el of els.modeNotes ?? []) el.hidden = el.dataset.mode !== view.mode;
+    if (els.newGame) setText(els.newGame, badge ? "Play again" : "New game");
     if (els.watchToggle) drawWatchToggle(els.watchToggle, view);
+    // A button that was just disabled or hidden drops the focus to the page, where the shortcuts
+    // do not act: the focus goes back to the board instead.
+    const buttons = [els.newGame, els.undo, els.hint, els.retry];
+    if (buttons.includes(focused) && (focused.disabled || focused.hidden)) focusCell(stop.row, stop.col);
+  }
+
+  function drawEngineDetails(view) {
+    const lines = engineDetails(view);
+    const text = lines.join("\n");
+    if (els.engine.dataset.text === text) return;
+    els.engine.dataset.text = text;
+    els.engine.replaceChildren(...lines.map((line) => Object.assign(document.createElement("li"),
+      { textContent: line })));
+    if (els.engineDetails) els.engineDetails.hidden = lines.length === 0;
+  }
+
+  /** The turn strip: each side's name and score, the side to move highlighted. */
+  function drawStrip(view) {
+    const strip = els.strip;
+    if (!strip) return;
+    const names = sideNames(view);
+    const moving = view.status === "in_progress" ? view.toMove : null;
+    for (const side of ["x", "o"]) {
+      setText(strip.querySelector(`[data-name="${side}"]`), names[side]);
+      strip.querySelector(`[data-side="${side}"]`).classList.toggle("to-move", moving === side);
+      setText(strip.querySelector(`[data-to-move="${side}"]`), moving === side ? ", to move" : "");
+    }
+    setText(strip.querySelector(".strip-caption"), stripCaption(view));
+    for (const el of strip.querySelectorAll("[data-score]")) {
+      el.parentElement.hidden = !view.score;
+      if (view.score) setText(el, String(view.score[el.dataset.score]));
+    }
+    strip.querySelector(".tally-note").hidden = Boolean(view.score);
   }
 
   /** Make (row, col) the board's tab stop and, unless `move` is false, focus it (clamped to the board). */

@@ -11,8 +11,9 @@ export const PRESETS = [
   { id: "15x15", rows: 15, cols: 15, k: 5, label: "15 × 15 · five in a row (gomoku)" },
 ];
 
+// Medium by default: a newcomer can beat it sometimes (Perfect can at best be drawn).
 export const DEFAULT_SETTINGS = {
-  rows: 3, cols: 3, k: 3, level: "perfect", mode: "engine", human: "x", engines: { x: "perfect", o: "mcts" },
+  rows: 3, cols: 3, k: 3, level: "medium", mode: "engine", human: "x", engines: { x: "perfect", o: "mcts" },
 };
 
 /** The preset id matching a size and k, or null when none does. */
@@ -91,6 +92,7 @@ export function fromDataset(data) {
   const human = data.side === "x" || data.side === "o" ? data.side
     : data.first === "engine" ? "o" : "x";
   const mode = data.mode === "two" ? "two" : "engine";
-  const level = ["easy", "medium", "perfect"].includes(data.level) ? data.level : DEFAULT_SETTINGS.level;
+  // The embed's default level is the server's (perfect), not the game page's.
+  const level = ["easy", "medium", "perfect"].includes(data.level) ? data.level : "perfect";
   return { rows, cols, k, level, mode, human };
 }

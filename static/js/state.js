@@ -128,6 +128,8 @@ export function withEngineMove(state, answer) {
       nodes: answer.nodes ?? null,
       ms: answer.ms ?? null,
       name: answer.engine ?? null,
+      // How the answer is known (proof, book, threats, heuristic); older servers do not send it.
+      source: answer.source ?? null,
     },
   };
 }

@@ -50,9 +50,17 @@ def wait_settled(page: Page | Frame, count: int) -> None:
     page.wait_for_function(SETTLED, arg=count)
 
 
+COLUMNS = "abcdefghijklmnopqrstuvwxyz"
+
+
+def cell(row: int, col: int) -> str:
+    """A cell's name from the API's 0-based row and column: column letter, row number from the top (b2)."""
+    return f"{COLUMNS[col]}{row + 1}"
+
+
 def cell_name(row: int, col: int, content: str = "empty") -> str:
-    """The accessible name prefix of a cell button (zero-based row and column)."""
-    return f"row {row + 1}, column {col + 1}, {content}"
+    """The accessible name prefix of a cell button (the API's 0-based row and column), e.g. "b2, empty"."""
+    return f"{cell(row, col)}, {content}"
 
 
 def analysis(server, board: list[str], k: int) -> dict:

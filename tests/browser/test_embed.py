@@ -74,6 +74,12 @@ def test_embedded_game_posts_game_over_to_a_parent_on_another_origin(page: Page,
             frame.get_by_role("button", name=cell_name(row, col)).click()
             wait_settled(game, stones(board) + 2)
         expect(frame.locator("#status")).to_contain_text("It's a draw.")
+        # The embed shows its result and the score beside the board, still inside 360x420.
+        expect(frame.locator("#outcome")).to_have_text("It's a draw.")
+        expect(frame.locator("#outcome")).to_be_visible()
+        expect(frame.locator("#new-game")).to_have_text("Play again")
+        expect(frame.locator('#turn-strip [data-score="draw"]')).to_have_text("1")
+        assert_fits(game)
         expect(page.locator("#log")).to_have_text('{"type":"tictactoe:gameover","winner":null}\n')
         received = page.evaluate("window.received")
         assert received == [{"origin": app_origin,
@@ -90,8 +96,14 @@ def test_embed_as_o_lets_the_engine_open_and_fits_its_frame(page: Page, app_serv
         expect(frame.locator("#board button")).to_have_count(9)
         wait_settled(game, 1)
         expect(frame.locator("#status")).to_contain_text("Your turn (O).")
-        sizes = game.evaluate("""() => ({
-            scrollW: document.documentElement.scrollWidth, clientW: document.documentElement.clientWidth,
-            scrollH: document.documentElement.scrollHeight, clientH: document.documentElement.clientHeight})""")
-        assert sizes["scrollW"] <= sizes["clientW"], sizes
-        assert sizes["scrollH"] <= sizes["clientH"], sizes
+        expect(frame.locator('#turn-strip [data-side="o"]')).to_contain_text("You")
+        assert_fits(game)
+
+
+def assert_fits(game) -> None:
+    """The embed's document scrolls neither way inside its frame."""
+    sizes = game.evaluate("""() => ({
+        scrollW: document.documentElement.scrollWidth, clientW: document.documentElement.clientWidth,
+        scrollH: document.documentElement.scrollHeight, clientH: document.documentElement.clientHeight})""")
+    assert sizes["scrollW"] <= sizes["clientW"], sizes
+    assert sizes["scrollH"] <= sizes["clientH"], sizes

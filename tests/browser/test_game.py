@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.helpers import (
-    analysis, cell_name, drawing_move, read_board, snapshot, stones, wait_settled,
+    analysis, cell, cell_name, drawing_move, read_board, snapshot, stones, wait_settled,
 )
 
 pytestmark = pytest.mark.browser
@@ -24,14 +24,18 @@ def game_status(page: Page) -> str:
     return page.locator("#status").get_attribute("data-status")
 
 
-def start(page: Page, server) -> None:
-    """Open the game page and wait until the board is drawn and the human may play."""
+def start(page: Page, server, level: str | None = None) -> None:
+    """Open the game page (at ``level``, such as "Perfect", if given) and wait until the human may play."""
     page.goto(server.url + "/")
     wait_settled(page, 0)
+    if level is not None:
+        page.get_by_label(level, exact=True).check()  # no game in progress: a new one starts at once
+        expect(page.locator("#strip-caption")).to_have_text(level)
+        wait_settled(page, 0)
 
 
 def test_whole_game_by_clicks_against_perfect_is_a_draw(page: Page, app_server):
-    start(page, app_server)
+    start(page, app_server, "Perfect")
     expect(page.locator("#status")).to_have_text("You are X and move first. Your turn.")
     while game_status(page) == "in_progress":
         board = read_board(page)
@@ -41,12 +45,12 @@ def test_whole_game_by_clicks_against_perfect_is_a_draw(page: Page, app_server):
     expect(page.locator("#status")).to_have_attribute("data-status", "draw")
     expect(page.locator("#status")).to_contain_text("It's a draw.")
     assert stones(read_board(page)) == 9
-    expect(page.locator('[data-tally="engine.draw"]')).to_have_text("1")
-    expect(page.locator('[data-tally="engine.loss"]')).to_have_text("0")
+    expect(page.locator('#turn-strip [data-score="draw"]')).to_have_text("1")
+    expect(page.locator('#turn-strip [data-score="o"]')).to_have_text("0")  # the engine's wins
 
 
 def test_whole_game_by_keyboard_alone(page: Page, app_server):
-    start(page, app_server)
+    start(page, app_server, "Perfect")
     # Tab reaches the board in one stop (roving tabindex), whatever comes before it.
     for _ in range(10):
         if page.evaluate(FOCUSED_CELL) is not None:
@@ -68,7 +72,7 @@ def test_whole_game_by_keyboard_alone(page: Page, app_server):
         turn += 1
         wait_settled(page, stones(board) + 2)
     expect(page.locator("#status")).to_have_attribute("data-status", "draw")
-    # The shortcut N starts a new game from the keyboard too.
+    # The shortcut N (with the focus on the board) starts a new game from the keyboard too.
     page.keyboard.press("n")
     expect(page.locator("#status")).to_have_text("You are X and move first. Your turn.")
     assert stones(read_board(page)) == 0
@@ -99,7 +103,7 @@ def expect_hints_match_the_analysis(page: Page, app_server, board: list[str], k:
 
 
 def test_hints_show_every_empty_cells_value(page: Page, app_server):
-    start(page, app_server)
+    start(page, app_server, "Perfect")
     page.get_by_role("button", name=cell_name(0, 0)).click()
     wait_settled(page, 2)
     board = read_board(page)
@@ -212,14 +216,14 @@ def test_two_players_alternate_and_the_server_reports_the_win(page: Page, app_se
         assert stones(read_board(page)) == count, "no engine move in two-player mode"
         if count < len(moves):
             expect(page.locator("#status")).to_have_text(
-                re.compile(rf"played row {row + 1}, column {col + 1}\. {'XO'[count % 2]} to move\."))
+                re.compile(rf"played {cell(row, col)}\. {'XO'[count % 2]} to move\."))
     expect(page.locator("#status")).to_have_attribute("data-status", "x_won")
     expect(page.locator("#status")).to_contain_text("X wins!")
     for col in range(3):
-        cell = page.get_by_role("button", name=f"row 1, column {col + 1}, X, winning line")
-        expect(cell).to_have_class(re.compile(r"\bwin\b"))
+        won = page.get_by_role("button", name=f"{cell(0, col)}, X, winning line")
+        expect(won).to_have_class(re.compile(r"\bwin\b"))
     expect(page.locator("#board .cell.win")).to_have_count(3)
-    expect(page.locator('[data-tally="two.x"]')).to_have_text("1")
+    expect(page.locator('#turn-strip [data-score="x"]')).to_have_text("1")
 
 
 @pytest.mark.parametrize("preset, cells", [("7x7", 49), ("15x15", 225)])
@@ -233,3 +237,99 @@ def test_big_board_starts_and_the_engine_answers(page: Page, app_server, preset,
     board = read_board(page)
     assert sum(row.count("o") for row in board) == 1
     expect(page.locator("#status")).to_contain_text("Your turn (X).")
+
+
+def test_a_new_visitor_plays_medium_and_a_level_change_waits_for_the_next_game(page: Page, app_server):
+    start(page, app_server)
+    expect(page.get_by_label("Medium", exact=True)).to_be_checked()
+    expect(page.locator("#strip-caption")).to_have_text("Medium")
+    page.get_by_role("button", name=cell_name(1, 1)).click()
+    wait_settled(page, 2)
+    page.get_by_label("Perfect", exact=True).check()
+    # The game goes on at its level, and the page says when the change applies.
+    expect(page.locator("#settings-note")).to_be_visible()
+    expect(page.locator("#strip-caption")).to_have_text("Medium")
+    with page.expect_request("**/move") as sent:
+        empty = next((r, c) for r, line in enumerate(read_board(page)) for c, ch in enumerate(line)
+                     if ch == ".")
+        page.get_by_role("button", name=cell_name(*empty)).click()
+    assert sent.value.post_data_json["level"] == "medium"
+    page.get_by_role("button", name="next game").click()
+    expect(page.locator("#strip-caption")).to_have_text("Perfect")
+    expect(page.locator("#settings-note")).to_be_hidden()
+
+
+def test_the_score_is_kept_per_level(page: Page, app_server):
+    start(page, app_server, "Perfect")
+    while game_status(page) == "in_progress":
+        board = read_board(page)
+        page.get_by_role("button", name=cell_name(*drawing_move(app_server, board, 3))).click()
+        wait_settled(page, stones(board) + 2)
+    draws = page.locator('#turn-strip [data-score="draw"]')
+    expect(draws).to_have_text("1")
+    page.get_by_label("Easy", exact=True).check()  # the game is over: the new level starts at once
+    expect(page.locator("#strip-caption")).to_have_text("Easy")
+    expect(draws).to_have_text("0")
+    page.get_by_label("Perfect", exact=True).check()
+    expect(draws).to_have_text("1")
+    page.reload()
+    expect(draws).to_have_text("1")
+
+
+def test_shortcuts_act_only_in_the_play_area_and_new_game_can_be_undone(page: Page, app_server):
+    start(page, app_server)
+    page.get_by_role("button", name=cell_name(0, 0)).click()
+    wait_settled(page, 2)
+    played = read_board(page)
+    # A stray key with the focus elsewhere on the page (here: the page itself) does nothing.
+    page.locator("#settings-title").click()
+    page.keyboard.press("n")
+    page.keyboard.press("u")
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    assert read_board(page) == played
+    # With the focus on the board, N starts a new game, and Undo brings the old one back.
+    page.get_by_role("button", name=cell_name(0, 0, "X")).focus()
+    page.keyboard.press("n")
+    expect(page.locator("#status")).to_have_text(
+        "You are X and move first. Your turn. Undo brings back the game you left.")
+    assert stones(read_board(page)) == 0
+    undo = page.get_by_role("button", name="Undo", exact=True)
+    expect(undo).to_be_enabled()
+    undo.click()
+    wait_settled(page, 2)
+    assert read_board(page) == played
+    expect(page.locator("#status")).to_contain_text("Your turn (X).")
+
+
+def test_the_turn_strip_highlights_the_side_to_move(page: Page, app_server):
+    start(page, app_server)
+    x_side = page.locator('#turn-strip [data-side="x"]')
+    o_side = page.locator('#turn-strip [data-side="o"]')
+    expect(x_side).to_contain_text("You")
+    expect(o_side).to_contain_text("Engine")
+    expect(x_side).to_have_class(re.compile(r"\bto-move\b"))
+    held = []
+    page.route("**/move", lambda route: held.append(route))
+    with page.expect_request("**/move"):
+        page.get_by_role("button", name=cell_name(1, 1)).click()
+    expect(o_side).to_have_class(re.compile(r"\bto-move\b"))
+    expect(x_side).not_to_have_class(re.compile(r"\bto-move\b"))
+    held[0].continue_()
+    page.unroute("**/move")
+    wait_settled(page, 2)
+    expect(x_side).to_have_class(re.compile(r"\bto-move\b"))
+
+
+def test_undo_brings_back_a_game_left_for_other_settings_and_the_form_follows(page: Page, app_server):
+    start(page, app_server)
+    page.get_by_role("button", name=cell_name(1, 1)).click()
+    wait_settled(page, 2)
+    played = read_board(page)
+    page.get_by_label("Board", exact=True).select_option("4x4")
+    expect(page.locator("#settings-note")).to_be_visible()
+    page.get_by_role("button", name="next game").click()
+    expect(page.locator("#board button")).to_have_count(16)
+    page.get_by_role("button", name="Undo", exact=True).click()
+    expect(page.locator("#board button")).to_have_count(9)
+    assert read_board(page) == played
+    expect(page.get_by_label("Board", exact=True)).to_have_value("3x3")

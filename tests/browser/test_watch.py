@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import Page, expect
 
@@ -47,14 +49,14 @@ def test_perfect_against_perfect_is_a_draw(page: Page, app_server):
     page.locator("#watch-toggle").click()
     expect(page.locator("#status")).to_have_attribute("data-status", "draw")
     expect(page.locator("#status")).to_contain_text("It's a draw.")
-    expect(page.locator("#status")).to_contain_text(" (perfect) played row ")
+    expect(page.locator("#status")).to_have_text(re.compile(r" \(perfect\) played [a-c][1-3] — "))
     assert stones(read_board(page)) == 9
     assert len(bodies) == 9
     expect_engines(bodies, "perfect", "perfect")
     expect(page.locator("#watch-toggle")).to_be_disabled()
     # Watched games stay out of the score; the page says so.
     expect(page.locator(".tally-note")).to_be_visible()
-    expect(page.locator('[data-tally="engine.draw"]')).to_have_text("0")
+    expect(page.locator('#turn-strip [data-score="draw"]')).to_be_hidden()
     # Clicks on the board are ignored in watch mode.
     page.locator("#new-game").click()
     expect(page.locator("#status")).to_have_text("X (perfect) against O (perfect). Press Start to watch.")
@@ -70,7 +72,7 @@ def test_alphabeta_against_mcts_pauses_and_finishes(page: Page, app_server):
     toggle = page.locator("#watch-toggle")
     toggle.click()
     expect(toggle).to_have_text("Pause")
-    expect(page.locator("#status")).to_contain_text("X (alphabeta) played row ")
+    expect(page.locator("#status")).to_contain_text("X (alphabeta) played ")
     toggle.click()
     expect(toggle).to_have_text("Resume")
     expect(page.locator("#status")).to_contain_text("Paused.")

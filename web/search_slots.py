@@ -1,4 +1,8 @@
-"""The engine as the web app runs it: warm solvers per thread, a budget, a cap on searches.
+"""Search slots: the engine as the web app runs it, within a budget and a cap on searches.
+
+Each worker has a few slots; a search takes one or is refused at once
+(``Busy``: the client retries), so a burst of hard positions cannot pile up
+searches behind each other.
 
 A ``Solver`` keeps its transposition table between requests (later positions
 of the same game reuse most of it), but it is not thread-safe, so every thread
@@ -7,13 +11,14 @@ gets its own, one per set of rules it has seen recently, each table bounded.
 
 from __future__ import annotations
 
+import random
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from tictactoe import Board, Rules, SolveResult, Solver, analyse
+from tictactoe import Board, Rules, Solver, SolveResult, analyse
 from tictactoe.algorithms.base import Engine as TeachingEngine
 from tictactoe.algorithms.base import EngineResult
 
@@ -27,8 +32,12 @@ class Busy(Exception):
     """Every search slot of this worker is taken; the client should retry shortly."""
 
 
-class Engine:
-    """Runs searches within ``budget`` seconds, at most ``max_searches`` at once per worker."""
+class SearchSlots:
+    """Runs searches within ``budget`` seconds, at most ``max_searches`` at once per worker.
+
+    Not an engine itself: the production solver (``search``) and the lab's
+    teaching engines (``run``) both run through these slots.
+    """
 
     def __init__(self, budget: float, max_searches: int, table_limit: int) -> None:
         self.budget = budget
@@ -42,7 +51,8 @@ class Engine:
         with self._search_slot():
             return self._run(self._analyse, board, all_moves)
 
-    def run(self, board: Board, teaching: TeachingEngine, rng=None) -> EngineResult:
+    def run(self, board: Board, teaching: TeachingEngine,
+            rng: random.Random | None = None) -> EngineResult:
         """Run a teaching engine on ``board`` with the budget as its deadline (no cache).
 
         Raises ``Busy`` when no search slot is free, ``GameOverError`` on a finished board.

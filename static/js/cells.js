@@ -1,0 +1,21 @@
+// The project's one coordinate language: a cell is named by its column letter
+// (a = leftmost) and its row number counted from the top (a1 = top left), as
+// in the lab and the CLI.  The API speaks 0-based indices instead: `row` 0 is
+// the top row (number 1) and `col` 0 the leftmost column (letter a).
+
+export const COLUMNS = "abcdefghijklmnopqrstuvwxyz";
+
+/** The name of the cell at the API's 0-based (row, col): cellName(1, 1) is "b2". */
+export function cellName(row, col) {
+  return `${COLUMNS[col]}${row + 1}`;
+}
+
+/** The letter above the API's 0-based column `col` ("a" for 0). */
+export function columnLetter(col) {
+  return COLUMNS[col];
+}
+
+/** The number beside the API's 0-based row `row` (1 for 0). */
+export function rowNumber(row) {
+  return String(row + 1);
+}

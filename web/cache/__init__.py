@@ -1,0 +1,13 @@
+"""The shared cache of solved positions, in three modules with one job each.
+
+- ``entries``: what is stored for a position (its key, its encoding) and the
+  checks a stored entry must pass before it is served;
+- ``solved``: ``SolvedPositions``, the single-flight cache the API asks, and
+  ``Answer``, the engine's ``SolveResult`` in the posted position's cells;
+- ``backends``: setting up the store (file system, Redis or none), its locks,
+  totals and signing secret.
+"""
+
+from .solved import Answer, SolvedPositions, init_app
+
+__all__ = ["Answer", "SolvedPositions", "init_app"]

@@ -1,0 +1,173 @@
+"""Setting up the cache's backend: the store of entries, its locks, totals and secret.
+
+The backend is one of ``BACKENDS`` (the ``CACHE_TYPE`` setting):
+
+- ``filesystem``: a private folder shared by every worker of the machine:
+  ``solved/`` (entries, through flask-caching's ``FileSystemCache``),
+  ``locks/`` (``flock`` files), ``stats.slots`` (totals) and ``secret``;
+- ``redis``: one Redis shared by every instance: entries, locks and totals
+  under ``CACHE_KEY_PREFIX``; the signing secret is ``CACHE_SECRET``, which
+  the settings require with Redis;
+- ``null``: no shared store; each worker only keeps what it solved itself.
+
+Entries are stored without expiry (a solved position never goes stale) and as
+JSON, never pickled: whoever can write the store could otherwise run code.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from cachelib.base import BaseCache
+from cachelib.serializers import JSONSerializer
+from flask import Flask
+from flask_caching import Cache
+
+from ..breaker import Breaker
+from ..config import Settings
+from ..locks import FileLocks, LocalLocks, Locks, RedisLocks
+from ..signing import Signer, file_secret, fixed_secret
+from ..stats import RedisTotals, SlotTotals
+from ..throttled_log import throttle_library_logs
+
+if TYPE_CHECKING:
+    import redis
+
+logger = logging.getLogger(__name__)
+
+cache = Cache()
+
+
+@dataclass(frozen=True)
+class Backend:
+    """A backend as set up for one app.
+
+    ``name`` is the configured backend (one of ``BACKENDS``).  ``store`` is None
+    for ``null``, and for a backend that could not be set up: then ``failure``
+    says why (the app runs on without a shared cache).  ``breaker`` makes a
+    failing remote store be skipped for a moment.
+    """
+
+    name: str
+    store: BaseCache | None
+    locks: Locks
+    totals: SlotTotals | RedisTotals | None
+    signer: Signer | None
+    breaker: Breaker
+    failure: str | None = None
+
+
+def open_backend(app: Flask, settings: Settings) -> Backend:
+    """Bind the cache extension to ``app`` and set up the backend ``settings.backend`` names.
+
+    A cache folder that cannot be created or is not safe to use does not stop
+    the app: it runs without a shared cache, says so in the log and in /healthz.
+    """
+    throttle_library_logs(f"{os.sep}cachelib{os.sep}")
+    if settings.backend == "redis":
+        return _open_redis(app, settings)
+    # A folder fails at once, so it is never worth skipping after a failure.
+    breaker = Breaker(cooldown=0)
+    if settings.backend == "filesystem":
+        try:
+            folders = prepare_cache_dir(settings.cache_dir, settings.cache_dir_is_default)
+            cache.init_app(app, config={
+                "CACHE_TYPE": "FileSystemCache", "CACHE_DIR": str(folders["solved"]),
+                "CACHE_THRESHOLD": 0,  # cachelib: 0 means no limit, so nothing is ever evicted
+                "CACHE_DEFAULT_TIMEOUT": 0,  # cachelib: 0 means entries never expire
+                "CACHE_SERIALIZER": EntrySerializer})
+        except (OSError, UnsafeCacheDir) as error:
+            logger.error("cache folder %s cannot be used (%s): running without a shared cache",
+                         settings.cache_dir, error)
+            _init_null(app)
+            return Backend(settings.backend, None, LocalLocks(), None, None, breaker,
+                           failure="cache folder unusable")
+        signer = Signer(fixed_secret(settings.cache_secret) if settings.cache_secret
+                        else file_secret(folders["secret"]))
+        return Backend(settings.backend, _store(app), FileLocks(folders["locks"]),
+                       SlotTotals(folders["stats"]), signer, breaker)
+    _init_null(app)
+    return Backend(settings.backend, None, LocalLocks(), None, None, breaker)
+
+
+def _open_redis(app: Flask, settings: Settings) -> Backend:
+    """The Redis backend: entries, locks and totals under the key prefix, signed with CACHE_SECRET."""
+    client = redis_client(settings)
+    prefix = settings.cache_key_prefix
+    cache.init_app(app, config={
+        "CACHE_TYPE": "RedisCache", "CACHE_REDIS_HOST": client, "CACHE_KEY_PREFIX": prefix,
+        "CACHE_DEFAULT_TIMEOUT": 0, "CACHE_SERIALIZER": EntrySerializer})
+    # The lock outlives the longest search it guards, then frees itself.
+    locks = RedisLocks(client, prefix, ttl=settings.search_budget * 2 + 5)
+    if settings.cache_secret is None:
+        raise ValueError("the redis backend needs CACHE_SECRET")  # load_settings makes sure of it
+    signer = Signer(fixed_secret(settings.cache_secret))
+    return Backend(settings.backend, _store(app), locks, RedisTotals(client, f"{prefix}stats"),
+                   signer, Breaker())
+
+
+def _store(app: Flask) -> BaseCache:
+    """The cachelib store that ``cache.init_app`` made for ``app``."""
+    store: BaseCache = app.extensions["cache"][cache]
+    return store
+
+
+class EntrySerializer(JSONSerializer):
+    """JSON, with a missing Redis key read as a miss (cachelib would log a warning for it)."""
+
+    def loads(self, bvalue: str | bytes | bytearray | None, *args: Any, **kwargs: Any) -> Any:
+        if bvalue is None:
+            return None
+        return super().loads(bvalue, *args, **kwargs)
+
+
+def _init_null(app: Flask) -> None:
+    cache.init_app(app, config={"CACHE_TYPE": "NullCache", "CACHE_NO_NULL_WARNING": True})
+
+
+class UnsafeCacheDir(Exception):
+    """The default cache folder exists but another user could write to it."""
+
+
+def prepare_cache_dir(root: Path, is_default: bool) -> dict[str, Path]:
+    """Create the cache folder's parts: ``solved/`` (entries), ``locks/``, ``stats.slots``, ``secret``.
+
+    The default folder lives in the shared temp dir, so it must belong to us and
+    be writable by nobody else (else others could plant entries).  Raises
+    ``OSError`` or ``UnsafeCacheDir``.
+    """
+    root.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if is_default:
+        info = root.lstat()
+        if (not stat.S_ISDIR(info.st_mode) or info.st_uid != os.geteuid()
+                or info.st_mode & 0o022):
+            raise UnsafeCacheDir(f"{root} is not a private folder of this user")
+    folders = {"solved": root / "solved", "locks": root / "locks"}
+    for folder in folders.values():
+        folder.mkdir(mode=0o700, exist_ok=True)
+    folders["stats"] = root / "stats.slots"
+    folders["secret"] = root / "secret"  # see web/signing.py
+    return folders
+
+
+def redis_client(settings: Settings) -> redis.Redis:
+    """A Redis client that fails fast: short timeouts and one immediate retry.
+
+    redis-py retries ten times with backoff by default: with Redis down, every
+    request would stall for seconds before going on without the cache.
+    """
+    import redis  # here: a deployment on the file system never loads it
+    from redis.backoff import NoBackoff
+    from redis.retry import Retry
+
+    if settings.redis_url is None:
+        raise ValueError("the redis backend needs REDIS_URL")  # load_settings makes sure of it
+    return redis.Redis.from_url(
+        settings.redis_url, socket_timeout=settings.redis_timeout,
+        socket_connect_timeout=settings.redis_timeout,
+        retry=Retry(NoBackoff(), 1), health_check_interval=30)

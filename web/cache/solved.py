@@ -1,0 +1,307 @@
+"""The shared cache of solved positions, with single-flight searches.
+
+A solved position never goes stale, so an entry is stored once, without expiry,
+and shared by every worker (file system) or every instance (Redis):
+
+- key: ``solved:v<ENGINE_VERSION>:<rows>x<cols>k<k>:<canonical rows>``, so the
+  8 (or 4) symmetric images of a position share one entry, and a new engine
+  version starts afresh;
+- value: the proven result in the canonical position's cells (``entries``),
+  mapped back through the symmetry on every request.  The random choice among
+  the optimal moves happens after the lookup, so a hit still varies the move;
+- only proven results are stored; an entry that cannot be read or does not fit
+  its schema is ignored, counted and recomputed, never served;
+- single-flight: of N concurrent requests for one unsolved position, one takes
+  the position's lock and searches, the others poll the cache for its result
+  and give up waiting after ``SINGLE_FLIGHT_WAIT`` seconds (then search
+  themselves), so nobody hangs;
+- a backend that fails (Redis down, folder unwritable) is logged (rate-limited)
+  and skipped for a moment (``breaker``): the request is computed and answered
+  all the same.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from dataclasses import dataclass
+
+from flask import Flask
+
+from tictactoe import Board, SolveResult, Symmetry
+from tictactoe.analysis import EXACT_MAX_EMPTIES
+
+from ..config import Settings
+from ..locks import LockUnavailable
+from ..search_slots import Busy, SearchSlots
+from ..signing import BadSignature, SecretUnavailable
+from ..stats import Stats
+from ..throttled_log import ThrottledLog
+from .backends import Backend, open_backend
+from .entries import Entry, InvalidEntry, decode_entry, encode_entry, position_key
+
+logger = logging.getLogger(__name__)
+
+# A search that ran out of budget leaves a mark for this long, so that the
+# requests for that position stop queueing behind each other's searches.
+UNPROVEN_MARK_SECONDS = 3600
+# Checked entries each worker keeps in memory, in front of the shared store: a
+# solved position never changes, so a copy never goes stale, and a hit then
+# costs no I/O.  Past this many, the oldest are dropped (the store keeps them).
+LOCAL_ENTRIES = 100_000
+POLL_FIRST = 0.002
+POLL_MAX = 0.025
+
+
+@dataclass
+class Answer(SolveResult):
+    """The answer for a posted position: the engine's result, in the posted position's cells.
+
+    A ``SolveResult`` (so ``tictactoe.pick_best`` takes it) whose ``value``,
+    ``plies`` and ``move_values`` are set only when proven, ``best_moves`` holds
+    every optimal move when proven, else the one move found, and ``depth`` only
+    when not proven; ``source`` says how it is known, cached or not.  ``cached``:
+    the cache (shared, or this worker's copy of it) gave it, with no search.
+    """
+
+    cached: bool = False
+
+    @classmethod
+    def posted(cls, result: SolveResult, back: Symmetry | None, cached: bool,
+               seconds: float) -> Answer:
+        """``result``, of the position searched, mapped back to the posted cells by ``back``."""
+        def to_posted(cell: int) -> int:
+            return cell if back is None else back.apply(cell)
+
+        if not result.proven:
+            return cls(value=None, plies=None, best_moves=[to_posted(result.best_moves[0])],
+                       nodes=result.nodes, seconds=seconds, proven=False, depth=result.depth,
+                       source=result.source, cached=cached)
+        moves = None
+        if result.move_values is not None:
+            moves = {to_posted(cell): mv for cell, mv in result.move_values.items()}
+        return cls(value=result.value, plies=result.plies,
+                   best_moves=sorted(map(to_posted, result.best_moves)), nodes=result.nodes,
+                   seconds=seconds, proven=True, move_values=moves, source=result.source,
+                   cached=cached)
+
+
+class SolvedPositions:
+    """Look up, search (once) and store the results of positions."""
+
+    def __init__(self, backend: Backend, stats: Stats, slots: SearchSlots,
+                 settings: Settings) -> None:
+        self.backend = backend
+        self.stats = stats
+        self.slots = slots
+        self.settings = settings
+        self.log = ThrottledLog(logger)
+        self.local: dict[str, Entry] = {}  # checked entries, oldest first
+        self._local_lock = threading.Lock()
+
+    # -- public ----------------------------------------------------------------
+
+    def solve(self, board: Board, all_moves: bool = False) -> Answer:
+        """The result for ``board`` (its every move's value too with ``all_moves``).
+
+        Served from the cache when stored, else searched (once across workers)
+        and stored when proven.  Raises ``Busy`` when a search is needed and no
+        search slot is free.
+        """
+        start = time.monotonic()
+        if not self.cacheable(board):
+            result = self._engine_search(board, all_moves)
+            self.stats.add(searches=1, unproven=int(not result.proven))
+            return Answer.posted(result, None, cached=False, seconds=time.monotonic() - start)
+        canon, symmetry = board.canonical()
+        back = symmetry.inverse()
+        key = position_key(canon)
+        entry = self._read(key, canon, all_moves)
+        if entry is not None:
+            self.stats.add(hits=1)
+            return _from_entry(entry, back, start)
+        self.stats.add(misses=1)
+        if self._marked_unproven(key, all_moves):
+            return self._search(canon, key, all_moves, back, start)
+        return self._single_flight(canon, key, all_moves, back, start)
+
+    def peek(self, board: Board) -> Answer | None:
+        """The stored result for ``board`` if there is one (never searches)."""
+        if not self.cacheable(board):
+            return None
+        start = time.monotonic()
+        canon, symmetry = board.canonical()
+        entry = self._read(position_key(canon), canon, all_moves=False)
+        self.stats.add(hits=int(entry is not None), misses=int(entry is None))
+        return None if entry is None else _from_entry(entry, symmetry.inverse(), start)
+
+    def cacheable(self, board: Board) -> bool:
+        """Whether a result for this board could be proven, and so stored.
+
+        Boards with more empty cells than the engine's exact limit only get its
+        heuristic search: never proven, so not worth a lookup or a lock.
+        """
+        return self.backend.store is not None and board.empty.bit_count() <= EXACT_MAX_EMPTIES
+
+    # -- internals ----------------------------------------------------------------
+
+    def _single_flight(self, canon: Board, key: str, all_moves: bool, back: Symmetry,
+                       start: float) -> Answer:
+        """Search under the position's lock, or wait (bounded) for whoever holds it."""
+        lock = self.backend.locks.lock(key)
+        deadline = time.monotonic() + self.settings.single_flight_wait
+        delay = POLL_FIRST
+        while self.backend.breaker.allows():
+            try:
+                acquired = lock.try_acquire()
+            except LockUnavailable as error:
+                self.backend.breaker.trip()
+                self.stats.add(cache_errors=1)
+                self.log.warning("lock", "cannot take a search lock, searching without: %s",
+                                 error)
+                break
+            if acquired:
+                try:
+                    # Another worker may have stored it between our look and our lock.
+                    entry = self._read(key, canon, all_moves)
+                    if entry is not None:
+                        self.stats.add(waited=1)
+                        return _from_entry(entry, back, start)
+                    return self._search(canon, key, all_moves, back, start)
+                finally:
+                    lock.release()
+            if time.monotonic() >= deadline:
+                self.log.warning("wait", "gave up waiting for another search of %s", key)
+                break
+            time.sleep(delay)  # polling the shared cache: another worker holds the lock
+            delay = min(delay * 2, POLL_MAX)
+            entry = self._read(key, canon, all_moves)
+            if entry is not None:
+                self.stats.add(waited=1)
+                return _from_entry(entry, back, start)
+        return self._search(canon, key, all_moves, back, start)
+
+    def _search(self, canon: Board, key: str, all_moves: bool, back: Symmetry,
+                start: float) -> Answer:
+        """Search the canonical position, store the result if proven, map it back."""
+        result = self._engine_search(canon, all_moves)
+        if result.proven:
+            entry = Entry.of(result)
+            stored = self._write_signed(key, entry)
+            self._remember(key, entry)
+            self.stats.add(searches=1, stored=int(stored))
+        else:
+            self._write(_unproven_key(key, all_moves), {"budget": self.settings.search_budget},
+                        timeout=UNPROVEN_MARK_SECONDS)
+            self.stats.add(searches=1, unproven=1)
+        return Answer.posted(result, back, cached=False, seconds=time.monotonic() - start)
+
+    def _engine_search(self, board: Board, all_moves: bool) -> SolveResult:
+        """The engine's search, with a refusal for want of a slot counted as ``busy``."""
+        try:
+            return self.slots.search(board, all_moves)
+        except Busy:
+            self.stats.add(busy=1)
+            raise
+
+    def _read(self, key: str, canon: Board, all_moves: bool) -> Entry | None:
+        """The valid entry for ``key`` (with move values if ``all_moves``), or None.
+
+        This worker's own copy first, then the shared store (whose valid
+        entries are copied here).
+        """
+        entry = self.local.get(key)
+        if entry is None or (all_moves and entry.moves is None):
+            raw = self._get(key)
+            if raw is None or self.backend.signer is None:
+                return None
+            try:
+                entry = decode_entry(self.backend.signer.check(key, raw), canon)
+            except SecretUnavailable as error:
+                self.stats.add(cache_errors=1)
+                self.log.warning("secret", "cannot check stored entries: %s", error)
+                return None
+            except (BadSignature, InvalidEntry) as error:
+                self.stats.add(invalid=1)
+                self.log.warning("invalid", "ignoring the stored entry for %s: %s", key, error)
+                return None
+            self._remember(key, entry)
+        if all_moves and entry.moves is None:
+            return None  # stored by /move: it lacks the move values /analyze needs
+        return entry
+
+    def _remember(self, key: str, entry: Entry) -> None:
+        """Keep a checked entry in this worker, dropping the oldest past ``LOCAL_ENTRIES``."""
+        with self._local_lock:  # requests of one worker's threads add at once
+            known = self.local.get(key)
+            if known is not None and known.moves is not None and entry.moves is None:
+                return  # keep the copy that also has the move values
+            self.local.pop(key, None)
+            self.local[key] = entry
+            if len(self.local) > LOCAL_ENTRIES:
+                del self.local[next(iter(self.local))]
+
+    def _write_signed(self, key: str, entry: Entry) -> bool:
+        """Store an entry with its signature; False (logged) when it cannot be signed or stored."""
+        if self.backend.signer is None:
+            return False
+        try:
+            signed = self.backend.signer.sign(key, encode_entry(entry))
+        except SecretUnavailable as error:
+            self.stats.add(cache_errors=1)
+            self.log.warning("secret", "cannot sign entries, not storing: %s", error)
+            return False
+        return self._write(key, signed)
+
+    def _marked_unproven(self, key: str, all_moves: bool) -> bool:
+        """Whether a search with at least our budget recently failed to prove this position."""
+        mark = self._get(_unproven_key(key, all_moves))
+        budget = mark.get("budget") if isinstance(mark, dict) else None
+        return isinstance(budget, (int, float)) and budget >= self.settings.search_budget
+
+    def _get(self, key: str) -> object:
+        """The backend's value for ``key``, or None when absent or the backend fails."""
+        store = self.backend.store
+        if store is None or not self.backend.breaker.allows():
+            return None
+        try:
+            value: object = store.get(key)
+        except Exception as error:
+            self.backend.breaker.trip()
+            self.stats.add(cache_errors=1)
+            self.log.warning("get", "cache read failed, going on without it: %r", error)
+            return None
+        return value
+
+    def _write(self, key: str, value: object, timeout: int | None = None) -> bool:
+        """Store ``value``; False (logged) when the backend fails or is being skipped."""
+        store = self.backend.store
+        if store is None or not self.backend.breaker.allows():
+            return False
+        try:
+            ok = bool(store.set(key, value, timeout=timeout))
+        except Exception as error:
+            self.backend.breaker.trip()
+            ok = False
+            self.log.warning("set", "cache write failed, going on without it: %r", error)
+        if not ok:
+            self.stats.add(cache_errors=1)
+            self.log.warning("set-false", "the cache did not store %s", key)
+        return ok
+
+
+def _unproven_key(key: str, all_moves: bool) -> str:
+    return f"{key}:unproven{':all' if all_moves else ''}"
+
+
+def _from_entry(entry: Entry, back: Symmetry, start: float) -> Answer:
+    """A stored entry as the answer for the posted position (no search, so no nodes)."""
+    return Answer.posted(entry.result(), back, cached=True, seconds=time.monotonic() - start)
+
+
+def init_app(app: Flask, settings: Settings, slots: SearchSlots) -> SolvedPositions:
+    """Bind the cache extension to ``app``, set up its backend and build its ``SolvedPositions``."""
+    backend = open_backend(app, settings)
+    stats = Stats(backend.totals, ThrottledLog(logging.getLogger("web.stats")), backend.breaker)
+    return SolvedPositions(backend, stats, slots, settings)
