@@ -46,12 +46,14 @@ class Breaker:
                 return True
             if time.monotonic() < self._open_until:
                 return False
-            if self._trial is None:
+            trial = self._trial
+            if trial is None:
                 return True
             start_trial = not self._trial_running
             self._trial_running = True
         if start_trial:
-            threading.Thread(target=self._run_trial, name="breaker-trial", daemon=True).start()
+            threading.Thread(target=self._run_trial, args=(trial,), name="breaker-trial",
+                             daemon=True).start()
         return False
 
     def trip(self) -> None:
@@ -67,9 +69,9 @@ class Breaker:
             self._open = False
             self._open_until = 0.0
 
-    def _run_trial(self) -> None:
+    def _run_trial(self, trial: Callable[[], object]) -> None:
         try:
-            self._trial()
+            trial()
         finally:
             with self._lock:
                 self._trial_running = False

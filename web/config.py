@@ -130,10 +130,9 @@ def load_settings(env: Mapping[str, str] | None = None,
     if not 0 <= static_max_age <= 31_536_000:
         raise ConfigError(f"STATIC_MAX_AGE must be between 0 and 31536000, not {static_max_age}")
 
-    cache_secret = source.get("CACHE_SECRET") or None
-    if cache_secret is not None:
-        check_secret(cache_secret)
-    elif backend == "redis":
+    given_secret = source.get("CACHE_SECRET") or None
+    cache_secret = None if given_secret is None else check_secret(given_secret)
+    if cache_secret is None and backend == "redis":
         raise ConfigError(
             "CACHE_SECRET must be set when the cache is Redis: entries are signed with it, and"
             " a secret kept in the Redis itself would let whoever can write there sign entries."
@@ -160,8 +159,8 @@ def load_settings(env: Mapping[str, str] | None = None,
     )
 
 
-def check_secret(secret: object) -> None:
-    """Raise ``ConfigError`` unless ``secret`` could be a real key.
+def check_secret(secret: object) -> str:
+    """``secret`` if it could be a real key, else ``ConfigError``.
 
     At least ``MIN_SECRET_BYTES`` bytes and ``MIN_SECRET_DISTINCT`` different
     characters: that refuses short words and repeated characters, not every
@@ -175,6 +174,7 @@ def check_secret(secret: object) -> None:
             f"CACHE_SECRET must be at least {MIN_SECRET_BYTES} bytes with at least"
             f" {MIN_SECRET_DISTINCT} different characters (this one: {size} bytes,"
             f" {distinct} different). Make one with: {MAKE_A_SECRET}")
+    return secret
 
 
 def frame_ancestors(value: str) -> str:

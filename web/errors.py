@@ -96,11 +96,12 @@ def register(app: Flask) -> None:
         return response
 
     @app.errorhandler(ClientDisconnected)
-    def body_cut_short(error: ClientDisconnected):
+    def body_cut_short(error: ClientDisconnected) -> Response:
         # The server's read timeout (gunicorn.conf.py) ran out while the body was awaited.
         if isinstance(error.__context__, TimeoutError):
             return error_response(408, "the request body stopped arriving: send it at once")
-        return http_error(error)
+        response: Response = http_error(error)
+        return response
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException):

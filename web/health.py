@@ -28,6 +28,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from cachelib.base import BaseCache
 from flask import Flask
 
 from .breaker import Breaker
@@ -115,7 +116,7 @@ class HealthCheck:
         return self._last
 
 
-def store_round_trip(store) -> RoundTrip:
+def store_round_trip(store: BaseCache) -> RoundTrip:
     """Write, read back and delete a unique key through a cachelib store (the file cache)."""
     def round_trip() -> tuple[bool, str]:
         token = secrets.token_hex(8)
@@ -133,8 +134,8 @@ def redis_round_trip(url: str, key_prefix: str) -> RoundTrip:
     """Write, read back and delete a unique key in one pipelined round trip, on a connection
     of its own with ``PROBE_TIMEOUT`` and no retry (the requests' connections keep theirs)."""
     import redis
-    from redis.retry import Retry
     from redis.backoff import NoBackoff
+    from redis.retry import Retry
 
     client = redis.Redis.from_url(url, socket_timeout=PROBE_TIMEOUT,
                                   socket_connect_timeout=PROBE_TIMEOUT,
@@ -145,7 +146,9 @@ def redis_round_trip(url: str, key_prefix: str) -> RoundTrip:
         # unique: instances on other hosts may share our pid
         key = f"{key_prefix}healthz:{token}"
         pipe = client.pipeline(transaction=False)
-        pipe.set(key, token, ex=60).get(key).delete(key)
+        pipe.set(key, token, ex=60)
+        pipe.get(key)
+        pipe.delete(key)
         stored, read, _ = pipe.execute()
         if not stored:
             return False, "cache write failed"

@@ -12,28 +12,43 @@ in the caller's thread, as before.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any, Protocol, TypeVar
 
 Result = TypeVar("Result")
-Runner = Callable[..., object]
 
 
-def _in_caller(work: Callable[..., Result], *args) -> Result:
+class Runner(Protocol):
+    """``run(work, *args)``: ``work(*args)``, wherever it is computed."""
+
+    def __call__(self, work: Callable[..., Result], *args: Any) -> Result: ...
+
+
+def _in_caller(work: Callable[..., Result], *args: Any) -> Result:
     return work(*args)
 
 
+class _ThreadPoolRunner:
+    """Work handed to a pool of real threads; the calling greenlet waits for it."""
+
+    def __init__(self, threads: int) -> None:
+        from gevent.threadpool import ThreadPool  # type: ignore[import-untyped]  # no types shipped
+
+        self._pool = ThreadPool(threads)
+
+    def __call__(self, work: Callable[..., Result], *args: Any) -> Result:
+        result: Result = self._pool.apply(work, args)
+        return result
+
+
 def off_event_loop(threads: int) -> Runner:
-    """A ``run(work, *args)`` that returns ``work(*args)``, computed off gevent's loop if there is one.
+    """A runner that computes work off gevent's event loop if there is one (else in the caller).
 
     ``threads`` real threads at most (one per concurrent search is enough).
     """
     try:
-        from gevent import monkey
+        from gevent import monkey  # type: ignore[import-untyped]  # gevent ships no types
     except ImportError:  # gevent is installed with the app; a bare checkout still runs
         return _in_caller
     if not monkey.is_module_patched("socket"):
         return _in_caller
-    from gevent.threadpool import ThreadPool
-
-    pool = ThreadPool(threads)
-    return lambda work, *args: pool.apply(work, args)
+    return _ThreadPoolRunner(threads)

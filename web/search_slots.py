@@ -1,8 +1,11 @@
 """Search slots: the engine as the web app runs it, within a budget and a cap on searches.
 
-Each worker has a few slots; a search takes one or is refused at once
-(``Busy``: the client retries), so a burst of hard positions cannot pile up
-searches behind each other.
+Each worker has a few slots; a search takes one, waiting at most one search
+budget for it (a slot frees within that), or is refused (``Busy``: the client
+retries), so a burst of hard positions cannot pile up searches behind each
+other.  The wait matters under gunicorn's gevent worker, which takes as many
+connections as arrive: a third search arriving at a worker with two slots
+waits a moment instead of being refused while the other worker idles.
 
 A ``Solver`` keeps its transposition table between requests (later positions
 of the same game reuse most of it), but it is not thread-safe, so every thread
@@ -65,14 +68,15 @@ class SearchSlots:
         return analyse(board, budget=self.budget, all_moves=all_moves,
                        solver=self._solver(board.rules))
 
-    def _teach(self, board: Board, teaching: TeachingEngine, rng) -> EngineResult:
+    def _teach(self, board: Board, teaching: TeachingEngine,
+               rng: random.Random | None) -> EngineResult:
         # The deadline starts when the search does, not when it was queued.
         return teaching.search(board, deadline=time.monotonic() + self.budget, rng=rng)
 
     @contextmanager
     def _search_slot(self) -> Iterator[None]:
-        """Hold one of the worker's search slots, or raise ``Busy`` at once when none is free."""
-        if not self._slots.acquire(blocking=False):
+        """Hold one of the worker's search slots, or raise ``Busy`` when none frees within the budget."""
+        if not self._slots.acquire(timeout=self.budget):
             raise Busy()
         try:
             yield
