@@ -139,7 +139,8 @@ def redis_round_trip(url: str, key_prefix: str) -> RoundTrip:
 
     client = redis.Redis.from_url(url, socket_timeout=PROBE_TIMEOUT,
                                   socket_connect_timeout=PROBE_TIMEOUT,
-                                  retry=Retry(NoBackoff(), 0), max_connections=2)
+                                  retry=Retry(NoBackoff(), 0), max_connections=2,
+                                  driver_info=None)  # no CLIENT SETINFO: one round trip less
 
     def round_trip() -> tuple[bool, str]:
         token = secrets.token_hex(8)
