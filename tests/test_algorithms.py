@@ -16,7 +16,7 @@ import pytest
 from tictactoe import Board, GameOverError, Solver, analyse
 from tictactoe.algorithms import ENGINES, UnknownEngineError, describe_engines, get_engine
 from tictactoe.algorithms.base import INFINITY
-from tictactoe.algorithms.experiments import NEGASCOUT_ON_TT, root_moves_apart
+from tictactoe.experiments import NEGASCOUT_ON_TT, root_moves_apart
 from tictactoe.algorithms.mcts import MonteCarloTreeSearch
 from tictactoe.algorithms.minimax import Minimax
 from tictactoe.algorithms.table import Bound, Entry, TranspositionTable

@@ -132,7 +132,7 @@ def test_progress_is_reported_and_the_deadline_kept_on_a_fake_clock(monkeypatch)
             return self.now
 
     clock = FakeClock()
-    monkeypatch.setattr("tictactoe.deepening.time", clock)
+    monkeypatch.setattr("tictactoe.clock.time", clock)
     reports = []
     board = Board.from_text(MIDDLE_GAME)
     result = deepen(board, deadline=3.0, progress=lambda nodes, seconds: reports.append(

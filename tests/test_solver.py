@@ -189,9 +189,17 @@ def test_analyse_proves_what_fits_in_its_budget():
 
 
 def test_progress_is_reported_during_a_long_solve(monkeypatch):
-    monkeypatch.setattr(solver_module, "PROGRESS_SECONDS", 0.0)  # report at every tick
+    monkeypatch.setattr("tictactoe.clock.PROGRESS_SECONDS", 0.0)  # report at every tick
     reports = []
     board = Board(Rules(4, 5, 4))
     result = Solver(board.rules).solve(board, progress=lambda nodes, seconds: reports.append(nodes))
     assert len(reports) == result.nodes // solver_module.TICK_NODES
     assert reports == sorted(reports) and reports[-1] <= result.nodes
+
+
+@pytest.mark.parametrize("empties", [1, 2, 5, 9, 25])
+def test_higher_scores_are_the_moves_that_rank_higher(empties):
+    # The solver picks its best moves by score: that must be MoveValue.rank()'s order.
+    scores = range(-empties, empties + 1)
+    ranks = [solver_module.score_to_value(score, empties).rank() for score in scores]
+    assert ranks == sorted(ranks) and len(set(ranks)) == len(ranks)

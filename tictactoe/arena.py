@@ -36,7 +36,8 @@ class LevelPlayer:
                             "medium": "takes a win in one, blocks a loss in one,"
                                       " else random"}[level]
 
-    def search(self, board: Board, deadline: float | None = None, rng=None) -> EngineResult:
+    def search(self, board: Board, deadline: float | None = None,
+               rng: random.Random | None = None) -> EngineResult:
         """The level's move; raises ``GameOverError`` on a finished board."""
         start = time.monotonic()
         move = quick_move(board, self.name, rng or random.Random(0))
@@ -121,7 +122,9 @@ def play_game(players: tuple[Engine, Engine], x_player: int, rules: Rules,
         standings[mover].seconds += result.seconds
         standings[mover].stopped += not result.finished
         board.play(result.move)
-    winner = board.outcome().winner
+    outcome = board.outcome()
+    assert outcome is not None, "the loop plays until the game is over"
+    winner = outcome.winner
     return list(board.history), None if winner is None else seat[winner]
 
 

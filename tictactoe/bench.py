@@ -22,13 +22,13 @@ from typing import TextIO
 from . import ENGINE_VERSION
 from .analysis import analyse
 from .board import Board
-from .cli import Column, ProgressLine, Table, cell_label, format_seconds, outcome_text
+from .clock import Progress
+from .console import Column, ProgressLine, Table, cell_label, format_seconds, outcome_text
 from .counting import reachable_positions
 from .levels import choose_move
 from .rules import Rules
 from .solver import Solver, solve
-
-Progress = Callable[[int, float], None]
+from .values import Value
 
 # A freestyle-gomoku middle game (from a game of the engine against itself,
 # the first 6 stones random near the centre): 10 stones each, x to move, no
@@ -85,7 +85,7 @@ def empty_board_row(name: str, rules: Rules, slow: bool = False) -> Row:
 
 def all_positions(progress: Progress) -> Measurement:
     """Solve every non-terminal 3x3 position, each from a cold table."""
-    values: Counter[str] = Counter()
+    values: Counter[Value | None] = Counter()
     nodes = 0
     start = time.monotonic()
     for board in reachable_positions():
@@ -95,7 +95,7 @@ def all_positions(progress: Progress) -> Measurement:
         values[result.value] += 1
         nodes += result.nodes
         progress(nodes, time.monotonic() - start)
-    found = ", ".join(f"{values[value]:,} {value}" for value in ("win", "draw", "loss"))
+    found = ", ".join(f"{values[value]:,} {value}" for value in Value)
     return Measurement(nodes, time.monotonic() - start, f"{sum(values.values()):,}: {found}")
 
 
@@ -109,6 +109,7 @@ def perfect_selfplay(progress: Progress) -> Measurement:
     start = time.monotonic()
     while not board.is_over():
         decision = choose_move(board, "perfect", rng, budget=None, solver=solvers[board.to_move])
+        assert decision.result is not None, "the perfect level always searches"
         nodes += decision.result.nodes
         board.play(decision.move)
         progress(nodes, time.monotonic() - start)

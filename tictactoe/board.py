@@ -92,9 +92,8 @@ class Board:
                 raise BoardFormatError(
                     f"board rows must all have the same length: row 0 has {width} cells,"
                     f" row {i} has {len(row)}")
-        if k is None and _size_ok(len(rows), width):
-            k = Rules.default_k(len(rows), width)
-        rules = Rules(len(rows), width, k)
+        # A bad size fails in Rules, on the size, before k is looked at.
+        rules = Rules(len(rows), width, Rules.default_k(len(rows), width) if k is None else k)
         board = cls(rules)
         for r, row in enumerate(rows):
             for c, char in enumerate(row):
@@ -281,11 +280,3 @@ class Board:
     def canonical_key(self) -> str:
         """A string naming the symmetry class: rules and the canonical rows."""
         return self.canonical()[0].text_key()
-
-
-def _size_ok(rows: int, cols: int) -> bool:
-    try:
-        Rules(rows, cols, 3)
-    except BoardFormatError:
-        return False
-    return True

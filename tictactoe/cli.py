@@ -8,10 +8,12 @@
     python -m tictactoe arena mcts easy --games 20 --seed 1
 
 Cells are shown and read the way people name them: the column as a letter and
-the row as a number counted from 1 (``b2``), or ``row col`` counted from 1::
+the row as a number counted from 1 at the top (``b2``; ``a1`` is the top-left
+cell), or ``row col`` counted from 1.  The API counts rows and columns from 0,
+so the CLI's ``b2`` is the API's row 1, col 1 (see ``tictactoe.console``)::
 
         a b c
-     1  x . .       x is on a1 = "1 1"; o is on b2 = "2 2"
+     1  x . .       x is on a1 = "1 1" (API row 0, col 0); o is on b2 = "2 2"
      2  . o .
      3  . . .
 
@@ -34,71 +36,29 @@ from . import ENGINE_VERSION
 from .algorithms import UnknownEngineError
 from .analysis import DEFAULT_BUDGET, analyse
 from .arena import Game, Match, play_match, player_names
+from .bench import run_bench
 from .board import Board
-from .counting import count_games, count_games_up_to_symmetry, count_positions, game_tree_nodes
+from .counting import (PositionCounts, count_games, count_games_up_to_symmetry, count_positions,
+                       game_tree_nodes)
 from .errors import BoardFormatError, IllegalPositionError
 from .levels import LEVELS, Decision, choose_move
-from .rules import MAX_SIZE, Cell, Rules
+from .console import (COLUMN_LETTERS, COORDINATES_NOTE, VALUE_LETTERS, Column, ProgressLine, Table,
+                      describe_cell, draw_board, outcome_text, plies_text, search_text, value_text)
+from .rules import Cell, Rules
 from .solver import SolveResult, Solver
 
 EXIT_OK = 0
 EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130  # the shell's convention for a SIGINT
-COLUMN_LETTERS = "abcdefghijklmnopqrstuvwxyz"[:MAX_SIZE]
 QUIT_WORDS = ("q", "quit", "exit")
-# A search shorter than this shows no progress at all; a longer one shows a
-# line at most this often (the solver reports about twice a second).
-PROGRESS_DELAY = 0.5
-PROGRESS_INTERVAL = 0.25
+K_HELP = "stones in a row to win (default: 3 on 3x3, else the smallest of rows, cols and 5)"
 
 
 class UsageError(Exception):
     """The user's input (a board, a size, an option) cannot be used; the message says why."""
 
 
-# -- cells and boards as text --------------------------------------------------
-
-
-def cell_label(rules: Rules, cell: Cell) -> str:
-    """The short human name of a cell: column letter, then row counted from 1 (``b2``)."""
-    row, col = rules.row_col(cell)
-    return f"{COLUMN_LETTERS[col]}{row + 1}"
-
-
-def describe_cell(rules: Rules, cell: Cell) -> str:
-    """A cell as ``b2 (row 2, col 2)``: its label and its (row, col) counted from 1."""
-    row, col = rules.row_col(cell)
-    return f"{cell_label(rules, cell)} (row {row + 1}, col {col + 1})"
-
-
-def draw_board(board: Board, marks: dict[Cell, str] | None = None) -> str:
-    """The board with column letters above and row numbers on the left.
-
-    ``marks`` replaces what is shown in some cells (the ``--all`` grid puts
-    each move's value there); the columns widen to fit them.
-    """
-    marks = marks or {}
-    cols = board.rules.cols
-    grid = [[marks.get(r * cols + c, symbol) for c, symbol in enumerate(row)]
-            for r, row in enumerate(board.to_text())]
-    width = max(len(text) for row in grid for text in row)
-    margin = len(str(board.rules.rows))
-    header = " " * (margin + 2) + " ".join(letter.ljust(width) for letter in COLUMN_LETTERS[:cols])
-    lines = [header.rstrip()]
-    for r, row in enumerate(grid):
-        lines.append(f"{r + 1:>{margin}}  " + " ".join(text.ljust(width) for text in row).rstrip())
-    return "\n".join(lines)
-
-
-def outcome_text(board: Board) -> str:
-    """How a finished game ended (``x wins with a1 b2 c3``, ``draw``), or '' while it goes on."""
-    outcome = board.outcome()
-    if outcome is None:
-        return ""
-    if outcome.winner is None:
-        return "draw: the board is full"
-    line = " ".join(cell_label(board.rules, cell) for cell in outcome.line)
-    return f"{outcome.winner} wins with {line}"
+# -- reading cells, boards and options --------------------------------------------
 
 
 def parse_move(text: str, board: Board) -> Cell:
@@ -179,8 +139,8 @@ def rules_from(args: argparse.Namespace) -> Rules:
     for name, given, from_size in (("rows", args.rows, size_rows), ("cols", args.cols, size_cols)):
         if given is not None and from_size is not None and given != from_size:
             raise UsageError(f"--size {size_rows}x{size_cols} and --{name} {given} disagree")
-    rows = _first_given(args.rows, size_rows, 3)
-    cols = _first_given(args.cols, size_cols, 3)
+    rows = _first_given(args.rows, size_rows, default=3)
+    cols = _first_given(args.cols, size_cols, default=3)
     try:
         k = args.k if args.k is not None else Rules.default_k(rows, cols)
         return Rules(rows, cols, k)
@@ -188,104 +148,8 @@ def rules_from(args: argparse.Namespace) -> Rules:
         raise UsageError(str(error)) from None
 
 
-def _first_given(*values: int | None) -> int | None:
-    return next((value for value in values if value is not None), None)
-
-
-# -- numbers and tables ----------------------------------------------------------
-
-
-def format_seconds(seconds: float) -> str:
-    """Seconds with a precision that suits their size (``0.004 s``, ``12.3 s``)."""
-    return f"{seconds:.3f} s" if seconds < 10 else f"{seconds:.1f} s"
-
-
-def plies_text(plies: int) -> str:
-    """``1 ply``, ``5 plies``."""
-    return f"{plies} ply" if plies == 1 else f"{plies} plies"
-
-
-def value_text(result: SolveResult) -> str:
-    """A search result in words: ``draw in 9 plies, proven`` when proven, else its depth."""
-    if result.proven:
-        return f"{result.value} in {plies_text(result.plies)}, proven"
-    return f"depth {result.depth}, not proven"
-
-
-def search_text(result: SolveResult) -> str:
-    """The cost of a search: ``1,234 nodes, 0.010 s``."""
-    return f"{result.nodes:,} nodes, {format_seconds(result.seconds)}"
-
-
-@dataclass(frozen=True)
-class Column:
-    """One column of a text table: its title and width; text columns align left."""
-
-    title: str
-    width: int
-    left: bool = False
-
-    def cell(self, value: object) -> str:
-        text = f"{value:,}" if isinstance(value, int) else str(value)
-        return text.ljust(self.width) if self.left else text.rjust(self.width)
-
-
-class Table:
-    """A fixed-width text table whose rows can be printed as they come (for long benchmarks)."""
-
-    def __init__(self, *columns: Column) -> None:
-        self.columns = columns
-
-    def header(self) -> str:
-        """The titles, aligned like the values below them."""
-        return self.row(*(column.title for column in self.columns))
-
-    def row(self, *values: object) -> str:
-        """One line: ints get thousands separators, text is padded to the column."""
-        return "  ".join(column.cell(value)
-                         for column, value in zip(self.columns, values)).rstrip()
-
-
-class ProgressLine:
-    """A progress callback for long searches: ``(nodes, seconds)`` shown on a stream.
-
-    On a terminal the line is rewritten in place; elsewhere (a log, a pipe)
-    each report is a line of its own.  Call ``finish()`` when the search ends.
-    """
-
-    def __init__(self, stream: TextIO, label: str = "searching") -> None:
-        self.stream = stream
-        self.label = label
-        self.in_place = _isatty(stream)
-        self.shown_at: float | None = None
-        self.width = 0
-
-    def __call__(self, nodes: int, seconds: float) -> None:
-        if seconds < PROGRESS_DELAY:
-            return
-        if self.shown_at is not None and seconds - self.shown_at < PROGRESS_INTERVAL:
-            return
-        self.shown_at = seconds
-        rate = nodes / seconds if seconds > 0 else 0.0
-        text = f"{self.label}: {nodes:,} nodes, {rate:,.0f} nodes/s, {seconds:.1f} s"
-        if self.in_place:
-            # Pad over the end of a longer previous line; the cursor stays on this one.
-            self.stream.write("\r" + text.ljust(self.width))
-            self.width = len(text)
-        else:
-            self.stream.write(text + "\n")
-        self.stream.flush()
-
-    def finish(self) -> None:
-        """End the in-place line, if one was written, so later output starts on a new line."""
-        if self.in_place and self.shown_at is not None:
-            self.stream.write("\n")
-            self.stream.flush()
-
-
-def _isatty(stream: TextIO) -> bool:
-    isatty = getattr(stream, "isatty", None)
-    return bool(isatty and isatty())
+def _first_given(*values: int | None, default: int) -> int:
+    return next((value for value in values if value is not None), default)
 
 
 # -- play ------------------------------------------------------------------------------
@@ -317,7 +181,7 @@ def cmd_play(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
     solver = Solver(rules)
     human = args.side
     out.write(f"{rules}, {args.level} engine. You play {human}; x moves first."
-              f" Type 'quit' or press Ctrl-D to stop.\n")
+              f" Type 'quit' or press Ctrl-D to stop.\ncells: {COORDINATES_NOTE}\n")
     while not board.is_over():
         out.write("\n" + draw_board(board) + "\n")
         if board.to_move == human:
@@ -329,7 +193,9 @@ def cmd_play(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
             cell = choose_move(board, args.level, rng, args.budget, solver).move
             out.write(f"engine ({board.to_move}) plays {describe_cell(rules, cell)}\n")
         board.play(cell)
-    winner = board.outcome().winner
+    outcome = board.outcome()
+    assert outcome is not None, "the loop plays until the game is over"
+    winner = outcome.winner
     verdict = "" if winner is None else " - you win!" if winner == human else " - the engine wins"
     out.write("\n" + draw_board(board) + "\n" + outcome_text(board) + verdict + "\n")
     return EXIT_OK
@@ -352,7 +218,7 @@ def cmd_selfplay(args: argparse.Namespace, out: TextIO) -> int:
     rng = random.Random(args.seed)
     levels = {"x": args.x_level, "o": args.o_level}
     solvers = {side: Solver(rules) for side in levels}  # each side keeps its own table
-    out.write(f"{rules}: x plays {levels['x']}, o plays {levels['o']}\n")
+    out.write(f"{rules}: x plays {levels['x']}, o plays {levels['o']}\ncells: {COORDINATES_NOTE}\n")
     while not board.is_over():
         mover = board.to_move
         decision = choose_move(board, levels[mover], rng, args.budget, solvers[mover])
@@ -367,15 +233,12 @@ def cmd_selfplay(args: argparse.Namespace, out: TextIO) -> int:
 # -- solve -------------------------------------------------------------------------------
 
 
-MOVE_LETTERS = {"win": "W", "draw": "D", "loss": "L"}
-
-
 def cmd_solve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Solve a position given on the command line and print its value and best moves."""
     board = parse_board(args.board, args.k)
     rules = board.rules
     status = "game over" if board.is_over() else f"{board.to_move} to move"
-    out.write(f"{rules}, {status}\n{draw_board(board)}\n")
+    out.write(f"{rules}, {status}\n{draw_board(board)}\ncells: {COORDINATES_NOTE}\n")
     if board.is_over():
         out.write(f"the game is over: {outcome_text(board)}\n")
         return EXIT_OK
@@ -385,7 +248,7 @@ def cmd_solve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     finally:
         progress.finish()
     mover = board.to_move
-    if result.proven:
+    if result.proven and result.plies is not None:
         out.write(f"value for {mover}: {result.value} in {plies_text(result.plies)} (proven)\n")
         label = "best moves"
     else:
@@ -405,7 +268,7 @@ def write_move_values(board: Board, result: SolveResult, out: TextIO) -> None:
         out.write("no move values: the position was not proven within the budget\n")
         return
     rules = board.rules
-    marks = {cell: f"{MOVE_LETTERS[mv.value]}{mv.plies}"
+    marks = {cell: f"{VALUE_LETTERS[mv.value]}{mv.plies}"
              for cell, mv in result.move_values.items()}
     out.write(f"\nevery move for {board.to_move} (W win, D draw, L loss;"
               f" the number is plies to the end):\n{draw_board(board, marks)}\n\n")
@@ -447,12 +310,14 @@ def cmd_stats(args: argparse.Namespace, out: TextIO) -> int:
     out.write("\n" + table.header() + "\n")
     for ply, (count, class_count) in enumerate(zip(positions.by_ply, classes.by_ply)):
         out.write(table.row(f"  {ply} stones", count, class_count) + "\n")
-    for name, field in (("total", lambda p: p.total),
-                        ("terminal", lambda p: p.terminal.total),
-                        ("  x won", lambda p: p.terminal.x_wins),
-                        ("  o won", lambda p: p.terminal.o_wins),
-                        ("  drawn", lambda p: p.terminal.draws),
-                        ("non-terminal", lambda p: p.nonterminal)):
+    fields: tuple[tuple[str, Callable[[PositionCounts], int]], ...] = (
+        ("total", lambda p: p.total),
+        ("terminal", lambda p: p.terminal.total),
+        ("  x won", lambda p: p.terminal.x_wins),
+        ("  o won", lambda p: p.terminal.o_wins),
+        ("  drawn", lambda p: p.terminal.draws),
+        ("non-terminal", lambda p: p.nonterminal))
+    for name, field in fields:
         out.write(table.row(name, field(positions), field(classes)) + "\n")
     return EXIT_OK
 
@@ -462,9 +327,6 @@ def cmd_stats(args: argparse.Namespace, out: TextIO) -> int:
 
 def cmd_bench(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Run the benchmark rows (see ``tictactoe.bench``)."""
-    # Imported here: bench uses this module's tables and progress line.
-    from .bench import run_bench
-
     try:
         run_bench(out, err, quick=args.quick, only=args.only)
     except ValueError as error:
@@ -531,8 +393,7 @@ def add_size_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--size", type=parse_size, metavar="RxC", help="board size, like 3x4")
     parser.add_argument("--rows", type=int, help="number of rows (default 3)")
     parser.add_argument("--cols", type=int, help="number of columns (default 3)")
-    parser.add_argument("--k", type=int, help="stones in a row to win (default: 3 on 3x3,"
-                        " else the smallest of rows, cols and 5)")
+    parser.add_argument("--k", type=int, help=K_HELP)
 
 
 def add_game_options(parser: argparse.ArgumentParser) -> None:
@@ -547,16 +408,21 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m tictactoe",
         description="A perfect m,n,k-game engine (tic-tac-toe and bigger),"
-                    f" version {ENGINE_VERSION}.")
+                    f" version {ENGINE_VERSION}.",
+        epilog=f"Coordinates: {COORDINATES_NOTE}.")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    play = commands.add_parser("play", help="play a game against the engine")
+    play = commands.add_parser(
+        "play", help="play a game against the engine",
+        description="Play a game against the engine: type a move as a cell like b2 or as"
+                    " 'row col' (2 2).", epilog=f"Coordinates: {COORDINATES_NOTE}.")
     add_size_options(play)
     play.add_argument("--side", choices=("x", "o"), default="x", help="your side (x moves first)")
     play.add_argument("--level", choices=LEVELS, default="perfect", help="the engine's level")
     add_game_options(play)
 
-    selfplay = commands.add_parser("selfplay", help="watch the engine play itself")
+    selfplay = commands.add_parser("selfplay", help="watch the engine play itself",
+                                   epilog=f"Coordinates: {COORDINATES_NOTE}.")
     add_size_options(selfplay)
     selfplay.add_argument("--x-level", choices=LEVELS, default="perfect")
     selfplay.add_argument("--o-level", choices=LEVELS, default="perfect")
@@ -565,9 +431,10 @@ def build_parser() -> argparse.ArgumentParser:
     solve = commands.add_parser(
         "solve", help="solve a position",
         description="Solve a position given as rows (x.. .o. ...)"
-                    " or as one argument (x../.o./...).")
+                    " or as one argument (x../.o./...); the board's size is the rows' size.",
+        epilog=f"Coordinates: {COORDINATES_NOTE}.")
     solve.add_argument("board", nargs="+", help="the rows, top first: x, o and . for empty")
-    solve.add_argument("--k", type=int, help="stones in a row to win (default as for --size)")
+    solve.add_argument("--k", type=int, help=K_HELP)
     solve.add_argument("--all", action="store_true", help="the value of every legal move too")
     solve.add_argument("--budget", type=positive_seconds,
                        help="give up proving after this many seconds (default: no limit)")

@@ -33,11 +33,11 @@ What each part of the search is for:
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from .board import Board
+from .clock import Clock, Progress, SearchTimeout
 from .errors import GameOverError
 from .evaluation import evaluator
 from .rules import Bitboard, Cell
@@ -47,17 +47,15 @@ from .values import Source
 WIN_SCORE = 1 << 40  # beyond any evaluation; a score at or past it is a forced result
 INFINITY = 1 << 50
 TICK_NODES = 256  # how often the search polls its caller (deadline, progress)
-PROGRESS_SECONDS = 0.5
 TABLE_LIMIT = 100_000  # entries; a table is cleared past it (each about 250 bytes)
 # On boards up to this many cells every cell within two of a stone is a
 # candidate; on bigger ones, beyond the adjacent cells only threat cells are.
 SMALL_BOARD_CELLS = 64
 
+# poll(nodes): whether to stop now (a ``Clock`` is one).
 Poll = Callable[[int], bool]
-
-
-class _Stop(Exception):
-    """The caller's poll asked the search to stop."""
+# negamax(me, opp, empties, depth, alpha, beta) -> score for ``me``, on stacked boards.
+Negamax = Callable[[Bitboard, Bitboard, int, int, int, int], int]
 
 
 @dataclass(frozen=True)
@@ -138,9 +136,9 @@ class _Search:
         yield from _bits(pool & self.near(occupied, self.rest_radius))
 
     def tick(self) -> None:
-        """Ask the caller whether to go on; raise ``_Stop`` if not.  Keeps the tables small."""
+        """Ask the caller whether to go on; raise ``SearchTimeout`` if not.  Keeps the tables small."""
         if self.poll is not None and self.poll(self.nodes):
-            raise _Stop()
+            raise SearchTimeout()
         if len(self.table) > TABLE_LIMIT:
             self.table.clear()
         if len(self.threats) > TABLE_LIMIT:
@@ -148,7 +146,7 @@ class _Search:
 
     # -- the search --------------------------------------------------------------
 
-    def _make_negamax(self):
+    def _make_negamax(self) -> Negamax:
         """Build the recursive negamax with everything it needs bound as locals, for speed."""
         full = self.full
         completing = self.completing
@@ -234,7 +232,7 @@ class _Search:
         ``me`` and ``opp`` are stacked boards, ``moves`` plain one-bit boards.
         A score after the first is exact only when it beats the ones before;
         otherwise it is an upper bound, enough to rank it below them.  Raises
-        ``_Stop`` when the poll says so, with ``finished`` holding what ended.
+        ``SearchTimeout`` when the poll says so, with ``finished`` holding what ended.
         """
         empties = (self.full & ~(me | opp)).bit_count()
         stacked_bits = self.evaluator.stacked_bits
@@ -303,7 +301,7 @@ def iterate(board: Board, poll: Poll | None = None,
         finished: list[tuple[int, Bitboard]] = []
         try:
             search.root(stack(me), stack(opp), moves, depth, finished)
-        except _Stop:
+        except SearchTimeout:
             # Safe: the previous best was searched first, so it is among the finished
             # moves, or it stands alone when none finished.
             score, bit = max(finished, key=lambda pair: pair[0], default=(previous, moves[0]))
@@ -319,24 +317,7 @@ def iterate(board: Board, poll: Poll | None = None,
             return
 
 
-class _Clock:
-    """The poll ``deepen`` gives ``iterate``: stop at the deadline, report progress on the way."""
-
-    def __init__(self, deadline: float, progress: Callable[[int, float], None] | None) -> None:
-        self.start = self.last_report = time.monotonic()
-        self.deadline = deadline
-        self.progress = progress
-
-    def __call__(self, nodes: int) -> bool:
-        now = time.monotonic()
-        if self.progress is not None and now - self.last_report >= PROGRESS_SECONDS:
-            self.last_report = now
-            self.progress(nodes, now - self.start)
-        return now >= self.deadline
-
-
-def deepen(board: Board, deadline: float,
-           progress: Callable[[int, float], None] | None = None,
+def deepen(board: Board, deadline: float, progress: Progress | None = None,
            max_depth: int | None = None) -> SolveResult:
     """The best move found by deepening until ``deadline`` (a ``time.monotonic()`` instant).
 
@@ -346,16 +327,18 @@ def deepen(board: Board, deadline: float,
     second.  ``max_depth`` caps the depth (for tests and fixed-depth play).
     Raises ``GameOverError`` when the game is over.
     """
-    clock = _Clock(deadline, progress)
-    move, depth, nodes = None, 0, 0
+    clock = Clock(deadline, progress)
+    move: Cell | None = None
+    depth = nodes = 0
     for found in iterate(board, clock, max_depth):
         move, nodes = found.move, found.nodes
         if found.complete:
             depth = found.depth
-        if time.monotonic() >= deadline:
+        if clock.expired():
             break
+    assert move is not None, "iterate yields its static choice (depth 0) first"
     return SolveResult(value=None, plies=None, best_moves=[move], nodes=nodes,
-                       seconds=time.monotonic() - clock.start, proven=False, depth=depth,
+                       seconds=clock.elapsed(), proven=False, depth=depth,
                        source=Source.HEURISTIC)
 
 

@@ -24,6 +24,7 @@ few shifts and ANDs on whole boards (as in Pascal Pons' connect-4 solver).
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .errors import BoardFormatError
@@ -216,7 +217,7 @@ def _symmetries(rows: int, cols: int) -> list[tuple[Cell, ...]]:
     A square board has the 8 symmetries of the square; a rectangle has 4
     (identity, the two mirror images and the half turn).
     """
-    def perm(f) -> tuple[Cell, ...]:
+    def perm(f: Callable[[int, int], tuple[int, int]]) -> tuple[Cell, ...]:
         out = []
         for cell in range(rows * cols):
             r, c = divmod(cell, cols)

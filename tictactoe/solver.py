@@ -35,13 +35,17 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from operator import add
+from typing import TypeVar
 
 from .board import Board
+from .clock import Clock, Progress, SearchTimeout
 from .errors import GameOverError
 from .rules import Bitboard, Cell, Rules
 from .values import MoveValue, Source, Value
 
+# Short names kept for importers; they are the Value members themselves.
 WIN, DRAW, LOSS = Value.WIN, Value.DRAW, Value.LOSS
 
 # Positions with fewer empty cells than this are keyed without the symmetry
@@ -50,11 +54,14 @@ SYMMETRY_MIN_EMPTIES = 4
 # The table is cleared when it grows past this many entries (about 200 bytes each).
 DEFAULT_TABLE_LIMIT = 4_000_000
 TICK_NODES = 4096  # how often the deadline is checked and progress reported
-PROGRESS_SECONDS = 0.5
 
-
-class SearchTimeout(Exception):
-    """The deadline passed before the search finished."""
+# A move as the search plays it: its bit, and what it adds to each symmetric image of the key.
+Move = tuple[Bitboard, tuple[int, ...]]
+# A side as the search sees it: its moves in order, and each move alone (for when it is forced).
+Side = tuple[list[Move], dict[Bitboard, list[Move]]]
+# negamax(me, opp, keys, my_side, opp_side, empties, alpha, beta) -> score for ``me``.
+Search = Callable[[Bitboard, Bitboard, tuple[int, ...], Side, Side, int, int, int], int]
+_T = TypeVar("_T")
 
 
 @dataclass
@@ -80,12 +87,16 @@ class SolveResult:
 
 
 def score_to_value(score: int, empties: int) -> MoveValue:
-    """Turn a score of a position with ``empties`` empty cells into its value and plies."""
+    """Turn a score of a position with ``empties`` empty cells into its value and plies.
+
+    A higher score is a higher ``MoveValue.rank()``: comparing scores is
+    comparing ranks, which is how the search orders moves.
+    """
     if score > 0:
-        return MoveValue(WIN, empties - score + 1)
+        return MoveValue(Value.WIN, empties - score + 1)
     if score < 0:
-        return MoveValue(LOSS, empties + score + 1)
-    return MoveValue(DRAW, empties)
+        return MoveValue(Value.LOSS, empties + score + 1)
+    return MoveValue(Value.DRAW, empties)
 
 
 class Solver:
@@ -104,16 +115,14 @@ class Solver:
         shift = rules.rows * geometry.stride
         # For each cell, the bit it adds to every symmetric image of the key
         # (X's stones in the low bits, O's above them), in static move order.
-        self._moves_x = []
-        self._moves_o = []
+        self._moves_x: list[Move] = []
+        self._moves_o: list[Move] = []
         for cell in geometry.order:
             images = [geometry.bits[perm[cell]] for perm in syms]
             self._moves_x.append((geometry.bits[cell], tuple(images)))
             self._moves_o.append((geometry.bits[cell], tuple(b << shift for b in images)))
-        # A side, as the search sees it: its moves in order, and each move alone
-        # (for when it is forced).
-        self._side_x = (self._moves_x, {bit: [(bit, d)] for bit, d in self._moves_x})
-        self._side_o = (self._moves_o, {bit: [(bit, d)] for bit, d in self._moves_o})
+        self._side_x: Side = (self._moves_x, {bit: [(bit, d)] for bit, d in self._moves_x})
+        self._side_o: Side = (self._moves_o, {bit: [(bit, d)] for bit, d in self._moves_o})
         self._shift = shift
         # Nodes with at least this many empty cells order their moves by potential:
         # it costs a pass over the live windows, repaid only where subtrees are big.
@@ -129,7 +138,7 @@ class Solver:
     # -- public --------------------------------------------------------------
 
     def solve(self, board: Board, deadline: float | None = None, all_moves: bool = False,
-              progress: Callable[[int, float], None] | None = None) -> SolveResult:
+              progress: Progress | None = None) -> SolveResult:
         """Solve the position exactly: value, plies, every optimal move.
 
         With ``all_moves`` the value and plies of every legal move are given
@@ -161,15 +170,14 @@ class Solver:
 
         # Moves that lead to the same position up to symmetry have the same
         # score: each class is searched once, through its first member.
-        classes: dict[int, list[tuple[Bitboard, tuple[int, ...]]]] = {}
+        classes: dict[int, list[Move]] = {}
         for bit, delta in my_side[0]:
             if empty & bit:
                 classes.setdefault(min(map(add, keys, delta)), []).append((bit, delta))
         move_values = None
         if all_moves:
             class_scores = [
-                (members, exact_score(lambda a, b, move=members[0]: child_score(*move, a, b),
-                                      empties))
+                (members, exact_score(partial(child_score, *members[0]), empties))
                 for members in classes.values()]
             best = max(score for _, score in class_scores)
             cell_of = self.geometry.cell_of
@@ -188,7 +196,7 @@ class Solver:
         value = score_to_value(best, empties)
         best_cells = sorted(self.geometry.cell_of[bit] for bit in best_bits)
         return SolveResult(value=value.value, plies=value.plies, best_moves=best_cells,
-                           nodes=run.nodes, seconds=run.elapsed(), proven=True,
+                           nodes=run.nodes, seconds=run.clock.elapsed(), proven=True,
                            move_values=move_values, score=best)
 
     # -- internals -------------------------------------------------------------
@@ -223,14 +231,14 @@ def exact_score(search_in: Callable[[int, int], int], empties: int) -> int:
     return score
 
 
-class _Memo(dict):
+class _Memo(dict[int, _T]):
     """A dict that computes and keeps ``function(key)`` for a missing key."""
 
-    def __init__(self, function: Callable[[int], int]) -> None:
+    def __init__(self, function: Callable[[int], _T]) -> None:
         super().__init__()
         self.function = function
 
-    def __missing__(self, key: int) -> int:
+    def __missing__(self, key: int) -> _T:
         value = self[key] = self.function(key)
         return value
 
@@ -238,27 +246,15 @@ class _Memo(dict):
 class _Run:
     """One solve's search: the recursive negamax, its node count and its clock."""
 
-    def __init__(self, solver: Solver, deadline: float | None,
-                 progress: Callable[[int, float], None] | None) -> None:
+    def __init__(self, solver: Solver, deadline: float | None, progress: Progress | None) -> None:
         self.solver = solver
-        self.deadline = deadline
-        self.progress = progress
-        self.start = time.monotonic()
-        self.last_report = self.start
+        self.clock = Clock(deadline, progress)
         self.nodes = 0
         self.search = self._make_search()
 
-    def elapsed(self) -> float:
-        return time.monotonic() - self.start
-
     def tick(self) -> None:
         """Called every TICK_NODES nodes: enforce the deadline, report progress, cap the table."""
-        now = time.monotonic()
-        if self.deadline is not None and now > self.deadline:
-            raise SearchTimeout()
-        if self.progress is not None and now - self.last_report >= PROGRESS_SECONDS:
-            self.last_report = now
-            self.progress(self.nodes, now - self.start)
+        self.clock.check(self.nodes)
         solver = self.solver
         if len(solver.table) > solver.table_limit:
             solver.table.clear()
@@ -266,7 +262,7 @@ class _Run:
             if len(memo) > solver.table_limit:
                 memo.clear()
 
-    def _make_search(self):
+    def _make_search(self) -> Search:
         """Build the negamax function with everything it needs bound as locals, for speed."""
         solver = self.solver
         geometry = solver.geometry
@@ -282,13 +278,14 @@ class _Run:
         line_bits = geometry.line_bits
         ordering_min = solver.ordering_min
 
-        def by_potential(me, opp, moves, playable):
+        def by_potential(me: Bitboard, opp: Bitboard, moves: list[Move],
+                         playable: Bitboard) -> list[Move]:
             """The playable moves, the ones that weigh most in both sides' potentials first.
 
             A cell's weight is what it adds to my potential plus what it takes
             from the opponent's: the Erdos-Selfridge breaker's (and maker's) choice.
             """
-            weight = {}
+            weight: dict[Bitboard, int] = {}
             for maker, breaker in ((me, opp), (opp, me)):
                 for line in live_lines[breaker]:
                     value = 1 << (line & maker).bit_count()
@@ -298,7 +295,7 @@ class _Run:
             ranked.sort(key=lambda move: weight.get(move[0], 0), reverse=True)
             return ranked
 
-        def cannot_complete(maker, breaker, limit):
+        def cannot_complete(maker: Bitboard, breaker: Bitboard, limit: int) -> bool:
             """Whether the breaker can stop every line of the maker: potential below limit."""
             windows = live_lines[breaker]
             if len(windows) >= limit:
@@ -313,8 +310,8 @@ class _Run:
         tick = self.tick
         counter = self
 
-        def negamax(me: Bitboard, opp: Bitboard, keys: tuple[int, ...], my_side, opp_side,
-                    empties: int, alpha: int, beta: int) -> int:
+        def negamax(me: Bitboard, opp: Bitboard, keys: tuple[int, ...], my_side: Side,
+                    opp_side: Side, empties: int, alpha: int, beta: int) -> int:
             """The score for the side to move (``me``), which has no line yet.
 
             Fail-soft contract: a result <= alpha is an upper bound on the true
@@ -408,7 +405,7 @@ class _Run:
 
 def solve(board: Board, budget: float | None = None, all_moves: bool = False,
           solver: Solver | None = None,
-          progress: Callable[[int, float], None] | None = None) -> SolveResult:
+          progress: Progress | None = None) -> SolveResult:
     """Solve a position exactly with a fresh (cold) table, or with ``solver``'s table.
 
     ``budget`` is in seconds; past it ``SearchTimeout`` is raised.  See

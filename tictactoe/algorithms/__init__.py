@@ -7,12 +7,12 @@
 One module per engine (``minimax``, ``alphabeta``, ``alphabeta_ordered``,
 ``alphabeta_tt``, ``negascout``, ``mcts``, ``perfect``), each with the
 pseudocode it follows, its source and what counts as a node; ``base`` holds
-what they share and ``registry`` the names.  ``experiments`` prints the
-tables of ``docs/lab.md``.
+what they share and ``registry`` the names.  ``tictactoe.experiments``
+prints the tables of ``docs/lab.md``.
 """
 
-from .base import DRAW, LOSS, WIN, Engine, EngineResult
+from .base import Engine, EngineResult
 from .registry import ENGINES, UnknownEngineError, describe_engines, get_engine
 
-__all__ = ["DRAW", "LOSS", "WIN", "ENGINES", "Engine", "EngineResult", "UnknownEngineError",
+__all__ = ["ENGINES", "Engine", "EngineResult", "UnknownEngineError",
            "describe_engines", "get_engine"]

@@ -31,11 +31,13 @@ table is a ``NoTable``, whose probe and store change nothing), and
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 
 from ..board import Board
 from ..rules import Cell
-from .base import INFINITY, Clock, EngineResult, Score, depth_first_result, utility
+from .base import (BELOW_ANY_SCORE, INFINITY, EngineResult, NodeClock, Score, depth_first_result,
+                   utility)
 from .minimax import row_major
 from .table import NoTable, TranspositionTable
 
@@ -52,8 +54,7 @@ class AlphaBeta:
     description = "alpha-beta pruning (Knuth & Moore 1975), row-major order"
     table: type[TranspositionTable] = NoTable  # a fresh one for every search
 
-    @staticmethod
-    def order(board: Board) -> list[Cell]:
+    def order(self, board: Board) -> list[Cell]:
         """The order the moves are tried in: row-major."""
         return row_major(board)
 
@@ -63,9 +64,10 @@ class AlphaBeta:
         """The score of the move just played (the ``index``-th tried): its child, window negated."""
         return -search(board, -beta, -alpha, line)
 
-    def search(self, board: Board, deadline: float | None = None, rng=None) -> EngineResult:
+    def search(self, board: Board, deadline: float | None = None,
+               rng: random.Random | None = None) -> EngineResult:
         """Search ``board`` to the end with alpha-beta; see ``Engine``."""
-        clock = Clock(deadline)
+        clock = NodeClock(deadline)
         order = self.order
         table = self.table()
         child_score = self.child_score
@@ -80,7 +82,7 @@ class AlphaBeta:
             known, alpha, beta = table.probe(board, alpha, beta)
             if known is not None:
                 return known
-            best = -INFINITY
+            best = BELOW_ANY_SCORE
             for index, move in enumerate(order(board)):
                 board.play(move)
                 child_line: list[Cell] = []

@@ -50,7 +50,6 @@ class AlphaBetaOrdered(AlphaBeta):
     name = "alphabeta-ordered"
     description = "alpha-beta with move ordering: wins, blocks, then centre, corners, edges"
 
-    @staticmethod
-    def order(board: Board) -> list[Cell]:
+    def order(self, board: Board) -> list[Cell]:
         """The order the moves are tried in: see ``ordered_moves``."""
         return ordered_moves(board)

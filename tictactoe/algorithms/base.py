@@ -2,7 +2,7 @@
 
 Vocabulary::
 
-    Score = int       # for the side to move: WIN = +1, DRAW = 0, LOSS = -1
+    Score = int       # for the side to move: WIN_SCORE = +1, DRAW_SCORE = 0, LOSS_SCORE = -1
     EngineResult      # the move, its value, and what the search cost
     Engine            # name, description, search(board, deadline, rng)
 
@@ -13,25 +13,31 @@ engine in this package stops a search the moment a finished game is reached.
 
 A *node* is one call of the search on one position, the root included, and a
 finished position is a node too: plain minimax visits the whole 3x3 game tree,
-549,946 nodes.  ``Clock.visit`` counts them and checks the deadline.
+549,946 nodes.  ``NodeClock.visit`` counts them and checks the deadline.
 """
 
 from __future__ import annotations
 
 import math
-import time
+import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
 from ..board import Board, Outcome
+from ..clock import Clock, SearchTimeout
 from ..errors import GameOverError
 from ..rules import Cell
+from ..values import Value
 
 Score = int
-WIN, DRAW, LOSS = 1, 0, -1
+# The textbook's scores; ``VALUE_OF_SCORE`` turns them into the engine's ``Value``.
+WIN_SCORE, DRAW_SCORE, LOSS_SCORE = 1, 0, -1
 INFINITY = math.inf  # the textbook's window: alpha-beta starts from (-inf, +inf)
-VALUE_NAMES = {WIN: "win", DRAW: "draw", LOSS: "loss"}
+# The textbook's "best := -inf" as a score: below every score, so the first
+# move's score always replaces it (a node that is not finished has a move).
+BELOW_ANY_SCORE: Score = LOSS_SCORE - 1
+VALUE_OF_SCORE = {WIN_SCORE: Value.WIN, DRAW_SCORE: Value.DRAW, LOSS_SCORE: Value.LOSS}
 
 # The deadline is read every this many nodes (the first node included): often
 # enough to stop within a few milliseconds, rarely enough to cost nothing.
@@ -42,7 +48,7 @@ CHECK_EVERY = 1024
 class EngineResult:
     """What a search found, for the side to move on the searched board.
 
-    ``move`` is a legal cell; ``value`` is 'win', 'draw' or 'loss' when the
+    ``move`` is a legal cell; ``value`` is a ``Value`` (win, draw or loss) when the
     search proved it and None otherwise (Monte-Carlo, or stopped at the
     deadline: then ``finished`` is False).  ``nodes`` counts what the engine's
     module documents; ``principal_variation`` is the expected line of play,
@@ -50,7 +56,7 @@ class EngineResult:
     """
 
     move: Cell
-    value: str | None
+    value: Value | None
     nodes: int
     seconds: float
     finished: bool
@@ -73,39 +79,27 @@ class Engine(Protocol):
     description: str
 
     def search(self, board: Board, deadline: float | None = None,
-               rng=None) -> EngineResult: ...
+               rng: random.Random | None = None) -> EngineResult: ...
 
 
-class OutOfTime(Exception):
-    """The deadline passed: unwinds a depth-first search back to its root."""
-
-
-class Clock:
-    """Counts the nodes of one search and raises ``OutOfTime`` once the deadline has passed.
+class NodeClock(Clock):
+    """A ``Clock`` that counts the nodes of one search and raises ``SearchTimeout`` past the deadline.
 
     ``leaves`` is counted by the engines: the finished games they reach (what
     some texts count instead of nodes, as the calls of a static evaluation).
+    A ``SearchTimeout`` unwinds a depth-first search back to its root.
     """
 
     def __init__(self, deadline: float | None) -> None:
-        self.deadline = deadline
-        self.start = time.monotonic()
+        super().__init__(deadline)
         self.nodes = 0
         self.leaves = 0
 
     def visit(self) -> None:
-        """Count one node; every ``CHECK_EVERY`` nodes, raise ``OutOfTime`` past the deadline."""
+        """Count one node; every ``CHECK_EVERY`` nodes, raise ``SearchTimeout`` past the deadline."""
         self.nodes += 1
-        if self.nodes % CHECK_EVERY == 1 and self.out_of_time():
-            raise OutOfTime()
-
-    def out_of_time(self) -> bool:
-        """Whether the deadline (if any) has passed."""
-        return self.deadline is not None and time.monotonic() >= self.deadline
-
-    def elapsed(self) -> float:
-        """Seconds since the search started."""
-        return time.monotonic() - self.start
+        if self.nodes % CHECK_EVERY == 1 and self.expired():
+            raise SearchTimeout()
 
 
 def require_moves(board: Board) -> None:
@@ -116,7 +110,7 @@ def require_moves(board: Board) -> None:
 
 def utility(outcome: Outcome) -> Score:
     """The score of a finished game for the side to move: it lost to the last move, or drew."""
-    return DRAW if outcome.winner is None else LOSS
+    return DRAW_SCORE if outcome.winner is None else LOSS_SCORE
 
 
 # A depth-first search from the root: fills ``line`` with the principal
@@ -124,7 +118,7 @@ def utility(outcome: Outcome) -> Score:
 RootSearch = Callable[[Board, list[Cell]], Score]
 
 
-def depth_first_result(board: Board, clock: Clock, root_search: RootSearch,
+def depth_first_result(board: Board, clock: NodeClock, root_search: RootSearch,
                        order: Callable[[Board], list[Cell]]) -> EngineResult:
     """Run a negamax-style search from the root and report it as an ``EngineResult``.
 
@@ -137,7 +131,7 @@ def depth_first_result(board: Board, clock: Clock, root_search: RootSearch,
     line: list[Cell] = []
     try:
         score = root_search(board.copy(), line)
-    except OutOfTime:
+    except SearchTimeout:
         if line:
             move, note = line[0], ("stopped at the deadline: the best root move searched to"
                                    " the end so far; value unknown")
@@ -147,5 +141,5 @@ def depth_first_result(board: Board, clock: Clock, root_search: RootSearch,
                                            " value unknown")
         return EngineResult(move, None, clock.nodes, clock.elapsed(), False, line, note,
                             leaves=clock.leaves)
-    return EngineResult(line[0], VALUE_NAMES[score], clock.nodes, clock.elapsed(), True, line,
+    return EngineResult(line[0], VALUE_OF_SCORE[score], clock.nodes, clock.elapsed(), True, line,
                         "searched to the end", leaves=clock.leaves)

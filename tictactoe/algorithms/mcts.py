@@ -41,7 +41,7 @@ import random
 
 from ..board import O, X, Board, other
 from ..rules import Cell
-from .base import Clock, EngineResult, require_moves
+from .base import EngineResult, NodeClock, require_moves
 
 DEFAULT_PLAYOUTS = 1000
 EXPLORATION = 0.7  # below UCB1's sqrt(2): see the module's docstring
@@ -68,6 +68,13 @@ class Node:
         self.visits = 0
         self.wins = 0.0
 
+    @property
+    def reached_by(self) -> Cell:
+        """The move that reached this node; raises ``ValueError`` on the root, reached by none."""
+        if self.move is None:
+            raise ValueError("the root is reached by no move")
+        return self.move
+
     def ucb1(self, exploration: float, log_parent_visits: float) -> float:
         """The upper confidence bound on this move's win rate (Auer et al. 2002)."""
         return self.wins / self.visits + exploration * math.sqrt(log_parent_visits / self.visits)
@@ -86,16 +93,17 @@ class MonteCarloTreeSearch:
         self.playouts = playouts
         self.exploration = exploration
 
-    def search(self, board: Board, deadline: float | None = None, rng=None) -> EngineResult:
+    def search(self, board: Board, deadline: float | None = None,
+               rng: random.Random | None = None) -> EngineResult:
         """Run the playouts (or stop at ``deadline``) and play the most visited move."""
         require_moves(board)
         rng = rng or random.Random(DEFAULT_SEED)
-        clock = Clock(deadline)
+        clock = NodeClock(deadline)
         root = Node(board.copy(), rng)
         clock.nodes = 1
         done = 0
         # At least one playout, so that there is always a move to return.
-        while done < self.playouts and not (done and clock.out_of_time()):
+        while done < self.playouts and not (done and clock.expired()):
             node = self._select(root)
             if node.untried:
                 node = self._expand(node, rng)
@@ -161,17 +169,17 @@ class MonteCarloTreeSearch:
 
     # -- the answer ----------------------------------------------------------------
 
-    def _result(self, root: Node, clock: Clock, done: int) -> EngineResult:
+    def _result(self, root: Node, clock: NodeClock, done: int) -> EngineResult:
         """The most visited root move, its line of most visited moves, and its win rate."""
-        line = []
+        line: list[Cell] = []
         node = root
         while node.children:
             node = max(node.children, key=lambda child: child.visits)
-            line.append(node.move)
+            line.append(node.reached_by)
         best = max(root.children, key=lambda child: child.visits)
         note = (f"{done} playouts; the move won {best.wins / best.visits:.0%} of its"
                 f" {best.visits} (an estimate, not a proof)")
         if done < self.playouts:
             note = f"stopped at the deadline after {note}"
-        return EngineResult(best.move, None, clock.nodes, clock.elapsed(),
+        return EngineResult(best.reached_by, None, clock.nodes, clock.elapsed(),
                             done == self.playouts, line, note, leaves=done)

@@ -19,11 +19,12 @@ finished game included: 549,946 from the empty 3x3 board.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 
 from ..board import Board
 from ..rules import Cell
-from .base import INFINITY, Clock, EngineResult, Score, depth_first_result, utility
+from .base import BELOW_ANY_SCORE, EngineResult, NodeClock, Score, depth_first_result, utility
 
 # Called with each position and the score just computed for it (the tests use
 # it to check every position's value in one pass over the tree).
@@ -44,9 +45,10 @@ class Minimax:
     def __init__(self, on_value: ValueHook | None = None) -> None:
         self.on_value = on_value
 
-    def search(self, board: Board, deadline: float | None = None, rng=None) -> EngineResult:
+    def search(self, board: Board, deadline: float | None = None,
+               rng: random.Random | None = None) -> EngineResult:
         """Search the whole tree below ``board``; see ``Engine``."""
-        clock = Clock(deadline)
+        clock = NodeClock(deadline)
         on_value = self.on_value
 
         def negamax(board: Board, line: list[Cell]) -> Score:
@@ -56,7 +58,7 @@ class Minimax:
                 clock.leaves += 1
                 best = utility(outcome)
             else:
-                best = -INFINITY
+                best = BELOW_ANY_SCORE
                 for move in row_major(board):
                     board.play(move)
                     child_line: list[Cell] = []

@@ -65,10 +65,14 @@ class NegaScout(AlphaBeta):
                  table: type[TranspositionTable] = NoTable, name: str = "negascout",
                  description: str = "NegaScout / principal variation search (Reinefeld 1983):"
                                     " alphabeta's row-major search with null windows") -> None:
-        self.order = order
+        self.move_order = order
         self.table = table
         self.name = name
         self.description = description
+
+    def order(self, board: Board) -> list[Cell]:
+        """The order the moves are tried in: the one this search was built with."""
+        return self.move_order(board)
 
     @staticmethod
     def child_score(search: Search, board: Board, index: int, alpha: float, beta: float,

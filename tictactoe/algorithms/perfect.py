@@ -10,6 +10,7 @@ unproven.  Node: one call of the solver's (or the deepening's) negamax.
 
 from __future__ import annotations
 
+import random
 import time
 
 from ..analysis import analyse
@@ -28,7 +29,8 @@ class Perfect:
     name = "perfect"
     description = "the production solver (analyse): proven value, fastest win, slowest loss"
 
-    def search(self, board: Board, deadline: float | None = None, rng=None) -> EngineResult:
+    def search(self, board: Board, deadline: float | None = None,
+               rng: random.Random | None = None) -> EngineResult:
         """Analyse ``board`` until ``deadline``; a random best move with ``rng``, else the first."""
         require_moves(board)
         budget = None if deadline is None else max(deadline - time.monotonic(), MIN_BUDGET)

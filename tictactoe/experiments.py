@@ -1,4 +1,4 @@
-"""The lab's two experiments, reproducible: ``python -m tictactoe.algorithms.experiments``.
+"""The lab's two experiments, reproducible: ``python -m tictactoe.experiments``.
 
 (a) every engine's first move on the empty 3x3 board, (b) its reply after X
 takes the centre: move, value, nodes, leaves and time, beside the figures the
@@ -15,15 +15,15 @@ import sys
 from dataclasses import dataclass
 from typing import TextIO
 
-from ..board import Board
-from ..cli import cell_label
-from ..counting import reachable_positions
-from ..rules import Cell
-from .alphabeta_ordered import ordered_moves
-from .base import Engine
-from .negascout import NegaScout
-from .registry import ENGINES, get_engine
-from .table import TranspositionTable
+from .algorithms.alphabeta_ordered import ordered_moves
+from .algorithms.base import Engine
+from .algorithms.negascout import NegaScout
+from .algorithms.registry import ENGINES, get_engine
+from .algorithms.table import TranspositionTable
+from .board import Board
+from .console import cell_label
+from .counting import reachable_positions
+from .rules import Cell
 
 CENTRE = 4
 
