@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Set up everything the whole test suite needs on a Debian machine:
 # Debian's chromium (browser tests) and redis-server (Redis tests), then a
-# virtualenv in .venv with the pinned test requirements.  Safe to run again.
+# virtualenv in .venv with the locked test and tooling requirements
+# (requirements-dev.txt: every package pinned and hash-checked).  Safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -24,6 +25,11 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 [ -x .venv/bin/python ] || python3 -m venv .venv
-# pip's "Location ... is ignored" lines about a local mirror are noise.
-.venv/bin/pip install -q -r requirements-dev.txt 2>&1 | grep -v 'is ignored' || true
-.venv/bin/python -c "import flask, flask_caching, gunicorn, playwright, pytest, redis"
+# pip's "Location ... is ignored" lines about a local mirror are noise; pip's own exit
+# status still decides (pipefail), so a failed install stops here.
+if ! .venv/bin/pip install -q -r requirements-dev.txt 2>&1 | { grep -v 'is ignored' || true; }; then
+    echo "setup-tests: pip install -r requirements-dev.txt failed" >&2
+    exit 1
+fi
+.venv/bin/python -c "import flask, flask_caching, gunicorn, playwright, pytest, redis, hypothesis, schemathesis"
+.venv/bin/ruff --version >/dev/null && .venv/bin/mypy --version >/dev/null

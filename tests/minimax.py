@@ -7,10 +7,10 @@ found by trying every move.  Slow, obviously correct, used as the oracle.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 
-@lru_cache(maxsize=None)
+@cache
 def lines_of(rows: int, cols: int, k: int) -> tuple[tuple[tuple[int, int], ...], ...]:
     """Every run of k cells in a row, column or diagonal, as (row, col) tuples."""
     found = []
@@ -46,7 +46,7 @@ def moves(board: tuple[str, ...]) -> list[tuple[int, int]]:
 def play(board: tuple[str, ...], r: int, c: int) -> tuple[str, ...]:
     """The board with the side to move's stone at (r, c)."""
     row = board[r]
-    return board[:r] + (row[:c] + to_move(board) + row[c + 1:],) + board[r + 1:]
+    return (*board[:r], row[:c] + to_move(board) + row[c + 1:], *board[r + 1:])
 
 
 def rank(value: str, plies: int) -> tuple[int, int]:
@@ -58,13 +58,13 @@ def rank(value: str, plies: int) -> tuple[int, int]:
     return (0, plies)
 
 
-@lru_cache(maxsize=None)
+@cache
 def solve(board: tuple[str, ...], k: int) -> tuple[str, int]:
     """(value, plies) for the side to move; the game must not be over."""
     return max((move_value(board, k, r, c) for r, c in moves(board)), key=lambda vp: rank(*vp))
 
 
-@lru_cache(maxsize=None)
+@cache
 def move_value(board: tuple[str, ...], k: int, r: int, c: int) -> tuple[str, int]:
     """(value, plies) of playing (r, c), for the side making the move."""
     after = play(board, r, c)

@@ -12,6 +12,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -41,8 +42,10 @@ def wait_until(ready, timeout: float = START_TIMEOUT, what: str = "server") -> N
 class Gunicorn:
     """``gunicorn app:app`` on 127.0.0.1 with the given environment; a context manager.
 
-    >>> with Gunicorn(workers=2, env={"CACHE_DIR": tmp}) as server:
-    ...     urllib.request.urlopen(server.url + "/healthz")
+    Used as (not a doctest: it starts real processes)::
+
+        with Gunicorn(workers=2, env={"CACHE_DIR": str(tmp_path)}) as server:
+            urllib.request.urlopen(server.url + "/healthz")
     """
 
     def __init__(self, workers: int = 2, env: dict[str, str] | None = None,
@@ -86,6 +89,9 @@ class Gunicorn:
         try:
             with urllib.request.urlopen(self.url + self.ready_path, timeout=2):
                 return True
+        except urllib.error.HTTPError as error:
+            error.close()  # an error answer holds its connection open until closed
+            return False
         except OSError:
             return False
 
@@ -159,6 +165,9 @@ def wait_for_workers(url: str, count: int, timeout: float = START_TIMEOUT) -> se
         try:
             with urllib.request.urlopen(url + "/healthz", timeout=5) as response:
                 return json.loads(response.read())["worker"]
+        except urllib.error.HTTPError as error:
+            error.close()  # an error answer holds its connection open until closed
+            return None
         except OSError:
             return None
 

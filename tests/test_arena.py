@@ -72,7 +72,7 @@ def test_other_boards_are_played_to_the_end():
 def test_levels_and_engines_are_players():
     assert player_names()[-2:] == ["easy", "medium"]
     assert get_player("easy").name == "easy"
-    with pytest.raises(UnknownEngineError, match="unknown engine 'nope'.*easy, medium"):
+    with pytest.raises(UnknownEngineError, match=r"unknown engine 'nope'.*easy, medium"):
         play_match("nope", "easy", games=1)
     with pytest.raises(ValueError, match="at least 1 game"):
         play_match("easy", "easy", games=0)
@@ -84,8 +84,8 @@ def test_levels_and_engines_are_players():
 def test_cli_arena_prints_the_tally_and_progress():
     proc = run("arena", "mcts", "easy", "--games", "4", "--seed", "1", "--size", "3x3")
     assert proc.returncode == 0, proc.stderr
-    rows = dict((name, tuple(map(int, counts))) for name, *counts in re.findall(
-        r"^(mcts|easy)\s+(\d+)\s+(\d+)\s+(\d+)\s", proc.stdout, re.M))
+    rows = {name: tuple(map(int, counts)) for name, *counts in re.findall(
+        r"^(mcts|easy)\s+(\d+)\s+(\d+)\s+(\d+)\s", proc.stdout, re.M)}
     assert sum(rows["mcts"]) == sum(rows["easy"]) == 4
     assert rows["mcts"] == (rows["easy"][2], rows["easy"][1], rows["easy"][0])
     assert "3x3 k=3, 4 games, seed 1" in proc.stdout

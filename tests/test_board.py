@@ -4,8 +4,7 @@ import random
 
 import pytest
 
-from tictactoe import (Board, BoardFormatError, GameOverError, IllegalMoveError,
-                       IllegalPositionError, Rules)
+from tictactoe import Board, BoardFormatError, GameOverError, IllegalMoveError, IllegalPositionError, Rules
 
 # (input, k, error type, words the message must contain)
 BAD_INPUTS = [

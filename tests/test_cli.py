@@ -109,7 +109,7 @@ def test_solve_of_a_finished_game_names_the_winner_and_line():
     (["xx.", "...", "..."], "impossible counts"),
     (["xxx", "ooo", "x.."], "both x and o"),
     (["x........"], "rows must be between"),
-    (["x../.o./..."] + ["--k", "4"], "k must be between"),
+    (["x../.o./...", "--k", "4"], "k must be between"),
 ])
 def test_solve_rejects_bad_boards_with_status_2_and_no_traceback(board, reason):
     proc = run("solve", *board)

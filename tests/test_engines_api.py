@@ -63,7 +63,7 @@ def test_every_engine_analyses_a_position(client, name):
 def test_exact_engines_prove_the_value_and_mcts_does_not(client):
     values = {name: client.post("/analyze", json={"board": POSITION, "engine": name})
               .get_json()["value"] for name in ENGINES}
-    assert values == {**{name: "draw" for name in ENGINES}, "mcts": None}
+    assert values == {**dict.fromkeys(ENGINES, "draw"), "mcts": None}
 
 
 def test_the_same_analysis_repeats_exactly(client):

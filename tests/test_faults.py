@@ -67,7 +67,8 @@ def ask(url: str, path: str, payload: dict, timeout: float = 30) -> tuple[int | 
         with urllib.request.urlopen(request, timeout=timeout) as response:
             return response.status, json.loads(response.read())
     except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read() or b"null")
+        with error:  # an error answer holds its connection open until closed
+            return error.code, json.loads(error.read() or b"null")
     except (OSError, ValueError, http.client.HTTPException):  # reset, refused, cut short
         return None, None
 
@@ -78,7 +79,8 @@ def health(url: str) -> tuple[int | None, dict | None]:
         with urllib.request.urlopen(url + "/healthz", timeout=10) as response:
             return response.status, json.loads(response.read())
     except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read())
+        with error:  # an error answer holds its connection open until closed
+            return error.code, json.loads(error.read())
     except OSError:
         return None, None
 

@@ -123,7 +123,8 @@ EXPECTED_CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-sr
     ("GET", "/nope", {}),
 ])
 def test_security_headers_on_every_response(client, method, path, kwargs):
-    response = client.open(path, method=method, **kwargs)
+    # buffered: a static file is streamed from an open file, which only a read to the end closes
+    response = client.open(path, method=method, buffered=True, **kwargs)
     assert response.headers["Content-Security-Policy"] == EXPECTED_CSP
     assert response.headers["X-Content-Type-Options"] == "nosniff"
     assert response.headers["Referrer-Policy"] == "strict-origin-when-cross-origin"
@@ -132,7 +133,7 @@ def test_security_headers_on_every_response(client, method, path, kwargs):
 
 
 def test_caching_headers(client):
-    static = client.get("/static/css/app.css")
+    static = client.get("/static/css/app.css", buffered=True)
     assert static.status_code == 200
     assert static.headers["Cache-Control"] == "public, max-age=3600" and static.headers["ETag"]
     assert client.post("/move", json={"board": ["x..", ".o.", "..."]}).headers[

@@ -15,17 +15,16 @@ from urllib.parse import urlencode
 
 import pytest
 from hypothesis import HealthCheck, event, given, settings
-from hypothesis.control import currently_in_test_context
 from hypothesis import strategies as st
+from hypothesis.control import currently_in_test_context
 
 from app import create_app
+from test_solver import check_against_oracle
 from tests import minimax
 from tictactoe import Board, IllegalMoveError, Rules, Solver, Symmetry
 
-from test_solver import check_against_oracle
-
-SETTINGS = dict(derandomize=True, database=None, deadline=None,
-                suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = {"derandomize": True, "database": None, "deadline": None,
+            "suppress_health_check": [HealthCheck.too_slow]}
 
 # -- positions by random play --------------------------------------------------
 
@@ -71,7 +70,7 @@ def text_images(rows: list[str]) -> list[list[str]]:
 
     images = [rows, flip_rows(rows), flip_cols(rows), flip_cols(flip_rows(rows))]
     if len(rows) == len(rows[0]):
-        transposed = ["".join(col) for col in zip(*rows)]
+        transposed = ["".join(col) for col in zip(*rows, strict=True)]
         images += [transposed, flip_rows(transposed), flip_cols(transposed),
                    flip_cols(flip_rows(transposed))]
     return images
@@ -242,7 +241,7 @@ CONTENT_TYPES = st.sampled_from([
 
 
 @settings(max_examples=500, **SETTINGS)
-@given(path=st.sampled_from(ENDPOINTS + ("/healthz", "/stats", "/openapi.json", "/api/x")),
+@given(path=st.sampled_from((*ENDPOINTS, "/healthz", "/stats", "/openapi.json", "/api/x")),
        method=st.sampled_from(["GET", "POST", "PUT", "DELETE", "PATCH"]),
        content_type=CONTENT_TYPES,
        headers=st.dictionaries(
@@ -347,7 +346,7 @@ def plain_embed(client):
 @settings(max_examples=500, **SETTINGS)
 @given(name=st.sampled_from(EMBED_PARAMS),
        payload=st.builds(lambda a, b, c: a + b + c, st.sampled_from(PAYLOADS),
-                         st.text(max_size=12), st.sampled_from([""] + PAYLOADS)),
+                         st.text(max_size=12), st.sampled_from(["", *PAYLOADS])),
        browser=st.booleans())
 def test_embed_never_reflects_a_payload_unescaped(client, plain_embed, name, payload, browser):
     headers = {"Accept": "text/html,*/*;q=0.8"} if browser else {}

@@ -11,7 +11,6 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from servers import Gunicorn, wait_for_workers
-
 from test_api import optimal_moves, position_value
 
 # 5x5, four in a row: a search of about 0.1 s, long enough for requests to meet.
@@ -28,7 +27,8 @@ def post(url: str, payload: dict) -> tuple[int, dict]:
         with urllib.request.urlopen(request, timeout=30) as response:
             return response.status, json.loads(response.read())
     except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read())
+        with error:  # an error answer holds its connection open until closed
+            return error.code, json.loads(error.read())
 
 
 def get(url: str) -> dict:

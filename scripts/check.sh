@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Every check CI runs, in order, stopping at the first that fails: lint, format, types, tests.
+# Settings for all four live in pyproject.toml.  Extra arguments go to pytest
+# (bash scripts/check.sh tests/test_api.py -x).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+bin=.venv/bin
+[ -x "$bin/python" ] || { echo "check: no .venv here: run bash scripts/setup-tests.sh first" >&2; exit 1; }
+
+step() { echo "check: $*" >&2; "$@"; }
+
+step "$bin/ruff" check .
+step "$bin/ruff" format --check .
+step "$bin/mypy"
+step "$bin/python" -m pytest "$@"
