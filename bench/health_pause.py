@@ -33,10 +33,10 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 import redis as redis_py  # noqa: E402
+from wrk_move import run_wrk  # noqa: E402
 
 from tests.servers import TEST_SECRET, Gunicorn, RedisServer, wait_for_workers, wait_until  # noqa: E402
 from tests.stalled import timed_request  # noqa: E402
-from wrk_move import run_wrk  # noqa: E402
 
 CACHED = {"board": ["x..", ".o.", "..."]}
 GUARD = 30.0

@@ -45,7 +45,7 @@ def latencies(url: str, body: dict | None, count: int) -> tuple[list[float], int
     answered, timeouts = [], 0
     for _ in range(count):
         try:
-            seconds, status, _ = timed_request(url, body, timeout=ANSWER_LIMIT)
+            seconds, _, _ = timed_request(url, body, timeout=ANSWER_LIMIT)
         except OSError:
             timeouts += 1
             if timeouts == GIVE_UP_AFTER:

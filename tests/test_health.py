@@ -20,12 +20,11 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 import redis as redis_py
 
+from servers import TEST_SECRET, Gunicorn, RedisServer, wait_for_workers, wait_until
+from stalled import timed_request
 from web.breaker import DEFAULT_COOLDOWN, Breaker
 from web.health import BREAKER_OPEN, HealthCheck
 from web.throttled_log import ThrottledLog
-
-from servers import TEST_SECRET, Gunicorn, RedisServer, wait_for_workers, wait_until
-from stalled import timed_request
 
 HANG_GUARD = 5.0
 

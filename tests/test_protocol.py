@@ -13,10 +13,9 @@ import socket
 
 import pytest
 
+from servers import ROOT, Gunicorn
 from web.errors import MAX_BODY_BYTES
 from web.protocol import relative_location
-
-from servers import ROOT, Gunicorn
 
 pytestmark = pytest.mark.slow
 SETTINGS = runpy.run_path(str(ROOT / "gunicorn.conf.py"))

@@ -17,13 +17,12 @@ import pytest
 import redis as redis_py
 
 from app import create_app
+from servers import TEST_SECRET, RedisServer
+from test_api import optimal_moves
 from tictactoe import Board
 from web.cache.entries import position_key
 from web.config import ConfigError, load_settings
 from web.signing import Signer, fixed_secret
-
-from servers import TEST_SECRET, RedisServer
-from test_api import optimal_moves
 
 OLD_SECRET = "old: " + secrets.token_hex(16)
 NEW_SECRET = "new: " + secrets.token_hex(16)
