@@ -80,7 +80,11 @@ class Gunicorn:
             argv = [gunicorn, *(arg.format(port=self.port) for arg in self.command[1:])]
         self.process = subprocess.Popen(
             argv, cwd=self.root, env=self.env, stdout=self.log, stderr=subprocess.STDOUT)
-        wait_until(self._answers, what="gunicorn")
+        try:
+            wait_until(self._answers, what="gunicorn")
+        except BaseException:
+            self.__exit__()  # a server that never came up leaves no process and no open file
+            raise
         return self
 
     def _answers(self) -> bool:

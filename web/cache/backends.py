@@ -1,13 +1,13 @@
-"""Setting up the cache's backend: the store of entries, its locks, totals and secret.
+"""Setting up the cache's backend: the store of entries, its locks and secret.
 
 The backend is one of ``BACKENDS`` (the ``CACHE_TYPE`` setting):
 
 - ``filesystem``: a private folder shared by every worker of the machine:
   ``solved/`` (entries, through flask-caching's ``FileSystemCache``),
-  ``locks/`` (``flock`` files), ``stats.slots`` (totals) and ``secret``;
-- ``redis``: one Redis shared by every instance: entries, locks and totals
-  under ``CACHE_KEY_PREFIX``; the signing secret is ``CACHE_SECRET``, which
-  the settings require with Redis;
+  ``locks/`` (``flock`` files) and ``secret``;
+- ``redis``: one Redis shared by every instance: entries and locks under
+  ``CACHE_KEY_PREFIX``; the signing secret is ``CACHE_SECRET``, which the
+  settings require with Redis;
 - ``null``: no shared store; each worker only keeps what it solved itself.
 
 Entries are stored without expiry (a solved position never goes stale) and as
@@ -32,7 +32,6 @@ from ..breaker import Breaker
 from ..config import Settings
 from ..locks import FileLocks, LocalLocks, Locks, RedisLocks
 from ..signing import Signer, file_secret, fixed_secret
-from ..stats import RedisTotals, SlotTotals
 from ..throttled_log import throttle_library_logs
 
 if TYPE_CHECKING:
@@ -56,7 +55,6 @@ class Backend:
     name: str
     store: BaseCache | None
     locks: Locks
-    totals: SlotTotals | RedisTotals | None
     signer: Signer | None
     breaker: Breaker
     failure: str | None = None
@@ -85,18 +83,17 @@ def open_backend(app: Flask, settings: Settings) -> Backend:
             logger.error("cache folder %s cannot be used (%s): running without a shared cache",
                          settings.cache_dir, error)
             _init_null(app)
-            return Backend(settings.backend, None, LocalLocks(), None, None, breaker,
+            return Backend(settings.backend, None, LocalLocks(), None, breaker,
                            failure="cache folder unusable")
         signer = Signer(fixed_secret(settings.cache_secret) if settings.cache_secret
                         else file_secret(folders["secret"]))
-        return Backend(settings.backend, _store(app), FileLocks(folders["locks"]),
-                       SlotTotals(folders["stats"]), signer, breaker)
+        return Backend(settings.backend, _store(app), FileLocks(folders["locks"]), signer, breaker)
     _init_null(app)
-    return Backend(settings.backend, None, LocalLocks(), None, None, breaker)
+    return Backend(settings.backend, None, LocalLocks(), None, breaker)
 
 
 def _open_redis(app: Flask, settings: Settings) -> Backend:
-    """The Redis backend: entries, locks and totals under the key prefix, signed with CACHE_SECRET."""
+    """The Redis backend: entries and locks under the key prefix, signed with CACHE_SECRET."""
     client = redis_client(settings)
     prefix = settings.cache_key_prefix
     cache.init_app(app, config={
@@ -107,8 +104,7 @@ def _open_redis(app: Flask, settings: Settings) -> Backend:
     if settings.cache_secret is None:
         raise ValueError("the redis backend needs CACHE_SECRET")  # load_settings makes sure of it
     signer = Signer(fixed_secret(settings.cache_secret))
-    return Backend(settings.backend, _store(app), locks, RedisTotals(client, f"{prefix}stats"),
-                   signer, Breaker())
+    return Backend(settings.backend, _store(app), locks, signer, Breaker())
 
 
 def _store(app: Flask) -> BaseCache:
@@ -135,7 +131,7 @@ class UnsafeCacheDir(Exception):
 
 
 def prepare_cache_dir(root: Path, is_default: bool) -> dict[str, Path]:
-    """Create the cache folder's parts: ``solved/`` (entries), ``locks/``, ``stats.slots``, ``secret``.
+    """Create the cache folder's parts: ``solved/`` (entries), ``locks/``, ``secret``.
 
     The default folder lives in the shared temp dir, so it must belong to us and
     be writable by nobody else (else others could plant entries).  Raises
@@ -150,7 +146,6 @@ def prepare_cache_dir(root: Path, is_default: bool) -> dict[str, Path]:
     folders = {"solved": root / "solved", "locks": root / "locks"}
     for folder in folders.values():
         folder.mkdir(mode=0o700, exist_ok=True)
-    folders["stats"] = root / "stats.slots"
     folders["secret"] = root / "secret"  # see web/signing.py
     return folders
 
