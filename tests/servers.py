@@ -182,3 +182,21 @@ def wait_for_workers(url: str, count: int, timeout: float = START_TIMEOUT) -> se
 
     wait_until(enough, timeout, what=f"{count} workers")
     return seen
+
+
+def gunicorn_settings(env: dict[str, str | None] | None = None) -> dict:
+    """The plain values (numbers, strings) gunicorn.conf.py sets, read with ``env`` on top
+    (a variable given as None is unset).
+
+    Read in a child process: the file also prepares the metrics folder and the
+    interpreter's switch interval, which must not leak into the test process.
+    """
+    import json
+
+    script = ("import json, runpy, sys; conf = runpy.run_path(sys.argv[1]); print(json.dumps("
+              "{k: v for k, v in conf.items() if isinstance(v, (int, str)) and not k.startswith('_')}))")
+    done = subprocess.run([sys.executable, "-c", script, str(ROOT / "gunicorn.conf.py")],
+                          env={name: value for name, value in {**os.environ, **(env or {})}.items()
+                               if value is not None}, capture_output=True, text=True,
+                          check=True, timeout=60)
+    return json.loads(done.stdout)

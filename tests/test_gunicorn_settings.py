@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import runpy
 import signal
 import threading
 import urllib.request
@@ -13,22 +12,14 @@ from pathlib import Path
 
 import pytest
 
-from servers import ROOT, Gunicorn, wait_until
+from servers import Gunicorn, gunicorn_settings, wait_until
 from test_workers import post
 
 PLATFORM_GRACE = 30  # seconds from SIGTERM to SIGKILL on Heroku and Render
 
 
-def settings(monkeypatch, **env: str) -> dict:
-    for name, value in env.items():
-        monkeypatch.setenv(name, value)
-    return runpy.run_path(str(ROOT / "gunicorn.conf.py"))
-
-
-def test_defaults_fit_a_dyno(monkeypatch):
-    for name in ("WEB_CONCURRENCY", "PORT", "GUNICORN_GRACEFUL_TIMEOUT", "GUNICORN_MAX_REQUESTS"):
-        monkeypatch.delenv(name, raising=False)
-    conf = settings(monkeypatch)
+def test_defaults_fit_a_dyno():
+    conf = gunicorn_settings(dict.fromkeys(("WEB_CONCURRENCY", "PORT", "GUNICORN_GRACEFUL_TIMEOUT", "GUNICORN_MAX_REQUESTS")))
     assert conf["bind"] == "0.0.0.0:8000" and conf["workers"] == 2
     assert conf["worker_class"] == "gevent" and conf["keepalive"] >= 1
     assert conf["graceful_timeout"] < PLATFORM_GRACE
@@ -37,8 +28,8 @@ def test_defaults_fit_a_dyno(monkeypatch):
             conf["limit_request_field_size"]) == (4094, 100, 8190)
 
 
-def test_the_platform_sets_port_and_workers(monkeypatch):
-    conf = settings(monkeypatch, PORT="5123", WEB_CONCURRENCY="5")
+def test_the_platform_sets_port_and_workers():
+    conf = gunicorn_settings({"PORT": "5123", "WEB_CONCURRENCY": "5"})
     assert conf["bind"] == "0.0.0.0:5123" and conf["workers"] == 5
 
 

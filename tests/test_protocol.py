@@ -8,17 +8,16 @@ from __future__ import annotations
 
 import http.client
 import json
-import runpy
 import socket
 
 import pytest
 
-from servers import ROOT, Gunicorn
+from servers import Gunicorn, gunicorn_settings
 from web.errors import MAX_BODY_BYTES
 from web.protocol import relative_location
 
 pytestmark = pytest.mark.slow
-SETTINGS = runpy.run_path(str(ROOT / "gunicorn.conf.py"))
+SETTINGS = gunicorn_settings()
 
 
 @pytest.fixture(scope="module")

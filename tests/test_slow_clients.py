@@ -14,18 +14,17 @@ from __future__ import annotations
 
 import json
 import re
-import runpy
 
 import pytest
 
-from servers import ROOT, Gunicorn, wait_until
+from servers import ROOT, Gunicorn, gunicorn_settings, wait_until
 from stalled import StalledConnections, timed_request
 
 pytestmark = pytest.mark.slow
 
 CACHED = {"board": ["x..", ".o.", "..."]}
 HANG_GUARD = 5.0  # seconds; far above an answer's milliseconds, far below "never"
-READ_TIMEOUT = runpy.run_path(str(ROOT / "gunicorn.conf.py"))["keepalive"]
+READ_TIMEOUT = gunicorn_settings()["keepalive"]
 
 
 def readme_command() -> list[str]:
