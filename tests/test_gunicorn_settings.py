@@ -19,7 +19,8 @@ PLATFORM_GRACE = 30  # seconds from SIGTERM to SIGKILL on Heroku and Render
 
 
 def test_defaults_fit_a_dyno():
-    conf = gunicorn_settings(dict.fromkeys(("WEB_CONCURRENCY", "PORT", "GUNICORN_GRACEFUL_TIMEOUT", "GUNICORN_MAX_REQUESTS")))
+    unset = ("WEB_CONCURRENCY", "PORT", "GUNICORN_GRACEFUL_TIMEOUT", "GUNICORN_MAX_REQUESTS")
+    conf = gunicorn_settings(dict.fromkeys(unset))
     assert conf["bind"] == "0.0.0.0:8000" and conf["workers"] == 2
     assert conf["worker_class"] == "gevent" and conf["keepalive"] >= 1
     assert conf["graceful_timeout"] < PLATFORM_GRACE
