@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from flask import Flask
 from flask.json.provider import DefaultJSONProvider
 
-from web import api, cache, errors, metrics, pages, rate_limit, request_log, security
+from web import api, cache, errors, health, metrics, pages, protocol, rate_limit, request_log, security
 from web.config import load_settings
 from web.search_slots import SearchSlots
 
@@ -30,7 +30,6 @@ def create_app(config: Mapping[str, object] | None = None) -> Flask:
     app.config.update(
         DEBUG=False,
         PROPAGATE_EXCEPTIONS=False,  # every error becomes a JSON (or page) response
-        MAX_CONTENT_LENGTH=errors.MAX_BODY_BYTES,
         SEND_FILE_MAX_AGE_DEFAULT=settings.static_max_age,
         SETTINGS=settings,
     )
@@ -41,9 +40,12 @@ def create_app(config: Mapping[str, object] | None = None) -> Flask:
                         max_searches=settings.max_concurrent_searches,
                         table_limit=settings.solver_table_limit,
                         admit=rate_limit.init_app(app, settings))
-    app.extensions["solved_positions"] = cache.init_app(app, settings, slots)
+    positions = cache.init_app(app, settings, slots)
+    app.extensions["solved_positions"] = positions
+    health.init_app(app, settings, positions.backend)
 
     errors.register(app)
+    protocol.register(app, errors.MAX_BODY_BYTES)
     security.register(app, settings.frame_ancestors)
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)

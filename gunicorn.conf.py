@@ -1,16 +1,62 @@
-"""gunicorn settings for a Heroku-style platform: bind $PORT, workers from $WEB_CONCURRENCY, log to stdout."""
+"""gunicorn settings for a Heroku-style platform, and for serving clients directly.
+
+Read by both of the project's commands (``gunicorn --bind 127.0.0.1:8000 app:app``
+and the Procfile's ``gunicorn app:app``); why each value, with the measured
+figures, in docs/deploy.md ("gunicorn settings").
+"""
 
 import os
 import sys
 
 bind = f"0.0.0.0:{os.environ.get('PORT', '8000')}"
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
-# Threads let a worker answer cache hits while one of its threads searches;
-# MAX_CONCURRENT_SEARCHES (the app's setting) caps the searches themselves.
-threads = int(os.environ.get("GUNICORN_THREADS", "4"))
-# Searches are CPU-bound and bounded by the app's per-request budget; a
-# worker that is silent for this long is stuck and is replaced.
+
+# gevent: a connection costs a greenlet, not a thread, so clients that send a
+# request slowly (or stop half-way) cannot tie up the workers; gunicorn's FAQ
+# names an async worker for serving without a buffering proxy in front.  The
+# CPU-bound searches run in a real thread pool (web/offload.py), so a search
+# never freezes the other connections of its worker.
+worker_class = "gevent"
+worker_connections = int(os.environ.get("GUNICORN_CONNECTIONS", "1000"))
+# On gevent workers this bounds both an idle kept-alive connection and the
+# reading of a request's line and headers (gunicorn wraps it in a
+# gevent.Timeout of this many seconds): a client that stalls in them is closed.
+keepalive = int(os.environ.get("GUNICORN_READ_TIMEOUT", "5"))
+
+
+def pre_request(worker, req):
+    """Bound every read (and write) on the request's connection by the same timeout.
+
+    gevent's timeout above covers the head only; a client that stalls inside
+    its body would otherwise hold its connection for ever.  The app answers a
+    body that stops arriving with 408 (web/errors.py).
+    """
+    worker.log.debug("%s %s", req.method, req.path)
+    sock = getattr(req.unreader, "sock", None)
+    if sock is not None:
+        sock.settimeout(keepalive)
+
+
+# A worker whose heartbeat stops for this long is stuck and is replaced
+# (searches are bounded far below it by SEARCH_BUDGET and SINGLE_FLIGHT_WAIT).
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
+# On SIGTERM workers stop accepting and finish what they serve for at most
+# this long; it must end before the platform's own kill (30 s on Heroku and
+# Render).  The longest request (a 10 s single-flight wait then a 2 s search)
+# fits in it.
+graceful_timeout = int(os.environ.get("GUNICORN_GRACEFUL_TIMEOUT", "20"))
+# Recycle each worker after about this many requests (jitter spreads the
+# restarts so that the workers never restart together).
+max_requests = int(os.environ.get("GUNICORN_MAX_REQUESTS", "10000"))
+max_requests_jitter = max_requests // 10
+
+# The request line and headers a client may send: gunicorn's own limits, made
+# explicit.  Over them gunicorn answers 414 or 431 (400 for too many fields)
+# itself, as HTML, before the app is called: see docs/deploy.md.
+limit_request_line = 4094
+limit_request_fields = 100
+limit_request_field_size = 8190
+
 accesslog = "-"
 errorlog = "-"
 loglevel = os.environ.get("LOG_LEVEL", "info")

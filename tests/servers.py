@@ -18,6 +18,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 START_TIMEOUT = 30.0
+# CACHE_SECRET for tests that use Redis, where one is required (32+ bytes, 10+ distinct characters).
+TEST_SECRET = "tests-only: 0123456789abcdefghijklmnop"
 
 
 def free_port() -> int:
@@ -49,9 +51,13 @@ class Gunicorn:
     def __init__(self, workers: int = 2, env: dict[str, str] | None = None,
                  extra_args: list[str] | None = None, *, app: str = "app:app",
                  root: Path = ROOT, config: Path | None = None,
-                 ready_path: str = "/healthz") -> None:
+                 ready_path: str = "/healthz", command: list[str] | None = None) -> None:
         """``app`` is served from folder ``root`` with gunicorn settings ``config``
-        (default: this project's gunicorn.conf.py); it is up once ``ready_path`` answers 2xx."""
+        (default: this project's gunicorn.conf.py); it is up once ``ready_path`` answers 2xx.
+
+        ``command`` replaces the whole command line (``{port}`` in it becomes the port):
+        the project's documented commands, run as written.
+        """
         self.app, self.root = app, root
         self.config = config or ROOT / "gunicorn.conf.py"
         self.ready_path = ready_path
@@ -60,17 +66,20 @@ class Gunicorn:
         self.workers = workers
         self.env = {**os.environ, **(env or {})}
         self.extra_args = extra_args or []
+        self.command = command
         self.process: subprocess.Popen | None = None
         self.log_path: Path | None = None
 
     def __enter__(self) -> Gunicorn:
         gunicorn = str(Path(sys.executable).with_name("gunicorn"))
         self.log = open(os.devnull, "wb") if self.log_path is None else open(self.log_path, "wb")
+        argv = [gunicorn, "--config", str(self.config),
+                "--bind", f"127.0.0.1:{self.port}", "--workers", str(self.workers),
+                *self.extra_args, self.app]
+        if self.command is not None:
+            argv = [gunicorn, *(arg.format(port=self.port) for arg in self.command[1:])]
         self.process = subprocess.Popen(
-            [gunicorn, "--config", str(self.config),
-             "--bind", f"127.0.0.1:{self.port}", "--workers", str(self.workers),
-             *self.extra_args, self.app],
-            cwd=self.root, env=self.env, stdout=self.log, stderr=subprocess.STDOUT)
+            argv, cwd=self.root, env=self.env, stdout=self.log, stderr=subprocess.STDOUT)
         try:
             wait_until(self._answers, what="gunicorn")
         except BaseException:
@@ -173,3 +182,21 @@ def wait_for_workers(url: str, count: int, timeout: float = START_TIMEOUT) -> se
 
     wait_until(enough, timeout, what=f"{count} workers")
     return seen
+
+
+def gunicorn_settings(env: dict[str, str | None] | None = None) -> dict:
+    """The plain values (numbers, strings) gunicorn.conf.py sets, read with ``env`` on top
+    (a variable given as None is unset).
+
+    Read in a child process: the file also prepares the metrics folder and the
+    interpreter's switch interval, which must not leak into the test process.
+    """
+    import json
+
+    script = ("import json, runpy, sys; conf = runpy.run_path(sys.argv[1]); print(json.dumps("
+              "{k: v for k, v in conf.items() if isinstance(v, (int, str)) and not k.startswith('_')}))")
+    done = subprocess.run([sys.executable, "-c", script, str(ROOT / "gunicorn.conf.py")],
+                          env={name: value for name, value in {**os.environ, **(env or {})}.items()
+                               if value is not None}, capture_output=True, text=True,
+                          check=True, timeout=60)
+    return json.loads(done.stdout)

@@ -11,6 +11,8 @@ from app import create_app
 from web.config import ConfigError, load_settings
 from web.cache.backends import UnsafeCacheDir, prepare_cache_dir
 
+from servers import TEST_SECRET
+
 
 def test_defaults():
     settings = load_settings(env={})
@@ -24,7 +26,7 @@ def test_defaults():
 
 def test_redis_url_selects_redis_unless_cache_type_says_otherwise():
     url = "redis://127.0.0.1:6390/0"
-    assert load_settings(env={"REDIS_URL": url}).backend == "redis"
+    assert load_settings(env={"REDIS_URL": url, "CACHE_SECRET": TEST_SECRET}).backend == "redis"
     explicit = load_settings(env={"REDIS_URL": url, "CACHE_TYPE": "filesystem"})
     assert explicit.backend == "filesystem" and explicit.redis_url is None
     assert load_settings(env={"CACHE_TYPE": "NULL"}).backend == "null"

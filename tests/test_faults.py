@@ -31,7 +31,7 @@ from tictactoe import Board
 from web import locks
 from web.cache.entries import position_key
 
-from servers import Gunicorn, RedisServer, wait_for_workers, wait_until
+from servers import TEST_SECRET, Gunicorn, RedisServer, wait_for_workers, wait_until
 
 from test_api import move_values, optimal_moves, position_value, reachable_positions, rows
 from test_workers import SLOW
@@ -179,10 +179,11 @@ def check_all_correct(answers: list[Answer]) -> None:
 @pytest.mark.redis
 def test_redis_killed_mid_stream_costs_no_request_and_the_cache_comes_back(tmp_path):
     with RedisServer(tmp_path) as redis, \
-            Gunicorn(workers=2, env={"REDIS_URL": redis.url, "CACHE_DIR": str(tmp_path / "c")}) \
+            Gunicorn(workers=2, env={"REDIS_URL": redis.url, "CACHE_DIR": str(tmp_path / "c"),
+                                     "CACHE_SECRET": TEST_SECRET}) \
             as server:
         wait_for_workers(server.url, 2)
-        with Stream(server.url, position_requests(), limit=500) as stream:
+        with Stream(server.url, position_requests(), limit=2000) as stream:
             stream.wait_for(60)  # the cache fills and serves
             redis.process.send_signal(signal.SIGKILL)  # no shutdown, no goodbye to clients
             redis.process.wait()

@@ -72,9 +72,10 @@ def test_a_position_solved_by_one_worker_is_a_hit_for_the_other(env):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("payload", [SLOW, FOUR_BY_FOUR], ids=["5x5k4", "4x4k4"])
-@pytest.mark.parametrize("threads", [1, 4], ids=["sync-workers", "4-threads-per-worker"])
-def test_concurrent_identical_requests_run_one_search(env, threads, payload):
-    extra = ["--threads", str(threads)] if threads > 1 else []
+# gunicorn.conf.py's gevent workers, and sync workers (one request at a time each).
+@pytest.mark.parametrize("extra", [[], ["--worker-class", "sync"]],
+                         ids=["gevent-workers", "sync-workers"])
+def test_concurrent_identical_requests_run_one_search(env, extra, payload):
     with Gunicorn(workers=2, env=env, extra_args=extra) as server:
         wait_for_workers(server.url, 2)  # both have booted, so both can take requests
         barrier = threading.Barrier(8)

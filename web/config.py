@@ -30,6 +30,10 @@ DEFAULT_SOLVER_TABLE_LIMIT = 200_000
 DEFAULT_REDIS_TIMEOUT = 1.0
 DEFAULT_STATIC_MAX_AGE = 3600
 DEFAULT_KEY_PREFIX = "ttt:"
+# CACHE_SECRET: an HMAC-SHA256 key worth the name (web/signing.py).
+MIN_SECRET_BYTES = 32
+MIN_SECRET_DISTINCT = 10
+MAKE_A_SECRET = "python3 -c 'import secrets; print(secrets.token_hex(32))'"
 # Searches one client may start (cache hits are free): a person playing a big board
 # with hints makes about 20 a minute, a run of the lab about 16 (7 engines and the
 # line of perfect play); a flooder gets one second of search a second on average.
@@ -134,9 +138,13 @@ def load_settings(env: Mapping[str, str] | None = None,
     if not 0 <= static_max_age <= 31_536_000:
         raise ConfigError(f"STATIC_MAX_AGE must be between 0 and 31536000, not {static_max_age}")
 
-    cache_secret = source.get("CACHE_SECRET") or None
-    if cache_secret is not None and (not isinstance(cache_secret, str) or len(cache_secret) < 16):
-        raise ConfigError("CACHE_SECRET must be a string of at least 16 characters")
+    given_secret = source.get("CACHE_SECRET") or None
+    cache_secret = None if given_secret is None else check_secret(given_secret)
+    if cache_secret is None and backend == "redis":
+        raise ConfigError(
+            "CACHE_SECRET must be set when the cache is Redis: entries are signed with it, and"
+            " a secret kept in the Redis itself would let whoever can write there sign entries."
+            f" Make one with: {MAKE_A_SECRET}")
 
     prefix = str(source.get("CACHE_KEY_PREFIX", DEFAULT_KEY_PREFIX))
     if not re.fullmatch(r"[A-Za-z0-9_.:-]{0,40}", prefix):
@@ -165,6 +173,24 @@ def load_settings(env: Mapping[str, str] | None = None,
         search_rate_limit=rate_limit,
         trusted_proxies=proxies,
     )
+
+
+def check_secret(secret: object) -> str:
+    """``secret`` if it could be a real key, else ``ConfigError``.
+
+    At least ``MIN_SECRET_BYTES`` bytes and ``MIN_SECRET_DISTINCT`` different
+    characters: that refuses short words and repeated characters, not every
+    weak secret, so the message says how to make a good one.
+    """
+    if not isinstance(secret, str):
+        raise ConfigError(f"CACHE_SECRET must be a string, not {type(secret).__name__}")
+    size, distinct = len(secret.encode()), len(set(secret))
+    if size < MIN_SECRET_BYTES or distinct < MIN_SECRET_DISTINCT:
+        raise ConfigError(
+            f"CACHE_SECRET must be at least {MIN_SECRET_BYTES} bytes with at least"
+            f" {MIN_SECRET_DISTINCT} different characters (this one: {size} bytes,"
+            f" {distinct} different). Make one with: {MAKE_A_SECRET}")
+    return secret
 
 
 def frame_ancestors(value: str) -> str:

@@ -12,7 +12,7 @@ import logging
 
 from flask import Flask, Response, current_app, jsonify, render_template_string, request
 from markupsafe import escape
-from werkzeug.exceptions import HTTPException, InternalServerError
+from werkzeug.exceptions import ClientDisconnected, HTTPException, InternalServerError
 
 from tictactoe import IllegalPositionError
 
@@ -93,6 +93,14 @@ def register(app: Flask) -> None:
         response = error_response(
             503, "the server is busy with other searches: try again in a second")
         response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
+        return response
+
+    @app.errorhandler(ClientDisconnected)
+    def body_cut_short(error: ClientDisconnected) -> Response:
+        # The server's read timeout (gunicorn.conf.py) ran out while the body was awaited.
+        if isinstance(error.__context__, TimeoutError):
+            return error_response(408, "the request body stopped arriving: send it at once")
+        response: Response = http_error(error)
         return response
 
     @app.errorhandler(HTTPException)

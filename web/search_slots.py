@@ -1,8 +1,11 @@
 """Search slots: the engine as the web app runs it, within a budget and a cap on searches.
 
-Each worker has a few slots; a search takes one or is refused at once
-(``Busy``: the client retries), so a burst of hard positions cannot pile up
-searches behind each other.
+Each worker has a few slots; a search takes one, waiting at most one search
+budget for it (a slot frees within that), or is refused (``Busy``: the client
+retries), so a burst of hard positions cannot pile up searches behind each
+other.  The wait matters under gunicorn's gevent worker, which takes as many
+connections as arrive: a third search arriving at a worker with two slots
+waits a moment instead of being refused while the other worker idles.
 
 A ``Solver`` keeps its transposition table between requests (later positions
 of the same game reuse most of it), but it is not thread-safe, so every thread
@@ -21,6 +24,8 @@ from contextlib import contextmanager
 from tictactoe import Board, Rules, Solver, SolveResult, analyse
 from tictactoe.algorithms.base import Engine as TeachingEngine
 from tictactoe.algorithms.base import EngineResult
+
+from .offload import off_event_loop
 
 # Rule sets (board size and k) whose solver a thread keeps warm at once.
 SOLVERS_PER_THREAD = 4
@@ -46,12 +51,12 @@ class SearchSlots:
         self.table_limit = table_limit
         self._slots = threading.BoundedSemaphore(max_searches)
         self._local = threading.local()
+        self._run = off_event_loop(threads=max_searches)
 
     def search(self, board: Board, all_moves: bool) -> SolveResult:
         """Analyse ``board`` within the budget; raises ``Busy`` when no search slot is free."""
         with self._search_slot():
-            return analyse(board, budget=self.budget, all_moves=all_moves,
-                           solver=self._solver(board.rules))
+            return self._run(self._analyse, board, all_moves)
 
     def run(self, board: Board, teaching: TeachingEngine,
             rng: random.Random | None = None) -> EngineResult:
@@ -60,17 +65,27 @@ class SearchSlots:
         Raises ``Busy`` when no search slot is free, ``GameOverError`` on a finished board.
         """
         with self._search_slot():
-            return teaching.search(board, deadline=time.monotonic() + self.budget, rng=rng)
+            return self._run(self._teach, board, teaching, rng)
+
+    def _analyse(self, board: Board, all_moves: bool) -> SolveResult:
+        # In the searching thread: its solvers are its own.
+        return analyse(board, budget=self.budget, all_moves=all_moves,
+                       solver=self._solver(board.rules))
+
+    def _teach(self, board: Board, teaching: TeachingEngine,
+               rng: random.Random | None) -> EngineResult:
+        # The deadline starts when the search does, not when it was queued.
+        return teaching.search(board, deadline=time.monotonic() + self.budget, rng=rng)
 
     @contextmanager
     def _search_slot(self) -> Iterator[None]:
-        """Hold one of the worker's search slots, or raise ``Busy`` at once when none is free.
+        """Hold one of the worker's search slots, or raise ``Busy`` when none frees within the budget.
 
         ``admit()`` goes first: a client over its limit is refused without taking a slot.
         """
         if self.admit is not None:
             self.admit()
-        if not self._slots.acquire(blocking=False):
+        if not self._slots.acquire(timeout=self.budget):
             raise Busy()
         try:
             yield

@@ -6,12 +6,13 @@ real one (re-searching to check it would cost the search the cache saves).
 So every entry carries an HMAC-SHA256 of its key and its canonical JSON, made
 with a secret that every worker and instance shares:
 
-- ``CACHE_SECRET`` when it is set (the way to keep out whoever can reach a
-  shared Redis but not the app's settings);
+- ``CACHE_SECRET`` when it is set; with Redis it must be (web/config.py): a
+  secret kept in the same Redis would sign entries for whoever can write
+  there.  Rotating it turns every stored entry into one that fails its check:
+  each is ignored, searched again and stored under the new secret;
 - else, for the file-system cache, a random secret in a 0600 file beside the
-  entries (it keeps out corruption and other programs' entries);
-- else, for Redis, a random secret set once in Redis (``SET NX``) and read by
-  every instance.
+  entries (it keeps out corruption and other programs' entries: whoever can
+  write the folder can read the file anyway).
 """
 
 from __future__ import annotations
@@ -38,12 +39,9 @@ class BadSignature(ValueError):
 class Signer:
     """Sign and check entries with a secret fetched once, when first needed."""
 
-    def __init__(self, fetch_secret: Callable[[], bytes], refetch_on_mismatch: bool = False) -> None:
+    def __init__(self, fetch_secret: Callable[[], bytes]) -> None:
         self._fetch_secret = fetch_secret
         self._secret: bytes | None = None
-        # A secret kept in Redis is set anew when Redis restarts empty: on a
-        # mismatch, read it again before calling the entry bad.
-        self._refetch_on_mismatch = refetch_on_mismatch
 
     def sign(self, key: str, entry: dict) -> dict:
         """The entry with its MAC added; raises ``SecretUnavailable``."""
@@ -59,10 +57,6 @@ class Signer:
         entry = {name: value for name, value in stored.items() if name != MAC_FIELD}
         if hmac.compare_digest(stored[MAC_FIELD], self._mac(key, entry)):
             return entry
-        if self._refetch_on_mismatch:
-            self._secret = None
-            if hmac.compare_digest(stored[MAC_FIELD], self._mac(key, entry)):
-                return entry
         raise BadSignature("the entry's signature does not match")
 
     def _mac(self, key: str, entry: dict) -> str:
@@ -97,18 +91,4 @@ def file_secret(path: Path) -> Callable[[], bytes]:
         if len(secret) < 32:  # a reader raced the writer's first bytes, or the file is damaged
             raise SecretUnavailable(f"{path.name} is too short to be a secret")
         return secret.encode()
-    return fetch
-
-
-def redis_secret(client, key: str) -> Callable[[], bytes]:
-    """A secret set once in Redis (``SET NX``) and read by every instance."""
-    def fetch() -> bytes:
-        try:
-            client.set(key, secrets.token_hex(32), nx=True)
-            secret = client.get(key)
-        except Exception as error:  # redis-py raises many kinds; any means "not now"
-            raise SecretUnavailable(f"cannot read the secret from Redis: {error!r}") from error
-        if not secret:
-            raise SecretUnavailable("the secret vanished from Redis")
-        return secret
     return fetch

@@ -5,8 +5,9 @@ The backend is one of ``BACKENDS`` (the ``CACHE_TYPE`` setting):
 - ``filesystem``: a private folder shared by every worker of the machine:
   ``solved/`` (entries, through flask-caching's ``FileSystemCache``),
   ``locks/`` (``flock`` files) and ``secret``;
-- ``redis``: one Redis shared by every instance: entries, locks and
-  the secret under ``CACHE_KEY_PREFIX``;
+- ``redis``: one Redis shared by every instance: entries and locks under
+  ``CACHE_KEY_PREFIX``; the signing secret is ``CACHE_SECRET``, which the
+  settings require with Redis;
 - ``null``: no shared store; each worker only keeps what it solved itself.
 
 Entries are stored without expiry (a solved position never goes stale) and as
@@ -30,7 +31,7 @@ from flask_caching import Cache
 from ..breaker import Breaker
 from ..config import Settings
 from ..locks import FileLocks, LocalLocks, Locks, RedisLocks
-from ..signing import Signer, file_secret, fixed_secret, redis_secret
+from ..signing import Signer, file_secret, fixed_secret
 from ..throttled_log import throttle_library_logs
 
 if TYPE_CHECKING:
@@ -92,7 +93,7 @@ def open_backend(app: Flask, settings: Settings) -> Backend:
 
 
 def _open_redis(app: Flask, settings: Settings) -> Backend:
-    """The Redis backend: entries, locks and secret under the key prefix."""
+    """The Redis backend: entries and locks under the key prefix, signed with CACHE_SECRET."""
     client = redis_client(settings)
     prefix = settings.cache_key_prefix
     cache.init_app(app, config={
@@ -100,9 +101,9 @@ def _open_redis(app: Flask, settings: Settings) -> Backend:
         "CACHE_DEFAULT_TIMEOUT": 0, "CACHE_SERIALIZER": EntrySerializer})
     # The lock outlives the longest search it guards, then frees itself.
     locks = RedisLocks(client, prefix, ttl=settings.search_budget * 2 + 5)
-    fetch = (fixed_secret(settings.cache_secret) if settings.cache_secret
-             else redis_secret(client, f"{prefix}secret"))
-    signer = Signer(fetch, refetch_on_mismatch=not settings.cache_secret)
+    if settings.cache_secret is None:
+        raise ValueError("the redis backend needs CACHE_SECRET")  # load_settings makes sure of it
+    signer = Signer(fixed_secret(settings.cache_secret))
     return Backend(settings.backend, _store(app), locks, signer, Breaker())
 
 
@@ -153,10 +154,14 @@ def redis_client(settings: Settings) -> redis.Redis:
     """A Redis client that fails fast: short timeouts and one immediate retry.
 
     redis-py retries ten times with backoff by default: with Redis down, every
-    request would stall for seconds before going on without the cache.
+    request would stall for seconds before going on without the cache.  The
+    one retry is for a connection that broke (Redis restarted); a Redis that
+    does not answer in time is not asked again, and a new connection sends no
+    CLIENT SETINFO: a hung Redis costs one ``REDIS_TIMEOUT``, not four.
     """
     import redis  # here: a deployment on the file system never loads it
     from redis.backoff import NoBackoff
+    from redis.exceptions import ConnectionError as RedisConnectionError
     from redis.retry import Retry
 
     if settings.redis_url is None:
@@ -164,4 +169,5 @@ def redis_client(settings: Settings) -> redis.Redis:
     return redis.Redis.from_url(
         settings.redis_url, socket_timeout=settings.redis_timeout,
         socket_connect_timeout=settings.redis_timeout,
-        retry=Retry(NoBackoff(), 1), health_check_interval=30)
+        retry=Retry(NoBackoff(), 1, supported_errors=(RedisConnectionError,)),
+        health_check_interval=30, driver_info=None)

@@ -23,7 +23,6 @@ and shared by every worker (file system) or every instance (Redis):
 from __future__ import annotations
 
 import logging
-import secrets
 import threading
 import time
 from dataclasses import dataclass
@@ -144,28 +143,6 @@ class SolvedPositions:
         heuristic search: never proven, so not worth a lookup or a lock.
         """
         return self.backend.store is not None and board.empty.bit_count() <= EXACT_MAX_EMPTIES
-
-    def probe(self) -> tuple[bool, str]:
-        """A real round trip through the backend: ``(ok, detail)``, never raises."""
-        store = self.backend.store
-        if self.backend.name == "null":
-            return True, "no shared cache configured"
-        if store is None:
-            return False, self.backend.failure or "cache backend not set up"
-        token = secrets.token_hex(8)
-        key = f"healthz:{token}"  # unique: instances on other hosts may share our pid
-        try:  # past the breaker: this is how a recovered backend is noticed at once
-            if not store.set(key, token, timeout=60):
-                return False, "cache write failed"
-            if store.get(key) != token:
-                return False, "cache read-back failed"
-            store.delete(key)
-        except Exception as error:
-            self.backend.breaker.trip()
-            self.log.warning("probe", "cache backend failed its health probe: %r", error)
-            return False, f"cache backend error ({type(error).__name__})"
-        self.backend.breaker.reset()
-        return True, "read and write ok"
 
     # -- internals ----------------------------------------------------------------
 

@@ -1,0 +1,54 @@
+"""Run CPU-bound work where it cannot freeze the other connections of a worker.
+
+Under gunicorn's gevent worker every connection is a greenlet on one event
+loop: a search of a second run in a greenlet would stop every other request of
+that worker (a cached answer, /livez) for that second.  Searches therefore run
+in a pool of real threads, and the calling greenlet waits for the result while
+the loop serves the others (the interpreter hands the loop its turn every few
+milliseconds).  Outside gevent (the test client, a thread worker) the work runs
+in the caller's thread, as before.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Protocol, TypeVar
+
+Result = TypeVar("Result")
+
+
+class Runner(Protocol):
+    """``run(work, *args)``: ``work(*args)``, wherever it is computed."""
+
+    def __call__(self, work: Callable[..., Result], *args: Any) -> Result: ...
+
+
+def _in_caller(work: Callable[..., Result], *args: Any) -> Result:
+    return work(*args)
+
+
+class _ThreadPoolRunner:
+    """Work handed to a pool of real threads; the calling greenlet waits for it."""
+
+    def __init__(self, threads: int) -> None:
+        from gevent.threadpool import ThreadPool  # type: ignore[import-untyped]  # no types shipped
+
+        self._pool = ThreadPool(threads)
+
+    def __call__(self, work: Callable[..., Result], *args: Any) -> Result:
+        result: Result = self._pool.apply(work, args)
+        return result
+
+
+def off_event_loop(threads: int) -> Runner:
+    """A runner that computes work off gevent's event loop if there is one (else in the caller).
+
+    ``threads`` real threads at most (one per concurrent search is enough).
+    """
+    try:
+        from gevent import monkey  # type: ignore[import-untyped]  # gevent ships no types
+    except ImportError:  # gevent is installed with the app; a bare checkout still runs
+        return _in_caller
+    if not monkey.is_module_patched("socket"):
+        return _in_caller
+    return _ThreadPoolRunner(threads)

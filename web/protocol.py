@@ -1,0 +1,51 @@
+"""HTTP details Flask and werkzeug leave loose, fixed for every route.
+
+- ``OPTIONS``: answered ``204 No Content`` with ``Allow`` (Flask's automatic
+  answer is a 200 with an empty HTML body);
+- a body of unknown length (``Transfer-Encoding: chunked``): werkzeug silently
+  cuts it at ``MAX_CONTENT_LENGTH``, so the app would parse a truncated body
+  (400 "Unterminated string"); it is read here, one byte past the limit, and
+  refused with 413 when longer;
+- redirects (werkzeug's 308 for doubled slashes, ``//static//x``) carry a
+  relative ``Location``: werkzeug builds an absolute one from the ``Host``
+  header, which is the client's to choose.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from flask import Flask, Response, request
+from werkzeug.exceptions import RequestEntityTooLarge
+
+
+def register(app: Flask, max_body_bytes: int) -> None:
+    """Install the hooks on ``app``; bodies over ``max_body_bytes`` get 413."""
+    # One byte more than the limit, so that a longer chunked body shows.
+    app.config["MAX_CONTENT_LENGTH"] = max_body_bytes + 1
+
+    @app.before_request
+    def refuse_large_bodies() -> None:
+        length = request.content_length
+        if length is None and request.headers.get("Transfer-Encoding"):
+            length = len(request.get_data(cache=True))  # bounded by MAX_CONTENT_LENGTH
+        if length is not None and length > max_body_bytes:
+            raise RequestEntityTooLarge()
+
+    @app.after_request
+    def tidy(response: Response) -> Response:
+        if request.method == "OPTIONS" and response.status_code == 200:
+            response.status_code = 204
+            response.set_data(b"")
+            del response.headers["Content-Type"]
+        location = response.headers.get("Location")
+        if location is not None:
+            response.headers["Location"] = relative_location(location)
+        return response
+
+
+def relative_location(location: str) -> str:
+    """``location`` without scheme and host: the path (never ``//``-led) and the query."""
+    parts = urlsplit(location)
+    path = "/" + parts.path.lstrip("/")  # "//host/x" would be read as another host
+    return path + (f"?{parts.query}" if parts.query else "")
