@@ -1,7 +1,15 @@
 """Shared fixtures; the engine's tests need none, the web tests add theirs beside them."""
 
+import os
 import sys
 from pathlib import Path
 
 # Tests import the project's top-level modules (app, tictactoe) from a clean clone.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+# The suite's positions are mostly small 3x3 ones, chosen to show entries
+# shared between workers and instances; most of them take the solver fewer
+# nodes than CACHE_MIN_NODES, so by default they would not be stored at all.
+# Tests run with every proven result stored (in-process apps and the servers
+# they start both read this); tests/test_bounded_cache.py sets its own.
+os.environ.setdefault("CACHE_MIN_NODES", "0")

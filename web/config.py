@@ -30,6 +30,13 @@ DEFAULT_SOLVER_TABLE_LIMIT = 200_000
 DEFAULT_REDIS_TIMEOUT = 1.0
 DEFAULT_STATIC_MAX_AGE = 3600
 DEFAULT_KEY_PREFIX = "ttt:"
+# Entries the file cache keeps (a file of about 4 KiB on disk each, so about
+# 200 MiB); past it the least recently used go (web/cache/eviction.py).
+DEFAULT_CACHE_MAX_ENTRIES = 50_000
+# Results whose search took fewer nodes are not stored: searching them again
+# (about 0.1-0.3 ms) costs about what reading and checking an entry does, and
+# less than writing one (docs/reliability.md, "A bounded cache").
+DEFAULT_CACHE_MIN_NODES = 16
 
 # One source of a CSP frame-ancestors list: a keyword, a scheme, or a host
 # source such as https://*.example.com:8443.  Nothing that could end the header
@@ -65,6 +72,8 @@ class Settings:
     frame_ancestors: str
     static_max_age: int
     cache_secret: str | None
+    cache_max_entries: int = DEFAULT_CACHE_MAX_ENTRIES
+    cache_min_nodes: int = DEFAULT_CACHE_MIN_NODES
 
 
 def default_cache_dir() -> Path:
@@ -130,6 +139,13 @@ def load_settings(env: Mapping[str, str] | None = None,
     if cache_secret is not None and (not isinstance(cache_secret, str) or len(cache_secret) < 16):
         raise ConfigError("CACHE_SECRET must be a string of at least 16 characters")
 
+    max_entries = _number(source, "CACHE_MAX_ENTRIES", DEFAULT_CACHE_MAX_ENTRIES, int)
+    if not 100 <= max_entries <= 100_000_000:
+        raise ConfigError(f"CACHE_MAX_ENTRIES must be between 100 and 100000000, not {max_entries}")
+    min_nodes = _number(source, "CACHE_MIN_NODES", DEFAULT_CACHE_MIN_NODES, int)
+    if not 0 <= min_nodes <= 1_000_000_000:
+        raise ConfigError(f"CACHE_MIN_NODES must be between 0 and 1000000000, not {min_nodes}")
+
     prefix = str(source.get("CACHE_KEY_PREFIX", DEFAULT_KEY_PREFIX))
     if not re.fullmatch(r"[A-Za-z0-9_.:-]{0,40}", prefix):
         raise ConfigError("CACHE_KEY_PREFIX may hold up to 40 letters, digits and _ . : -")
@@ -148,6 +164,8 @@ def load_settings(env: Mapping[str, str] | None = None,
         frame_ancestors=frame_ancestors(str(source.get("FRAME_ANCESTORS", "*"))),
         static_max_age=static_max_age,
         cache_secret=cache_secret,
+        cache_max_entries=max_entries,
+        cache_min_nodes=min_nodes,
     )
 
 
