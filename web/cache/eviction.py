@@ -10,10 +10,12 @@ time, which is 0 for every entry here.  This cache instead:
   that holds an entry in memory does not read it again, so "used" means
   "needed by a worker that did not have it");
 - sweeps in amortised steps: each worker counts its own writes and, every
-  ``sweep_every`` writes (``max_entries // 50``, at least 1), lists the folder
-  once under a ``flock`` taken without waiting, so one worker sweeps at a
-  time and the others go on.  A sweep that finds more than ``max_entries``
-  files removes the oldest down to 90% of the cap, so sweeps are rare;
+  ``sweep_every`` writes (``max_entries // 50``, at least 1), lists the
+  folder's names once under a ``flock`` taken without waiting, so one worker
+  sweeps at a time and the others go on.  Only a sweep that finds more than
+  ``max_entries`` files reads their times (a stat each) and removes the
+  oldest down to 90% of the cap, so that happens once per ``max_entries / 10``
+  writes at most;
 - slack: between two sweeps each of W workers writes at most ``sweep_every``
   entries, so the folder holds at most ``max_entries + W * sweep_every`` files
   (2 workers: the cap plus 4%), plus the writes in flight;
@@ -147,28 +149,34 @@ class BoundedFileCache(FileSystemCache):
             os.close(fd)  # and so the flock goes too
 
     def _sweep_locked(self) -> int:
+        # Names first (no stat per file): the folder is over its cap only once
+        # in many sweeps, and only then are the entries' times needed.
         now = time.time()
-        entries: list[tuple[float, str]] = []
+        entries: list[str] = []
         with os.scandir(self._path) as listing:
             for item in listing:
-                try:
-                    modified = item.stat(follow_symlinks=False).st_mtime
-                except FileNotFoundError:
-                    continue  # removed since the listing (replaced, evicted)
-                if item.name.endswith(self._fs_transaction_suffix):
-                    if now - modified > STALE_TEMP_SECONDS:
-                        remove(item.path)
-                else:
-                    entries.append((modified, item.path))
+                if not item.name.endswith(self._fs_transaction_suffix):
+                    entries.append(item.path)
+                elif now - modified_time(item.path, default=now) > STALE_TEMP_SECONDS:
+                    remove(item.path)
         if len(entries) <= self.max_entries:
             return 0
-        entries.sort()
+        # A file gone since the listing (replaced, evicted) sorts first and is skipped.
+        by_age = sorted(entries, key=lambda path: modified_time(path, default=0.0))
         excess = len(entries) - int(self.max_entries * LOW_WATER)
-        for _, path in entries[:excess]:
+        for path in by_age[:excess]:
             remove(path)
         logger.info("cache over its cap of %d entries: removed the %d least recently used",
                     self.max_entries, excess)
         return excess
+
+
+def modified_time(path: str, default: float) -> float:
+    """The mtime of ``path``, or ``default`` when it is gone."""
+    try:
+        return os.stat(path, follow_symlinks=False).st_mtime
+    except FileNotFoundError:
+        return default
 
 
 def remove(path: str) -> None:
