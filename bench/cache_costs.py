@@ -69,7 +69,7 @@ def entry_costs(folder: Path) -> None:
 
 def sweep_costs(folder: Path, entries: int) -> None:
     """Print the time of a sweep with nothing to evict, and of one evicting 10%."""
-    (folder / "solved").mkdir()
+    (folder / "solved").mkdir(parents=True)
     store = BoundedFileCache(str(folder / "solved"), max_entries=entries * 2,
                              sweep_lock=str(folder / "sweep.lock"), default_timeout=0)
     entry = {"format": 3, "value": "draw", "plies": 8, "best": [1, 3], "moves": None,
