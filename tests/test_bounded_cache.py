@@ -123,14 +123,18 @@ def test_the_least_recently_used_entries_go_first(tmp_path):
     assert gone == list(range(1, 13))  # the 12 oldest, k0 spared by its read
 
 
-def test_only_one_worker_sweeps_at_a_time(tmp_path):
+def test_only_one_worker_sweeps_at_a_time_and_a_skipped_sweep_is_retried(tmp_path):
     import fcntl
 
-    store = make_store(tmp_path)
+    store = make_store(tmp_path, cap=100)  # a sweep every 2 writes
     with open(tmp_path / "sweep.lock", "w") as held:
-        fcntl.flock(held, fcntl.LOCK_EX)
+        fcntl.flock(held, fcntl.LOCK_EX)  # another worker is sweeping
         assert store.sweep() is None
-    assert store.sweep() == 0
+        for i in range(110):
+            store.set(f"k{i}", i)
+        assert len(entry_files(tmp_path / "solved")) == 110  # nobody swept
+    store.set("k110", 110)  # the lock is free: this write's sweep runs at once
+    assert len(entry_files(tmp_path / "solved")) == int(100 * LOW_WATER)
 
 
 # -- temp files ----------------------------------------------------------------
@@ -256,7 +260,8 @@ def test_redis_evicting_entries_under_maxmemory_keeps_every_answer_right(tmp_pat
             response = writer.post("/analyze", json={"board": board.to_text(), "k": 4})
             assert response.status_code == 200
             flooded += 1
-        assert int(client.info("memory")["used_memory"]) <= 1500 * 1024
+        # Redis evicts before each write, so the last write may stand a little above the limit.
+        assert int(client.info("memory")["used_memory"]) <= 1500 * 1024 + 64 * 1024
         # A key without a TTL is never chosen by volatile-lru.
         assert client.get("ttt:no-ttl") == b"kept"
         # A fresh instance (nothing in memory) asks the early positions again.

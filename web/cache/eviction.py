@@ -117,11 +117,12 @@ class BoundedFileCache(FileSystemCache):
     def _count_write(self) -> None:
         with self._writes_lock:
             self._writes += 1
-            due = self._writes >= self.sweep_every
-            if due:
-                self._writes = 0
-        if due:
-            self.sweep()
+            seen = self._writes
+        # While another worker sweeps, the count stands and the next write tries
+        # again: a skipped sweep must not let this worker write another interval.
+        if seen >= self.sweep_every and self.sweep() is not None:
+            with self._writes_lock:
+                self._writes -= seen  # writes made during the sweep count towards the next
 
     def sweep(self) -> int | None:
         """Remove stale temp files and, over the cap, the least recently used entries.
