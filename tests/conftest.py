@@ -11,3 +11,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 # limit on searches can tell.  Tests of other things run without it; the tests of
 # the limit itself (test_rate_limit.py) set it.
 os.environ.setdefault("SEARCH_RATE_LIMIT", "off")
+# The suite's positions are mostly small 3x3 ones, chosen to show entries
+# shared between workers and instances; most of them take the solver fewer
+# nodes than CACHE_MIN_NODES, so by default they would not be stored at all.
+# Tests run with every proven result stored (in-process apps and the servers
+# they start both read this); tests/test_bounded_cache.py sets its own.
+os.environ.setdefault("CACHE_MIN_NODES", "0")

@@ -116,7 +116,9 @@ class RedisServer:
     outage; the port stays the same.
     """
 
-    def __init__(self, workdir: Path) -> None:
+    def __init__(self, workdir: Path, args: list[str] | None = None) -> None:
+        """``args``: more redis-server options, e.g. ``["--maxmemory", "2mb"]``."""
+        self.args = args or []
         self.port = free_port()
         self.url = f"redis://127.0.0.1:{self.port}/0"
         self.workdir = workdir
@@ -128,7 +130,7 @@ class RedisServer:
             raise RuntimeError("redis-server is not installed (apt-get install redis-server)")
         self.process = subprocess.Popen(
             [executable, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-             "--appendonly", "no", "--dir", str(self.workdir)],
+             "--appendonly", "no", "--dir", str(self.workdir), *self.args],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         wait_until(self._answers, what="redis-server")
 

@@ -40,6 +40,13 @@ MAKE_A_SECRET = "python3 -c 'import secrets; print(secrets.token_hex(32))'"
 # No per-second part: the lab's quick 3x3 searches come in bursts.
 DEFAULT_SEARCH_RATE_LIMIT = "60 per minute"
 MAX_TRUSTED_PROXIES = 5
+# Entries the file cache keeps (a file of about 4 KiB on disk each, so about
+# 200 MiB); past it the least recently used go (web/cache/eviction.py).
+DEFAULT_CACHE_MAX_ENTRIES = 50_000
+# Results whose search took fewer nodes are not stored: searching them again
+# (about 0.1-0.3 ms) costs about what reading and checking an entry does, and
+# less than writing one (docs/reliability.md, "A bounded cache").
+DEFAULT_CACHE_MIN_NODES = 16
 
 # One source of a CSP frame-ancestors list: a keyword, a scheme, or a host
 # source such as https://*.example.com:8443.  Nothing that could end the header
@@ -77,6 +84,8 @@ class Settings:
     cache_secret: str | None
     search_rate_limit: str | None
     trusted_proxies: int
+    cache_max_entries: int = DEFAULT_CACHE_MAX_ENTRIES
+    cache_min_nodes: int = DEFAULT_CACHE_MIN_NODES
 
 
 def default_cache_dir() -> Path:
@@ -146,6 +155,13 @@ def load_settings(env: Mapping[str, str] | None = None,
             " a secret kept in the Redis itself would let whoever can write there sign entries."
             f" Make one with: {MAKE_A_SECRET}")
 
+    max_entries = _number(source, "CACHE_MAX_ENTRIES", DEFAULT_CACHE_MAX_ENTRIES, int)
+    if not 100 <= max_entries <= 100_000_000:
+        raise ConfigError(f"CACHE_MAX_ENTRIES must be between 100 and 100000000, not {max_entries}")
+    min_nodes = _number(source, "CACHE_MIN_NODES", DEFAULT_CACHE_MIN_NODES, int)
+    if not 0 <= min_nodes <= 1_000_000_000:
+        raise ConfigError(f"CACHE_MIN_NODES must be between 0 and 1000000000, not {min_nodes}")
+
     prefix = str(source.get("CACHE_KEY_PREFIX", DEFAULT_KEY_PREFIX))
     if not re.fullmatch(r"[A-Za-z0-9_.:-]{0,40}", prefix):
         raise ConfigError("CACHE_KEY_PREFIX may hold up to 40 letters, digits and _ . : -")
@@ -172,6 +188,8 @@ def load_settings(env: Mapping[str, str] | None = None,
         cache_secret=cache_secret,
         search_rate_limit=rate_limit,
         trusted_proxies=proxies,
+        cache_max_entries=max_entries,
+        cache_min_nodes=min_nodes,
     )
 
 

@@ -1,11 +1,12 @@
-"""The shared cache of solved positions, in three modules with one job each.
+"""The shared cache of solved positions, in four modules with one job each.
 
 - ``entries``: what is stored for a position (its key, its encoding) and the
   checks a stored entry must pass before it is served;
 - ``solved``: ``SolvedPositions``, the single-flight cache the API asks, and
   ``Answer``, the engine's ``SolveResult`` in the posted position's cells;
-- ``backends``: setting up the store (file system, Redis or none), its locks,
-  totals and signing secret.
+- ``backends``: setting up the store (file system, Redis or none), its locks and
+  signing secret;
+- ``eviction``: the file store's cap, and writes that leave no temp file.
 """
 
 from .solved import Answer, SolvedPositions, init_app

@@ -3,15 +3,17 @@
 The backend is one of ``BACKENDS`` (the ``CACHE_TYPE`` setting):
 
 - ``filesystem``: a private folder shared by every worker of the machine:
-  ``solved/`` (entries, through flask-caching's ``FileSystemCache``),
-  ``locks/`` (``flock`` files) and ``secret``;
+  ``solved/`` (entries, through ``eviction.BoundedFileCache``: flask-caching's
+  ``FileSystemCache`` with a cap), ``locks/`` (``flock`` files), ``sweep.lock``
+  and ``secret``;
 - ``redis``: one Redis shared by every instance: entries and locks under
   ``CACHE_KEY_PREFIX``; the signing secret is ``CACHE_SECRET``, which the
   settings require with Redis;
 - ``null``: no shared store; each worker only keeps what it solved itself.
 
-Entries are stored without expiry (a solved position never goes stale) and as
-JSON, never pickled: whoever can write the store could otherwise run code.
+Entries are stored without expiry on disk (a solved position never goes stale;
+the folder's cap evicts the least recently used) and with a long TTL in Redis
+(for its eviction policy), as JSON, never pickled: whoever can write the store could otherwise run code.
 """
 
 from __future__ import annotations
@@ -40,6 +42,12 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 cache = Cache()
+
+# Entries in Redis carry a TTL so that a `volatile-lru` policy may evict them
+# while the key without one (the secret) stays (docs/deploy.md).
+# A solved position never goes stale: the TTL only bounds how long an unused
+# entry can sit in memory.
+REDIS_ENTRY_TTL = 30 * 24 * 3600
 
 
 @dataclass(frozen=True)
@@ -75,8 +83,10 @@ def open_backend(app: Flask, settings: Settings) -> Backend:
         try:
             folders = prepare_cache_dir(settings.cache_dir, settings.cache_dir_is_default)
             cache.init_app(app, config={
-                "CACHE_TYPE": "FileSystemCache", "CACHE_DIR": str(folders["solved"]),
-                "CACHE_THRESHOLD": 0,  # cachelib: 0 means no limit, so nothing is ever evicted
+                "CACHE_TYPE": "web.cache.eviction.BoundedFileCache",
+                "CACHE_DIR": str(folders["solved"]),
+                "CACHE_OPTIONS": {"max_entries": settings.cache_max_entries,
+                                  "sweep_lock": str(folders["sweep"])},
                 "CACHE_DEFAULT_TIMEOUT": 0,  # cachelib: 0 means entries never expire
                 "CACHE_SERIALIZER": EntrySerializer})
         except (OSError, UnsafeCacheDir) as error:
@@ -98,7 +108,7 @@ def _open_redis(app: Flask, settings: Settings) -> Backend:
     prefix = settings.cache_key_prefix
     cache.init_app(app, config={
         "CACHE_TYPE": "RedisCache", "CACHE_REDIS_HOST": client, "CACHE_KEY_PREFIX": prefix,
-        "CACHE_DEFAULT_TIMEOUT": 0, "CACHE_SERIALIZER": EntrySerializer})
+        "CACHE_DEFAULT_TIMEOUT": REDIS_ENTRY_TTL, "CACHE_SERIALIZER": EntrySerializer})
     # The lock outlives the longest search it guards, then frees itself.
     locks = RedisLocks(client, prefix, ttl=settings.search_budget * 2 + 5)
     if settings.cache_secret is None:
@@ -147,6 +157,7 @@ def prepare_cache_dir(root: Path, is_default: bool) -> dict[str, Path]:
     for folder in folders.values():
         folder.mkdir(mode=0o700, exist_ok=True)
     folders["secret"] = root / "secret"  # see web/signing.py
+    folders["sweep"] = root / "sweep.lock"  # see web/cache/eviction.py
     return folders
 
 

@@ -9,7 +9,9 @@ and shared by every worker (file system) or every instance (Redis):
 - value: the proven result in the canonical position's cells (``entries``),
   mapped back through the symmetry on every request.  The random choice among
   the optimal moves happens after the lookup, so a hit still varies the move;
-- only proven results are stored; an entry that cannot be read or does not fit
+- only proven results are stored, and only those whose search took at least
+  ``CACHE_MIN_NODES`` nodes (cheaper ones are searched again; each worker still
+  keeps them in memory); an entry that cannot be read or does not fit
   its schema is ignored, counted and recomputed, never served;
 - single-flight: of N concurrent requests for one unsolved position, one takes
   the position's lock and searches, the others poll the cache for its result
@@ -188,7 +190,10 @@ class SolvedPositions:
         result = self._engine_search(canon, all_moves)
         if result.proven:
             entry = Entry.of(result)
-            stored = self._write_signed(key, entry)
+            # A search this cheap is redone rather than stored: the shared
+            # store keeps only what is dearer to search than to read.
+            worth_keeping = result.nodes >= self.settings.cache_min_nodes
+            stored = worth_keeping and self._write_signed(key, entry)
             self._remember(key, entry)
             self.stats.add(searches=1, stored=int(stored))
         else:
