@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from flask import Flask
 from flask.json.provider import DefaultJSONProvider
 
-from web import api, cache, errors, pages, security
+from web import api, cache, errors, pages, positions, security
 from web.config import load_settings
 from web.search_slots import SearchSlots
 
@@ -44,6 +44,7 @@ def create_app(config: Mapping[str, object] | None = None) -> Flask:
     errors.register(app)
     security.register(app, settings.frame_ancestors)
     app.register_blueprint(api.bp)
+    app.register_blueprint(positions.bp)
     app.register_blueprint(pages.bp)
     return app
 
