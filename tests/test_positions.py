@@ -97,6 +97,21 @@ def test_every_spelling_of_one_position_gets_one_etag_and_one_body(client, spell
     assert response.data == reference.data
 
 
+def test_the_searched_answer_and_the_cached_one_are_the_same_bytes(client):
+    #  . . . .
+    #  . x . .     O to move on 4x4, three in a row: asked here for the first time
+    #  . . . .
+    #  . . . .
+    before = client.get("/stats").get_json()["worker"]
+    searched = get(client, "4/1x2/4/4")
+    middle = client.get("/stats").get_json()["worker"]
+    cached = get(client, "4/1x2/4/4")
+    after = client.get("/stats").get_json()["worker"]
+    assert middle["searches"] - before["searches"] == 1
+    assert (after["hits"] - middle["hits"], after["searches"] - middle["searches"]) == (1, 0)
+    assert searched.data == cached.data and searched.headers["ETag"] == cached.headers["ETag"]
+
+
 def test_the_default_k_and_the_same_k_spelled_out_get_one_etag(client):
     assert get(client, "x2/1o1/3").headers["ETag"] == get(client, "x2/1o1/3", 3).headers["ETag"]
 
