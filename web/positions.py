@@ -12,7 +12,8 @@ with ``moves`` best first.  So one position always gets the same bytes:
 - not proven (the search ran out of budget): ``Cache-Control: no-store``, no ETag.
 
 Errors are the API's: JSON, ``no-store``; 400 for text that is not a board,
-409 for a board that cannot arise or whose game is over.
+409 for a board that cannot arise or whose game is over; a search it needs is
+charged to the client's SEARCH_RATE_LIMIT like /analyze's (429).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from tictactoe.analysis import EXACT_MAX_EMPTIES
 from .answers import analysis_fields, refuse_finished, solved
 from .cache import Answer
 from .errors import POSITIONS_BLUEPRINT, ApiError
+from .request_log import note
 
 bp = Blueprint(POSITIONS_BLUEPRINT, __name__)
 
@@ -50,6 +52,7 @@ def position() -> Response:
     if provable and not is_resource_modified(request.environ, etag=tag):
         return _cacheable(Response(status=304), tag)
     answer = solved().solve(board, all_moves=True)
+    note(source=str(answer.source))  # for the request's log line and the answers metric
     response = jsonify(position_fields(board, answer))
     if answer.proven:
         return _cacheable(response, tag)
