@@ -298,6 +298,14 @@ def _schemas() -> Schema:
         "proven": {"type": "boolean",
                    "description": "Whether value and plies are proven (false when the search"
                                   " ran out of budget; the move is then the best found)."},
+        "source": {"type": "string", "enum": [*map(str, Source), None], "nullable": True,
+                   "description": "How the answer is known: proof (a full search proved it),"
+                                  " book (proven offline, from the opening book), threats (a"
+                                  " forced sequence of threats was found), heuristic (the best"
+                                  " move of a search that ran out of budget: a guess). Kept by"
+                                  " the cache: a hit says how the entry was solved. Null when no"
+                                  " engine analysis stands behind the answer (a teaching engine,"
+                                  " or a level's move with nothing known)."},
         "cached": {"type": "boolean",
                    "description": "Whether the result came from the shared cache."},
         "depth": {"type": "integer", "nullable": True,
@@ -329,7 +337,7 @@ def _schemas() -> Schema:
     analysis: Schema = {
         "type": "object",
         "required": ["board", "k", "player", "value", "plies", "best", "moves", "proven",
-                     "cached", "depth", "nodes", "ms", "worker"],
+                     "source", "cached", "depth", "nodes", "ms", "worker"],
         "properties": {
             **posted,
             "value": {**NULLABLE_VALUE, "description": "The position's value for the side"
@@ -369,7 +377,8 @@ def _schemas() -> Schema:
         "Move": {
             "type": "object",
             "required": ["move", "player", "board", "status", "line", "value", "plies",
-                         "proven", "cached", "level", "k", "depth", "nodes", "ms", "worker"],
+                         "proven", "source", "cached", "level", "k", "depth", "nodes", "ms",
+                         "worker"],
             "properties": {
                 "move": CELL,
                 "player": {**PLAYER, "description": "The side that moved."},

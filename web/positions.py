@@ -2,8 +2,8 @@
 
 ``GET /position?board=x2/1o1/3&k=3`` answers what POST /analyze answers about
 the position (see ``tictactoe.notation`` for the text), less the fields that
-describe one request's work (cached, nodes, ms, worker), plus ``source``, and
-with ``moves`` best first.  So one position always gets the same bytes:
+describe one request's work (cached, nodes, ms, worker), and with ``moves``
+best first.  So one position always gets the same bytes:
 
 - proven: ``Cache-Control: public, max-age=31536000, immutable`` and a strong
   ``ETag`` computed from the request alone (engine version, body format, k and
@@ -97,7 +97,7 @@ def position_etag(board: Board) -> str:
 
 
 def position_fields(board: Board, answer: Answer) -> dict[str, object]:
-    """The body: /analyze's fields about the position, ``moves`` best first, and ``source``."""
+    """The body: /analyze's fields about the position, in its order, with ``moves`` best first."""
     return {**analysis_fields(board, answer, best_first=True), "value": answer.value,
             "plies": answer.plies, "proven": answer.proven, "source": answer.source,
             "depth": answer.depth}
