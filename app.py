@@ -11,7 +11,8 @@ from collections.abc import Mapping
 from flask import Flask
 from flask.json.provider import DefaultJSONProvider
 
-from web import api, cache, errors, health, metrics, pages, protocol, rate_limit, request_log, security
+from web import (api, cache, errors, health, metrics, pages, positions, protocol, rate_limit,
+                 request_log, security)
 from web.config import load_settings
 from web.search_slots import SearchSlots
 
@@ -40,14 +41,15 @@ def create_app(config: Mapping[str, object] | None = None) -> Flask:
                         max_searches=settings.max_concurrent_searches,
                         table_limit=settings.solver_table_limit,
                         admit=rate_limit.init_app(app, settings))
-    positions = cache.init_app(app, settings, slots)
-    app.extensions["solved_positions"] = positions
-    health.init_app(app, settings, positions.backend)
+    solved = cache.init_app(app, settings, slots)
+    app.extensions["solved_positions"] = solved
+    health.init_app(app, settings, solved.backend)
 
     errors.register(app)
     protocol.register(app, errors.MAX_BODY_BYTES)
     security.register(app, settings.frame_ancestors)
     app.register_blueprint(api.bp)
+    app.register_blueprint(positions.bp)
     app.register_blueprint(pages.bp)
     return app
 

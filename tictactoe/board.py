@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .errors import BoardFormatError, GameOverError, IllegalMoveError, IllegalPositionError
+from .notation import position_text, rows_from_position_text
 from .rules import Bitboard, Cell, Rules
 
 X = "x"
@@ -108,6 +109,19 @@ class Board:
                         " use x, o or . (empty)")
         board.check_reachable()
         return board
+
+    @classmethod
+    def from_position_text(cls, text: str, k: int | None = None) -> Board:
+        """Parse a position text (``"x2/1o1/3"``, see ``notation``) and check it as ``from_text`` does.
+
+        >>> Board.from_position_text("x2/1o1/3").to_text()
+        ['x..', '.o.', '...']
+        """
+        return cls.from_text(rows_from_position_text(text), k=k)
+
+    def position_text(self) -> str:
+        """The position text in its normal form (``notation.position_text``)."""
+        return position_text(self.to_text())
 
     def to_text(self) -> list[str]:
         """The text form: row strings, top first, lower-case x and o, '.' for empty."""

@@ -10,14 +10,15 @@ from __future__ import annotations
 import os
 import random
 
-from flask import Blueprint, Response, current_app, jsonify, request
+from flask import Blueprint, Response, jsonify, request
 
-from tictactoe import ENGINE_VERSION, Board, GameOverError, pick_best, quick_move
+from tictactoe import ENGINE_VERSION, Board, pick_best, quick_move
 from tictactoe.algorithms.base import EngineResult
 from tictactoe.algorithms.registry import describe_engines, get_engine
 
 from . import metrics
-from .cache import Answer, SolvedPositions
+from .answers import analysis_fields, refuse_finished, solved
+from .cache import Answer
 from .errors import API_BLUEPRINT
 from .openapi import build_spec
 from .payload import read_position_request
@@ -25,12 +26,6 @@ from .request_log import note
 
 bp = Blueprint(API_BLUEPRINT, __name__)
 bp.register_blueprint(metrics.bp)  # GET /metrics is the API's too: JSON errors, no-store
-
-
-def solved() -> SolvedPositions:
-    """The app's cache of solved positions."""
-    positions: SolvedPositions = current_app.extensions["solved_positions"]
-    return positions
 
 
 # Unseeded choices draw from the OS: no state shared by forked workers, and no
@@ -43,7 +38,7 @@ def move() -> Response:
     """Play the engine's move: see the Move schema in /openapi.json."""
     req = read_position_request(request, "move")
     board = req.board
-    _refuse_finished(board)
+    refuse_finished(board)
     rng = random.Random(req.seed) if req.seed is not None else _UNSEEDED
     if req.engine is not None:
         result = _run_engine(board, req.engine, rng)
@@ -73,7 +68,7 @@ def analyze() -> Response:
     """Every legal move's value and plies: see the Analysis schema in /openapi.json."""
     req = read_position_request(request, "analyze")
     board = req.board
-    _refuse_finished(board)
+    refuse_finished(board)
     if req.engine is not None:
         # Deterministic (mcts seeded), so that the lab's figures repeat.
         result = _run_engine(board, req.engine, None)
@@ -82,20 +77,7 @@ def analyze() -> Response:
                        move={"row": row, "col": col}, value=result.value,
                        **_teaching_fields(board, req.engine, result))
     answer = solved().solve(board, all_moves=True)
-    best = set(answer.best_moves)
-    cols = board.rules.cols
-    moves = []
-    for cell in board.legal_moves():
-        known = answer.move_values.get(cell) if answer.move_values else None
-        moves.append({"row": cell // cols, "col": cell % cols,
-                      "value": known.value if known else None,
-                      "plies": known.plies if known else None,
-                      "best": cell in best})
-    return jsonify(
-        board=board.to_text(), k=board.rules.k, player=board.to_move,
-        best=[{"row": c // cols, "col": c % cols} for c in answer.best_moves],
-        moves=moves, **_engine_fields(answer),
-    )
+    return jsonify(**analysis_fields(board, answer), **_engine_fields(answer))
 
 
 @bp.post("/state")
@@ -145,16 +127,6 @@ def openapi() -> Response:
     response.cache_control.max_age = 300
     response.cache_control.public = True
     return response
-
-
-def _refuse_finished(board: Board) -> None:
-    """Raise ``GameOverError`` (409) when the game on ``board`` is over, saying how it ended."""
-    outcome = board.outcome()
-    if outcome is None:
-        return
-    if outcome.winner is None:
-        raise GameOverError("the game is over: the board is full (a draw)")
-    raise GameOverError(f"the game is over: {outcome.winner} has won")
 
 
 def _status(board: Board) -> dict[str, object]:

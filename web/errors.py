@@ -20,8 +20,10 @@ from .search_slots import Busy
 
 logger = logging.getLogger(__name__)
 
-# The blueprint whose routes are the API: errors there (and under /api/) are always JSON.
+# The blueprints whose routes are the API: errors there (and under /api/) are always JSON.
 API_BLUEPRINT = "api"
+POSITIONS_BLUEPRINT = "positions"
+API_BLUEPRINTS = frozenset({API_BLUEPRINT, POSITIONS_BLUEPRINT})
 RETRY_AFTER_SECONDS = 1
 MAX_BODY_BYTES = 16 * 1024  # far more than a 15x15 board needs
 
@@ -41,13 +43,13 @@ class ApiError(Exception):
 
 
 def api_paths(app: Flask) -> frozenset[str]:
-    """The paths of the API blueprint's routes, read from ``app``'s URL map (once per app)."""
+    """The paths of the API blueprints' routes, read from ``app``'s URL map (once per app)."""
     paths: frozenset[str] | None = app.extensions.get("api_paths")
     if paths is None:
         # Routes are all added before the first request, so one read is enough.
         paths = app.extensions["api_paths"] = frozenset(
             rule.rule for rule in app.url_map.iter_rules()
-            if rule.endpoint.startswith(f"{API_BLUEPRINT}."))
+            if rule.endpoint.partition(".")[0] in API_BLUEPRINTS)
     return paths
 
 

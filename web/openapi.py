@@ -13,6 +13,7 @@ from typing import Any
 
 from tictactoe import ENGINE_VERSION, LEVELS, MAX_SIZE, MIN_SIZE, Source, Value
 from tictactoe.algorithms.registry import ENGINES
+from tictactoe.notation import MAX_TEXT_LENGTH
 from tictactoe.rules import MIN_K
 
 from .config import BACKENDS
@@ -127,6 +128,71 @@ def _post(summary: str, description: str, fields: tuple[str, ...], answer: str |
     }}
 
 
+def _position_query() -> Schema:
+    """The query of GET /position as one exploded object, so that k can follow the board's size.
+
+    The anyOf has the request body's cases (``_request_schema``) in the text's
+    one-character-per-cell spelling: rows of w cells and k <= w, or rows of w
+    cells, at least K of them, and k = K.  The run-length spelling is accepted
+    too; a pattern cannot count the cells of its runs, so the description says it.
+    """
+    cell = "[xXoO.]"
+
+    def case(width: int, k_min: int, k_max: int, min_rows: int) -> Schema:
+        row = f"{cell}{{{width}}}"
+        return {"properties": {
+            "board": {"pattern": f"^{row}(/{row}){{{min_rows - 1},{MAX_SIZE - 1}}}$"},
+            "k": {"minimum": k_min, "maximum": k_max}}}
+
+    return {
+        "type": "object", "required": ["board"], "additionalProperties": False,
+        "properties": {
+            "board": {"type": "string", "minLength": 2 * MIN_SIZE - 1,
+                      "maxLength": MAX_TEXT_LENGTH, "example": "x2/1o1/3"},
+            "k": {"type": "integer", "minimum": MIN_K, "maximum": MAX_SIZE},
+        },
+        "anyOf": [case(w, MIN_K, w, MIN_SIZE) for w in SIZES]
+        + [case(w, k, k, k) for w in SIZES for k in SIZES if k > w],
+    }
+
+
+def _position_path() -> Schema:
+    """GET /position: the parameters, the answer and its caching headers."""
+    etag = {"ETag": {"description": "Strong validator of a proven answer: send it back in"
+                                    " If-None-Match to get 304.",
+                     "schema": {"type": "string"}},
+            "Cache-Control": {"description": "public, max-age=31536000, immutable when proven;"
+                                             " no-store otherwise.",
+                              "schema": {"type": "string"}}}
+    return {"get": {
+        "summary": "A position's analysis, as a cacheable resource",
+        "description": "What POST /analyze answers about the position, less the fields that"
+                       " describe one request's work (cached, nodes, ms, worker), plus source,"
+                       " with moves best first. A proven answer never changes: it carries"
+                       " Cache-Control: public, max-age=31536000, immutable and a strong ETag,"
+                       " and a matching If-None-Match gets 304 with no body. An answer that is"
+                       " not proven is no-store.",
+        "parameters": [
+            {"name": "position", "in": "query", "required": True, "style": "form",
+             "explode": True, "schema": _position_query(),
+             "description": "board: the position text, rows top first separated by /; in a"
+                            " row x and o (either case) are stones, . is an empty cell, and a"
+                            " number 1-15 (no leading zero) is that many empty cells, e.g."
+                            " x2/1o1/3 or x../.o./... . k: stones in a row to win (default: 3"
+                            " on 3x3, otherwise min(rows, cols, 5)), at most the longer side."},
+            {"name": "If-None-Match", "in": "header", "required": False,
+             "schema": {"type": "string"},
+             "description": "ETags of a copy the client holds (or *): 304 when one matches."},
+        ],
+        "responses": {
+            "200": _json({"$ref": "#/components/schemas/Position"}, "The analysis.", etag),
+            "304": {"description": "Not modified: the copy whose ETag was sent is current.",
+                    "headers": etag},
+            **_errors(400, 409, 429, 503),
+        },
+    }}
+
+
 def build_spec() -> Schema:
     """The OpenAPI document (a fresh dict each call)."""
     return {
@@ -164,6 +230,7 @@ def build_spec() -> Schema:
                            {"$ref": "#/components/schemas/EngineAnalysis"}]},
                 "The analysis (Analysis), or with engine the engine's search"
                 " (EngineAnalysis).", (400, 409, 413, 429, 503)),
+            "/position": _position_path(),
             "/state": _post(
                 "The status of a position",
                 "Whether the game on this board goes on or how it ended, and the winning"
@@ -267,6 +334,35 @@ def _schemas() -> Schema:
     # The posted position, as /analyze describes it in both its shapes.
     posted = {"board": {**BOARD_OUT, "description": "The posted board (lower case)."},
               "player": {**PLAYER, "description": "The side to move."}}
+    analysis: Schema = {
+        "type": "object",
+        "required": ["board", "k", "player", "value", "plies", "best", "moves", "proven",
+                     "source", "cached", "depth", "nodes", "ms", "worker"],
+        "properties": {
+            **posted,
+            "value": {**NULLABLE_VALUE, "description": "The position's value for the side"
+                                                       " to move."},
+            "plies": NULLABLE_PLIES,
+            "best": {"type": "array", "items": CELL, "minItems": 1,
+                     "description": "Every optimal move when proven, else the best found."},
+            "moves": {"type": "array", "description": "Every legal move, row by row.",
+                      "items": {
+                          "type": "object",
+                          "required": ["row", "col", "value", "plies", "best"],
+                          "properties": {
+                              "row": {"type": "integer", "minimum": 0},
+                              "col": {"type": "integer", "minimum": 0},
+                              "value": {**NULLABLE_VALUE,
+                                        "description": "For the side making the move."},
+                              "plies": {**NULLABLE_PLIES,
+                                        "description": "Moves to the end of the game"
+                                                       " counting this one."},
+                              "best": {"type": "boolean"}}}},
+            **common,
+        },
+    }
+    # GET /position leaves out what describes one request's work, not the position.
+    per_request = ("cached", "nodes", "ms", "worker")
     return {
         "Level": level,
         "Seed": seed,
@@ -315,31 +411,22 @@ def _schemas() -> Schema:
                 **teaching,
             },
         },
-        "Analysis": {
+        "Analysis": analysis,
+        "Position": {
             "type": "object",
-            "required": ["board", "k", "player", "value", "plies", "best", "moves", "proven",
-                         "source", "cached", "depth", "nodes", "ms", "worker"],
+            "required": ["board", "k", "player", "best", "moves", "value", "plies", "proven",
+                         "source", "depth"],
             "properties": {
-                **posted,
-                "value": {**NULLABLE_VALUE, "description": "The position's value for the side"
-                                                           " to move."},
-                "plies": NULLABLE_PLIES,
-                "best": {"type": "array", "items": CELL, "minItems": 1,
-                         "description": "Every optimal move when proven, else the best found."},
-                "moves": {"type": "array", "description": "Every legal move, row by row.",
-                          "items": {
-                              "type": "object",
-                              "required": ["row", "col", "value", "plies", "best"],
-                              "properties": {
-                                  "row": {"type": "integer", "minimum": 0},
-                                  "col": {"type": "integer", "minimum": 0},
-                                  "value": {**NULLABLE_VALUE,
-                                            "description": "For the side making the move."},
-                                  "plies": {**NULLABLE_PLIES,
-                                            "description": "Moves to the end of the game"
-                                                           " counting this one."},
-                                  "best": {"type": "boolean"}}}},
-                **common,
+                **{name: schema for name, schema in analysis["properties"].items()
+                   if name not in per_request},
+                "moves": {**analysis["properties"]["moves"],
+                          "description": "Every legal move, best first (quicker wins, then"
+                                         " draws, then slower losses; row by row among"
+                                         " equals and when values are unknown)."},
+                "source": {"type": "string", "enum": list(map(str, Source)),
+                           "description": "How the answer is known: proof, book or threats"
+                                          " (proven), heuristic (not proven)."},
+                "depth": common["depth"],
             },
         },
         "State": {

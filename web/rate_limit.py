@@ -2,13 +2,13 @@
 
 What is limited: a request pays only when it is about to search (the engine
 calls ``admit`` right before taking a search slot).  A cache hit, a wait for
-another worker's search, a 4xx and every GET are free, so a player whose
+another worker's search, a 4xx and a GET that needs no search are free, so a player whose
 positions are known is never slowed; a client that posts 15x15 boards, each a
 search of up to SEARCH_BUDGET, gets ``SEARCH_RATE_LIMIT`` of them (default 60
 a minute, a moving window), then ``429`` with ``Retry-After`` and a JSON error:
 about a second of search a second on average, whatever it sends.  The charge is taken before the search,
 atomically in the store, so concurrent requests of one client cannot all slip
-past the limit.  /move and /analyze share one budget per client.
+past the limit.  /move, /analyze and GET /position share one budget per client.
 
 Who is a client: its address as the router reports it.  ``TRUSTED_PROXIES``
 (default 0) is how many proxies in front of the app append to

@@ -1,0 +1,61 @@
+"""What the API says about a position: the analysis that /analyze and GET /position share.
+
+Both endpoints read the shared cache through ``solved()``, refuse a finished
+game the same way and describe the moves in the same JSON fields.
+"""
+
+from __future__ import annotations
+
+from flask import current_app
+
+from tictactoe import Board, GameOverError, MoveValue
+
+from .cache import Answer, SolvedPositions
+
+
+def solved() -> SolvedPositions:
+    """The app's cache of solved positions."""
+    positions: SolvedPositions = current_app.extensions["solved_positions"]
+    return positions
+
+
+def refuse_finished(board: Board) -> None:
+    """Raise ``GameOverError`` (409) when the game on ``board`` is over, saying how it ended."""
+    outcome = board.outcome()
+    if outcome is None:
+        return
+    if outcome.winner is None:
+        raise GameOverError("the game is over: the board is full (a draw)")
+    raise GameOverError(f"the game is over: {outcome.winner} has won")
+
+
+def analysis_fields(board: Board, answer: Answer, best_first: bool = False) -> dict[str, object]:
+    """board, k, player, best and moves of ``answer`` for ``board``.
+
+    ``moves`` is row by row, or with ``best_first`` by ``MoveValue.rank`` (row
+    by row among equals, moves of unknown value last).
+    """
+    best = set(answer.best_moves)
+    cols = board.rules.cols
+    values = answer.move_values or {}
+    cells = board.legal_moves()
+    if best_first:
+        cells.sort(key=lambda cell: _preference(values.get(cell)))
+    moves = []
+    for cell in cells:
+        known = values.get(cell)
+        moves.append({"row": cell // cols, "col": cell % cols,
+                      "value": known.value if known else None,
+                      "plies": known.plies if known else None,
+                      "best": cell in best})
+    return {"board": board.to_text(), "k": board.rules.k, "player": board.to_move,
+            "best": [{"row": c // cols, "col": c % cols} for c in answer.best_moves],
+            "moves": moves}
+
+
+def _preference(known: MoveValue | None) -> tuple[int, int]:
+    """Sort key, lowest first: the best rank first, a move of unknown value last."""
+    if known is None:
+        return (1, 0)
+    wins, length = known.rank()
+    return (-2 - wins, -length)

@@ -1,0 +1,110 @@
+"""GET /position: a position as a cacheable resource (board and k in the URL).
+
+``GET /position?board=x2/1o1/3&k=3`` answers what POST /analyze answers about
+the position (see ``tictactoe.notation`` for the text), less the fields that
+describe one request's work (cached, nodes, ms, worker), and with ``moves``
+best first.  So one position always gets the same bytes:
+
+- proven: ``Cache-Control: public, max-age=31536000, immutable`` and a strong
+  ``ETag`` computed from the request alone (engine version, body format, k and
+  the normal position text), so a matching ``If-None-Match`` gets ``304``
+  before any lookup or search;
+- not proven (the search ran out of budget): ``Cache-Control: no-store``, no ETag.
+
+Errors are the API's: JSON, ``no-store``; 400 for text that is not a board,
+409 for a board that cannot arise or whose game is over; a search it needs is
+charged to the client's SEARCH_RATE_LIMIT like /analyze's (429).
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from flask import Blueprint, Response, jsonify, request
+from werkzeug.datastructures import MultiDict
+from werkzeug.http import is_resource_modified
+
+from tictactoe import ENGINE_VERSION, Board, BoardFormatError
+from tictactoe.analysis import EXACT_MAX_EMPTIES
+
+from .answers import analysis_fields, refuse_finished, solved
+from .cache import Answer
+from .errors import POSITIONS_BLUEPRINT, ApiError
+from .request_log import note
+
+bp = Blueprint(POSITIONS_BLUEPRINT, __name__)
+
+PARAMETERS = ("board", "k")
+IMMUTABLE = "public, max-age=31536000, immutable"
+# Part of every ETag: bump it when the body's fields or their order change.
+BODY_FORMAT = "1"
+MAX_K_DIGITS = 3
+
+
+@bp.get("/position")
+def position() -> Response:
+    """The analysis of the position in the query: see GET /position in /openapi.json."""
+    board = read_position_query(request.args)
+    refuse_finished(board)
+    tag = position_etag(board)
+    # Only a position the engine can prove was ever given an ETag.
+    provable = board.empty.bit_count() <= EXACT_MAX_EMPTIES
+    if provable and not is_resource_modified(request.environ, etag=tag):
+        return _cacheable(Response(status=304), tag)
+    answer = solved().solve(board, all_moves=True)
+    note(source=str(answer.source))  # for the request's log line and the answers metric
+    response = jsonify(position_fields(board, answer))
+    if answer.proven:
+        return _cacheable(response, tag)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def read_position_query(args: MultiDict[str, str]) -> Board:
+    """The board named by the query ``board`` (position text) and ``k`` (optional).
+
+    Raises ``ApiError`` 400 for an unknown or repeated parameter, a missing
+    board, a k that is not a decimal integer, or text that is not a board;
+    ``IllegalPositionError`` (409) for a board that cannot arise in a game.
+    """
+    for name in args:
+        if name not in PARAMETERS:
+            raise ApiError(400, f"unknown parameter {name[:40]!r}: the parameters are"
+                                f" {', '.join(PARAMETERS)}")
+        if len(args.getlist(name)) > 1:
+            raise ApiError(400, f"parameter {name!r} is given more than once: give it once")
+    text = args.get("board")
+    if text is None:
+        raise ApiError(400, "board is required: a position text such as x2/1o1/3"
+                            " (rows top first, separated by /; x, o, . or a number of empty"
+                            " cells)")
+    k_text = args.get("k")
+    k = None
+    if k_text is not None:
+        if not (k_text.isascii() and k_text.isdigit()) or len(k_text) > MAX_K_DIGITS:
+            raise ApiError(400, f"k must be a whole number such as 3, not {k_text[:20]!r}")
+        k = int(k_text)
+    try:
+        return Board.from_position_text(text, k=k)
+    except BoardFormatError as error:
+        raise ApiError(400, str(error)) from None
+
+
+def position_etag(board: Board) -> str:
+    """The strong ETag (quoted) of the proven answer for ``board``: a hash of what decides it."""
+    canonical = f"{ENGINE_VERSION}|{BODY_FORMAT}|{board.rules.k}|{board.position_text()}"
+    return '"' + hashlib.sha256(canonical.encode()).hexdigest()[:32] + '"'
+
+
+def position_fields(board: Board, answer: Answer) -> dict[str, object]:
+    """The body: /analyze's fields about the position, in its order, with ``moves`` best first."""
+    return {**analysis_fields(board, answer, best_first=True), "value": answer.value,
+            "plies": answer.plies, "proven": answer.proven, "source": answer.source,
+            "depth": answer.depth}
+
+
+def _cacheable(response: Response, tag: str) -> Response:
+    """``response`` marked as the immutable representation ``tag``."""
+    response.headers["Cache-Control"] = IMMUTABLE
+    response.headers["ETag"] = tag
+    return response
