@@ -3,7 +3,7 @@
 // It never decides the game itself; the server's answers do.
 
 import {
-  canPlay, canUndo, currentBoard, fromSaved, isOver, newGame, place, requestFor, sideToMove,
+  canPlay, canUndo, currentBoard, fromSaved, isOver, moveBetween, newGame, place, requestFor, sideToMove,
   undo, winner, withEngineMove, withStatus,
 } from "./state.js";
 import { counted, fieldFor, loadTally, saveTally, scoreFor } from "./tally.js";
@@ -180,6 +180,7 @@ export function createGame({ api, store, settings, restore = true, onChange, onG
       mode: game.mode,
       human: game.human,
       board,
+      history: game.history,
       toMove: sideToMove(board),
       status: game.status,
       line: game.line,
@@ -221,6 +222,25 @@ export function createGame({ api, store, settings, restore = true, onChange, onG
       save();
       advance();
       return true;
+    },
+
+    /**
+     * Take up a game from a link: `history` (every position from the empty board, checked by the
+     * server) under `settings`; the server is asked for the last position's status as after a move.
+     */
+    load(nextSettings, history) {
+      cancel();
+      model.hints = null;
+      model.left = null;
+      const last = history[history.length - 1];
+      const previous = history[history.length - 2];
+      const fresh = newGame(nextSettings);
+      model.game = history.length < 2 ? fresh : {
+        ...fresh, history, pending: "check", last: moveBetween(previous, last),
+      };
+      save();
+      changed();
+      if (model.game.pending) advance();
     },
 
     /** Start a new game with the given settings; a game in progress is kept for Undo to bring back. */

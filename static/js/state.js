@@ -58,6 +58,14 @@ export function sideToMove(board) {
   return x === o ? "x" : "o";
 }
 
+/** The stone that differs between two consecutive positions: {row, col, by}, or null when none does. */
+export function moveBetween(before, after) {
+  const row = after.findIndex((text, r) => text !== before[r]);
+  if (row < 0) return null;
+  const col = [...after[row]].findIndex((ch, c) => ch !== before[row][c]);
+  return { row, col, by: after[row][col] };
+}
+
 /** What occupies a cell: "x", "o" or "." (empty). */
 export function cellAt(board, row, col) {
   return board[row][col];

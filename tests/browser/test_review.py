@@ -1,0 +1,117 @@
+"""The game review (issue 12): every move with the server's values and a verdict in words."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.helpers import READ_BOARD, analysis, cell, cell_name, read_board, stones, wait_settled
+
+pytestmark = pytest.mark.browser
+
+NAMED = 3  # the review names at most three moves that would have held
+
+
+def console_errors(page: Page) -> list[str]:
+    """Collect every console error of the page (a failed request logs one too)."""
+    errors: list[str] = []
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    return errors
+
+
+def expect_board(page: Page, rows: list[str]) -> None:
+    """Wait until the board shows ``rows`` (a redraw waits for the next animation frame)."""
+    page.wait_for_function(f"() => ({READ_BOARD})().join('/') === {'/'.join(rows)!r}")
+
+
+def play(page: Page, row: int, col: int) -> None:
+    """Play a cell in a two-player game and wait for the server's check."""
+    count = stones(read_board(page))
+    page.get_by_role("button", name=cell_name(row, col)).click()
+    page.wait_for_function("(n) => document.querySelectorAll('#board .cell.x, #board .cell.o').length === n"
+                           " && document.getElementById('board').getAttribute('aria-busy') === 'false'",
+                           arg=count + 1)
+
+
+def test_review_names_the_losing_move_and_the_moves_that_would_have_held(open_page, app_server):
+    page = open_page()
+    errors = console_errors(page)
+    page.goto(app_server.url + "/")
+    wait_settled(page, 0)
+    page.get_by_label("Two players").check()
+    wait_settled(page, 0)
+    # X takes the centre; O answers on an edge, which throws the draw away:
+    #   . . .      . . .
+    #   . X .  ->  O X .
+    #   . . .      . . .
+    play(page, 1, 1)
+    before_mistake = read_board(page)
+    play(page, 1, 0)
+    answer = analysis(app_server, before_mistake, 3)
+    assert answer["value"] == "draw"
+    held = sorted((m["row"], m["col"]) for m in answer["moves"] if m["value"] == "draw")
+    # Then X plays the server's best move each turn and O the first empty cell, until X wins.
+    while page.locator("#status").get_attribute("data-status") == "in_progress":
+        board = read_board(page)
+        if board and stones(board) % 2 == 0:
+            best = analysis(app_server, board, 3)["best"][0]
+            play(page, best["row"], best["col"])
+        else:
+            row, col = next((r, c) for r, text in enumerate(board) for c, ch in enumerate(text) if ch == ".")
+            play(page, row, col)
+    expect(page.locator("#status")).to_have_attribute("data-status", "x_won")
+    # The finished game opens its review; the mistake is named with the moves that would have held.
+    review = page.locator("#review")
+    expect(review).to_be_visible()
+    expect(page.locator("#review-status")).to_contain_text("one mistake (O a2)")
+    second = page.locator("#review-moves button").nth(1)
+    names = [cell(r, c) for r, c in held[:NAMED]]
+    expect(second).to_contain_text("2. O a2 — draw → loss in")
+    expect(second).to_contain_text("The mistake: turned a draw into a loss — "
+                                   f"{', '.join(names[:-1])} or {names[-1]}")
+    expect(second).to_contain_text("would have held.")
+    expect(page.locator("#review-moves button").first).to_contain_text("1. X b2 — draw → draw. Best.")
+    final = read_board(page)
+
+    # Clicking a move shows its position; the arrows step; Escape returns to the game.
+    second.click()
+    expect_board(page, ["...", "ox.", "..."])
+    expect(page.locator("#status")).to_contain_text("Reviewing 2. O a2")
+    page.keyboard.press("ArrowLeft")
+    expect_board(page, ["...", ".x.", "..."])
+    expect(page.locator("#review-moves button").first).to_be_focused()
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    third = page.locator("#review-moves button").nth(2)
+    expect(third).to_have_attribute("aria-current", "step")
+    shown = read_board(page)
+    assert stones(shown) == 3
+    # The board takes no moves while it shows the past.
+    page.locator("#board button.cell:not(.x):not(.o)").first.click(force=True)
+    assert read_board(page) == shown
+    third.focus()
+    page.keyboard.press("Escape")
+    expect_board(page, final)
+    expect(page.locator("#status")).to_contain_text("X wins!")
+    expect(page.get_by_role("button", name="Next ▶")).to_be_disabled()
+    assert errors == []
+
+
+def test_review_on_demand_follows_the_game_and_closes(open_page, app_server):
+    page = open_page()
+    errors = console_errors(page)
+    page.goto(app_server.url + "/")
+    wait_settled(page, 0)
+    page.get_by_label("Perfect", exact=True).check()
+    wait_settled(page, 0)
+    page.get_by_role("button", name="Review").click()
+    expect(page.locator("#review-status")).to_have_text("No move has been played yet.")
+    page.get_by_role("button", name=cell_name(0, 0)).click()
+    wait_settled(page, 2)
+    # The open review follows the game: the human's move and the engine's reply.
+    expect(page.locator("#review-moves button")).to_have_count(2)
+    expect(page.locator("#review-status")).to_contain_text("2 moves:")
+    expect(page.locator("#review-moves button").first).to_contain_text("1. X a1 — draw → draw. Best.")
+    page.get_by_role("button", name="Review").click()
+    expect(page.locator("#review")).to_be_hidden()
+    assert errors == []
