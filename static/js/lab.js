@@ -7,6 +7,7 @@ import {
 } from "./lab-position.js";
 import { cellName } from "./cells.js";
 import { addResultRow, drawEditor, drawLine } from "./lab-render.js";
+import { fromPositionText, toPositionText } from "./position-text.js";
 import { createStore } from "./storage.js";
 import { applyTheme } from "./theme.js";
 
@@ -31,6 +32,37 @@ function show(next) {
     select.append(new Option(`${size.replace(":", " · k ")} (typed or from the game)`, size));
   }
   select.value = size;
+  // The address bar carries the position, in the form of GET /position: a link to this position.
+  const query = new URLSearchParams({ board: toPositionText(position.rows) });
+  if (position.k !== null) query.set("k", String(position.k));
+  const link = `?${query.toString().replaceAll("%2F", "/")}`;
+  if (link !== window.location.search) window.history.replaceState(null, "", link);
+}
+
+/** The position in the address bar (?board=x2/1o1/3&k=3), checked by the server; else the empty 3x3 board. */
+async function fromLink() {
+  const query = new URLSearchParams(window.location.search);
+  if (!query.has("board")) return;
+  const rows = fromPositionText(query.get("board"));
+  const kText = query.get("k");
+  const k = kText === null ? null : Number(kText);
+  let problem = null;
+  if (!rows) problem = `The link's board “${query.get("board")}” is not a position such as x2/1o1/3.`;
+  else if (k !== null && !/^[0-9]{1,2}$/.test(kText)) problem = `The link's k “${kText}” is not a whole number.`;
+  else {
+    try {
+      await api.state(k === null ? { board: rows } : { board: rows, k });
+    } catch (error) {
+      problem = `The server refused the link's position: ${error.message}`;
+    }
+  }
+  if (problem) {
+    status(`${problem} Here is an empty board instead.`, true);
+    show(emptyPosition(3, 3, 3));
+  } else {
+    show({ rows, k });
+    status("Position taken from the link. Run every engine to compare them.");
+  }
 }
 
 function status(text, error = false) {
@@ -120,4 +152,6 @@ for (const button of form.querySelectorAll("[data-experiment]")) {
 }
 
 applyTheme(store.get("theme") ?? "auto");
-show(position);
+const linked = new URLSearchParams(window.location.search).has("board");
+if (!linked) show(position);
+fromLink();

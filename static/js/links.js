@@ -73,15 +73,19 @@ export function readGameLink(search, defaults) {
  * game could be played move by move, or to a message saying what is wrong with it.
  */
 export async function checkGame(api, { settings, history }) {
-  let answers;
-  try {
-    answers = await Promise.all(history.slice(1).map((board) => api.state({ board, k: settings.k })));
-  } catch (error) {
-    return `The server refused the link's game: ${error.message}`;
+  // One position at a time: a game that ended stops the check before its impossible sequels.
+  for (let i = 1; i < history.length; i++) {
+    let answer;
+    try {
+      answer = await api.state({ board: history[i], k: settings.k });
+    } catch (error) {
+      return `The server refused the link's game: ${error.message}.`;
+    }
+    if (answer.status !== "in_progress" && i < history.length - 1) {
+      const move = moveBetween(history[i - 1], history[i]);
+      return `The link plays on after the game ended at move ${i} (${MARK[move.by]} ` +
+        `${cellName(move.row, move.col)}).`;
+    }
   }
-  const over = answers.findIndex((answer) => answer.status !== "in_progress");
-  if (over < 0 || over === answers.length - 1) return null;
-  const move = moveBetween(history[over], history[over + 1]);
-  return `The link plays on after the game ended at move ${over + 1} (${MARK[move.by]} ` +
-    `${cellName(move.row, move.col)}).`;
+  return null;
 }
