@@ -6,6 +6,7 @@ import { bindBoard, bindShortcuts } from "./input.js";
 import { checkGame, gameLink, readGameLink } from "./links.js";
 import { createRenderer } from "./render.js";
 import { createPageReview } from "./review-panel.js";
+import { bindShareDialog } from "./share.js";
 import {
   DEFAULT_SETTINGS, fillEngines, readEngines, readForm, readSpeed, reflectMode, writeForm,
 } from "./settings.js";
@@ -87,6 +88,10 @@ const showTheme = () => {
 };
 $("theme").addEventListener("click", () => { theme = nextTheme(theme); store.set("theme", theme); showTheme(); });
 showTheme();
+bindShareDialog({
+  dialog: $("share"), open: $("share-open"), form: $("share-form"), link: $("share-link"),
+  code: $("share-code"), preview: $("share-preview"), note: $("share-note"),
+}, () => ({ settings: game.settings(), link: gameLink(game.settings(), game.view().history) }));
 
 /** Open the game in the address bar's link, if any (a bad link: its message and an empty board). */
 async function begin() {
