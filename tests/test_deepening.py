@@ -13,6 +13,7 @@ import time
 
 import pytest
 
+from tests.diagrams import centred, position
 from tictactoe.board import Board
 from tictactoe.deepening import WIN_SCORE, deepen, iterate
 from tictactoe.errors import GameOverError
@@ -21,24 +22,6 @@ from tictactoe.rules import Rules
 from tictactoe.solver import WIN, SolveResult, solve
 
 FAR = 1e9  # a deadline that never comes: the depth is bounded some other way
-
-
-def position(rows: list[str], k: int | None = None) -> tuple[Board, set[int]]:
-    """The board drawn by ``rows`` and the cells marked ``*`` (empty on the board)."""
-    cols = len(rows[0])
-    marked = {r * cols + c for r, row in enumerate(rows) for c, char in enumerate(row)
-              if char == "*"}
-    return Board.from_text([row.replace("*", ".") for row in rows], k), marked
-
-
-def centred(rows: list[str], size: int = 15) -> list[str]:
-    """A drawing placed in the middle of an empty size x size board."""
-    top = (size - len(rows)) // 2
-    left = (size - len(rows[0])) // 2
-    blank = "." * size
-    board = [blank] * top
-    board += ["." * left + row + "." * (size - left - len(row)) for row in rows]
-    return board + [blank] * (size - len(board))
 
 
 def sides(board: Board) -> tuple[int, int]:

@@ -4,6 +4,12 @@ The exact solver gets the first try.  When the budget runs out before it
 finishes (or the board is far too big for it to finish), iterative deepening
 with a heuristic evaluation spends what is left and returns the best move it
 found, marked not proven.  Nothing is reported as proven without a proof.
+
+On boards with k >= 4 the heuristic search is preceded by threat-space search
+(``threats.examine``), within shares of what is left of the budget: a forced
+win by fours and threes found there is played and reported proven (a found
+sequence is a proof); an opponent's forced win limits the heuristic search to
+the moves that refute it.
 """
 
 from __future__ import annotations
@@ -15,6 +21,8 @@ from .board import Board
 from .deepening import deepen
 from .errors import GameOverError
 from .solver import SearchTimeout, SolveResult, Solver
+from .threats import examine
+from .values import Source, Value
 
 DEFAULT_BUDGET = 1.0
 # Boards with more empty cells than this are not given to the exact solver at
@@ -24,16 +32,19 @@ EXACT_MAX_EMPTIES = 25
 EXACT_SHARE = 0.5
 # Boards this small are always proven quickly: the solver gets the whole budget.
 ALWAYS_EXACT_MAX_EMPTIES = 16
+THREAT_MIN_K = 4  # below this, "fours" and "threes" are not a game's tactics
 RETURN_MARGIN = 0.02  # seconds kept back from the budget for the search to unwind
 
 
 def analyse(board: Board, budget: float | None = DEFAULT_BUDGET, all_moves: bool = False,
             solver: Solver | None = None,
-            progress: Callable[[int, float], None] | None = None) -> SolveResult:
+            progress: Callable[[int, float], None] | None = None,
+            threats: bool = True) -> SolveResult:
     """Solve the position if that fits in ``budget`` seconds, else return the best move found.
 
-    ``budget=None`` means no limit (the exact solver runs to the end).  Raises
-    ``GameOverError`` when the game is over.
+    ``budget=None`` means no limit (the exact solver runs to the end).
+    ``threats=False`` leaves out the threat search (the baseline engine of the
+    strength matches).  Raises ``GameOverError`` when the game is over.
     """
     if board.is_over():
         raise GameOverError("the game is over: there is no move to make")
@@ -52,6 +63,16 @@ def analyse(board: Board, budget: float | None = DEFAULT_BUDGET, all_moves: bool
     # The deepening search notices its deadline between batches of nodes and
     # then unwinds: aim a little early so the answer is back within the budget.
     margin = min(RETURN_MARGIN, budget * 0.05)
-    result = deepen(board, deadline=start + budget - margin, progress=progress)
+    deadline = start + budget - margin
+    root_moves = None
+    if threats and board.rules.k >= THREAT_MIN_K:
+        tactics = examine(board, deadline=deadline)
+        if tactics.win is not None and not all_moves:
+            return SolveResult(value=Value.WIN, plies=tactics.win.plies,
+                               best_moves=[tactics.win.move], nodes=tactics.nodes,
+                               seconds=time.monotonic() - start, proven=True,
+                               source=Source.THREATS)
+        root_moves = tactics.defences
+    result = deepen(board, deadline=deadline, progress=progress, root_moves=root_moves)
     result.seconds = time.monotonic() - start
     return result

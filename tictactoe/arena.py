@@ -3,9 +3,10 @@
     match = play_match("mcts", "easy", games=20, seed=1)
     match.standings[0].wins, match.standings[0].draws, match.standings[0].losses
 
-A player is any engine of ``tictactoe.algorithms`` or the ``easy`` and
-``medium`` levels (which win in one when they can and otherwise play at
-random).  Player A is X in games 1, 3, 5... and player B in the others.  All
+A player is any engine of ``tictactoe.algorithms``, ``baseline`` (the
+production engine without threat search, the yardstick of strength matches)
+or the ``easy`` and ``medium`` levels (which win in one when they can and
+otherwise play at random).  Player A is X in games 1, 3, 5... and player B in the others.  All
 randomness of a match comes from its seed: each game gets its own
 ``random.Random`` drawn from it, shared by both players in turn, so the same
 seed replays the same games, as long as no engine is stopped by ``budget``
@@ -16,15 +17,18 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from .algorithms import ENGINES, Engine, EngineResult, UnknownEngineError
+from .algorithms.perfect import Baseline
 from .board import Board
 from .levels import quick_move
 from .rules import Cell, Rules
 
 LEVEL_PLAYERS = ("easy", "medium")
+# Players of the arena only (not of the lab): they measure the production engine.
+ARENA_ENGINES: dict[str, Engine] = {engine.name: engine for engine in (Baseline(),)}
 
 
 class LevelPlayer:
@@ -46,8 +50,8 @@ class LevelPlayer:
 
 
 def player_names() -> list[str]:
-    """Everything that can play in the arena: the engines, then the levels."""
-    return [*ENGINES, *LEVEL_PLAYERS]
+    """Everything that can play in the arena: the engines, the baseline, then the levels."""
+    return [*ENGINES, *ARENA_ENGINES, *LEVEL_PLAYERS]
 
 
 def get_player(name: str) -> Engine:
@@ -56,6 +60,8 @@ def get_player(name: str) -> Engine:
         return LevelPlayer(name)
     if name in ENGINES:
         return ENGINES[name]
+    if name in ARENA_ENGINES:
+        return ARENA_ENGINES[name]
     raise UnknownEngineError(f"unknown engine {name!r}: choose one of {', '.join(player_names())}")
 
 
@@ -105,13 +111,17 @@ Progress = Callable[[Game, Match], None]
 
 def play_game(players: tuple[Engine, Engine], x_player: int, rules: Rules,
               rng: random.Random, budget: float | None,
-              standings: tuple[Standing, Standing]) -> tuple[list[Cell], int | None]:
-    """Play one game from the empty board; return its moves and the winner's index (None: draw).
+              standings: tuple[Standing, Standing],
+              opening: Sequence[Cell] = ()) -> tuple[list[Cell], int | None]:
+    """Play one game from the ``opening`` moves (none: the empty board); return moves and winner.
 
-    ``players[x_player]`` is X.  Each move is searched with a deadline of
+    The moves include the opening's; the winner is a player's index (None: a
+    draw).  ``players[x_player]`` is X.  Each move is searched with a deadline of
     ``budget`` seconds (None: no limit), its cost added to the mover's standing.
     """
     board = Board(rules)
+    for cell in opening:
+        board.play(cell)
     seat = {"x": x_player, "o": 1 - x_player}
     while not board.is_over():
         mover = seat[board.to_move]

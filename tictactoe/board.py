@@ -169,6 +169,10 @@ class Board:
         """The side to move: X when the counts are equal, else O."""
         return X if self.x.bit_count() == self.o.bit_count() else O
 
+    def sides(self) -> tuple[Bitboard, Bitboard]:
+        """The stones of the side to move and of its opponent."""
+        return (self.x, self.o) if self.to_move == X else (self.o, self.x)
+
     def stones_of(self, player: Player) -> Bitboard:
         """The bitboard of one side's stones."""
         return self.x if player == X else self.o

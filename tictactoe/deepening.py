@@ -40,7 +40,7 @@ from .board import Board
 from .clock import Clock, Progress, SearchTimeout
 from .errors import GameOverError
 from .evaluation import evaluator
-from .rules import Bitboard, Cell
+from .rules import Bitboard, Cell, one_bits
 from .solver import SolveResult
 from .values import Source
 
@@ -132,8 +132,8 @@ class _Search:
         for tier in self.evaluator.move_tiers(me, opp):
             cells = tier & pool
             pool ^= cells
-            yield from _bits(cells)
-        yield from _bits(pool & self.near(occupied, self.rest_radius))
+            yield from one_bits(cells)
+        yield from one_bits(pool & self.near(occupied, self.rest_radius))
 
     def tick(self) -> None:
         """Ask the caller whether to go on; raise ``SearchTimeout`` if not.  Keeps the tables small."""
@@ -244,19 +244,6 @@ class _Search:
             alpha = max(alpha, score)
 
 
-def _bits(cells: Bitboard) -> Iterator[Bitboard]:
-    """The one-bit boards of ``cells``, lowest bit first."""
-    while cells:
-        bit = cells & -cells
-        yield bit
-        cells ^= bit
-
-
-def _sides(board: Board) -> tuple[Bitboard, Bitboard]:
-    """The stones of the side to move and of its opponent."""
-    return (board.x, board.o) if board.to_move == "x" else (board.o, board.x)
-
-
 def _forced_score(wins: Bitboard, threats: Bitboard, empty: Bitboard) -> int | None:
     """The score of a forced root move: a win now, a loss in two (two threats), or unknown."""
     if wins:
@@ -266,9 +253,12 @@ def _forced_score(wins: Bitboard, threats: Bitboard, empty: Bitboard) -> int | N
     return None
 
 
-def iterate(board: Board, poll: Poll | None = None,
-            max_depth: int | None = None) -> Iterator[Iteration]:
+def iterate(board: Board, poll: Poll | None = None, max_depth: int | None = None,
+            root_moves: list[Cell] | None = None) -> Iterator[Iteration]:
     """Yield the best move after each depth: 0 (the static choice), 1, 2, ...
+
+    ``root_moves`` (empty cells), when given, are the only moves considered at
+    the root (the moves that refute a threat, say), in the search's order.
 
     ``poll(nodes)`` is called every ``TICK_NODES`` nodes; when it returns True
     the search stops, yields the interrupted depth (``complete=False``, with
@@ -279,7 +269,7 @@ def iterate(board: Board, poll: Poll | None = None,
     game is over.
     """
     geometry = board.geometry
-    me, opp = _sides(board)
+    me, opp = board.sides()
     empty = board.empty
     if not empty or geometry.has_line(me) or geometry.has_line(opp):
         raise GameOverError("the game is over: there is no move to make")
@@ -289,6 +279,10 @@ def iterate(board: Board, poll: Poll | None = None,
     threats = geometry.winning_cells(opp, empty)
     forced = (wins or threats) & -(wins or threats)
     moves = [forced] if forced else list(search.ordered_moves(me, opp))
+    if root_moves and not forced:
+        allowed = {geometry.bits[cell] for cell in root_moves}
+        moves = [bit for bit in moves if bit in allowed]
+        moves += sorted(allowed - set(moves))
     yield Iteration(0, cell_of[moves[0]], None, 0)
     if forced:
         # The win, or the only move that does not lose at once: nothing to search.
@@ -318,19 +312,20 @@ def iterate(board: Board, poll: Poll | None = None,
 
 
 def deepen(board: Board, deadline: float, progress: Progress | None = None,
-           max_depth: int | None = None) -> SolveResult:
+           max_depth: int | None = None, root_moves: list[Cell] | None = None) -> SolveResult:
     """The best move found by deepening until ``deadline`` (a ``time.monotonic()`` instant).
 
     Returns an unproven ``SolveResult``: ``best_moves == [move]`` and ``depth``
     the deepest depth completed (0 is the static choice, returned even when the
     deadline has passed).  ``progress(nodes, seconds)`` is called about twice a
-    second.  ``max_depth`` caps the depth (for tests and fixed-depth play).
+    second.  ``max_depth`` caps the depth (for tests and fixed-depth play);
+    ``root_moves`` limits the moves considered at the root (see ``iterate``).
     Raises ``GameOverError`` when the game is over.
     """
     clock = Clock(deadline, progress)
     move: Cell | None = None
     depth = nodes = 0
-    for found in iterate(board, clock, max_depth):
+    for found in iterate(board, clock, max_depth, root_moves):
         move, nodes = found.move, found.nodes
         if found.complete:
             depth = found.depth

@@ -24,7 +24,7 @@ few shifts and ANDs on whole boards (as in Pascal Pons' connect-4 solver).
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from .errors import BoardFormatError
@@ -209,6 +209,14 @@ class Geometry:
     def cells_of(self, board: Bitboard) -> list[Cell]:
         """The cells set in a bitboard, in increasing order."""
         return [cell for cell, bit in enumerate(self.bits) if board & bit]
+
+
+def one_bits(cells: Bitboard) -> Iterator[Bitboard]:
+    """The one-bit boards of ``cells``, lowest bit first."""
+    while cells:
+        bit = cells & -cells
+        yield bit
+        cells ^= bit
 
 
 def _symmetries(rows: int, cols: int) -> list[tuple[Cell, ...]]:

@@ -16,12 +16,15 @@ from tictactoe import ENGINE_VERSION, Board, GameOverError, pick_best, quick_mov
 from tictactoe.algorithms.base import EngineResult
 from tictactoe.algorithms.registry import describe_engines, get_engine
 
+from . import metrics
 from .cache import Answer, SolvedPositions
 from .errors import API_BLUEPRINT
 from .openapi import build_spec
 from .payload import read_position_request
+from .request_log import note
 
 bp = Blueprint(API_BLUEPRINT, __name__)
+bp.register_blueprint(metrics.bp)  # GET /metrics is the API's too: JSON errors, no-store
 
 
 def solved() -> SolvedPositions:
@@ -169,6 +172,7 @@ def _engine_fields(answer: Answer | None) -> dict[str, object]:
     if answer is None:
         return {"value": None, "plies": None, "proven": False, "cached": False, "depth": None,
                 "nodes": 0, "ms": 0.0, "worker": os.getpid()}
+    note(source=str(answer.source))  # for the request's log line and the answers metric
     return {"value": answer.value, "plies": answer.plies, "proven": answer.proven,
             "cached": answer.cached, "depth": answer.depth, "nodes": answer.nodes,
             "ms": round(answer.seconds * 1000, 3), "worker": os.getpid()}

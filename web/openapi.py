@@ -100,14 +100,17 @@ def _errors(*statuses: int) -> Schema:
              " both sides with a line, a line followed by more moves, or (/move, /analyze)"
              " a game that is already over.",
         413: f"The body is larger than {MAX_BODY_BYTES // 1024} KiB.",
+        429: "This client (by its address) has started as many searches as SEARCH_RATE_LIMIT"
+             " allows; positions already solved are still answered. Try again after"
+             " Retry-After seconds.",
         503: "Every search of this worker is in use; try again after Retry-After seconds.",
     }
     out = {}
     for status in statuses:
         headers = None
-        if status == 503:
+        if status in (429, 503):
             headers = {"Retry-After": {"description": "Seconds to wait before retrying.",
-                                       "schema": {"type": "integer",
+                                       "schema": {"type": "integer", "minimum": 1,
                                                   "example": RETRY_AFTER_SECONDS}}}
         out[str(status)] = _json(ERROR, texts[status], headers)
     return out
@@ -148,7 +151,7 @@ def build_spec() -> Schema:
                 " (null when it did not prove one) and plies is null.",
                 FIELDS["move"], "Move",
                 "The move played and the new board.",
-                (400, 409, 413, 503)),
+                (400, 409, 413, 429, 503)),
             "/analyze": _post(
                 "The value of every legal move",
                 "For hints: the value and plies of every legal move for the side to move,"
@@ -160,7 +163,7 @@ def build_spec() -> Schema:
                 {"anyOf": [{"$ref": "#/components/schemas/Analysis"},
                            {"$ref": "#/components/schemas/EngineAnalysis"}]},
                 "The analysis (Analysis), or with engine the engine's search"
-                " (EngineAnalysis).", (400, 409, 413, 503)),
+                " (EngineAnalysis).", (400, 409, 413, 429, 503)),
             "/state": _post(
                 "The status of a position",
                 "Whether the game on this board goes on or how it ended, and the winning"
@@ -193,9 +196,18 @@ def build_spec() -> Schema:
             "/stats": {"get": {
                 "summary": "Cache and search counters",
                 "description": "Counters of the worker that answers, and totals over every"
-                               " worker (file cache) or instance (Redis) when the backend"
-                               " can keep them.",
+                               " worker of this server since it started: the same counters"
+                               " as /metrics.",
                 "responses": {"200": _json({"$ref": "#/components/schemas/Stats"}, "Counters.")},
+            }},
+            "/metrics": {"get": {
+                "summary": "Prometheus metrics",
+                "description": "Requests by endpoint and status, latency histograms, the cache's"
+                               " work, searches by board size, refusals (busy, rate limited)"
+                               " and answers by source, summed over every worker, in"
+                               " Prometheus' text format (docs/api.md lists them).",
+                "responses": {"200": {"description": "The metrics.", "content": {
+                    "text/plain": {"schema": {"type": "string"}}}}},
             }},
             "/openapi.json": {"get": {
                 "summary": "This document",

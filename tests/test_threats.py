@@ -1,0 +1,324 @@
+"""Threat-space search: forced wins by fours and threes, and the defences against them.
+
+Positions are drawn as rows (``x``, ``o``, ``.``); a ``*`` marks the expected
+moves (empty on the board).  Drawings smaller than the board are centred on
+15x15.  Every win the search reports is checked by playing it out against
+every legal reply (``assert_forced_win``), and on small boards by the exact
+solver.  Nothing here asserts a time: searches run without a deadline,
+bounded by depth or by nodes.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from tests.diagrams import centred, position
+from tictactoe.analysis import analyse
+from tictactoe.board import Board
+from tictactoe.rules import Rules
+from tictactoe.solver import Solver
+from tictactoe.threats import ThreatSearch, examine, find_win
+from tictactoe.values import Source, Value
+
+NO_DEADLINE = float("inf")
+
+
+def assert_forced_win(board: Board, guard: int = 40) -> None:
+    """The side to move wins against every legal reply, playing the moves ``find_win`` gives.
+
+    The replies are the game's, not the search's: every legal move, except
+    where the rules alone settle it (the attacker has two winning cells and
+    the defender none: one block cannot stop both; one winning cell: any other
+    reply loses to it).  ``guard`` bounds the recursion (two plies a level).
+    """
+    assert guard > 0, "the attack does not end"
+    attacker = board.to_move
+    win = find_win(board)
+    assert win is not None, f"no win found for {attacker} in\n{board}"
+    board.play(win.move)
+    try:
+        outcome = board.outcome()
+        if outcome is not None:
+            assert outcome.winner == attacker, f"{win.move} does not win in\n{board}"
+            return
+        geometry = board.geometry
+        wins = geometry.winning_cells(board.stones_of(attacker), board.empty)
+        assert not geometry.winning_cells(board.stones_of(board.to_move), board.empty), (
+            f"the defender makes five first in\n{board}")
+        if wins.bit_count() >= 2:
+            return
+        for reply in geometry.cells_of(wins) if wins else board.legal_moves():
+            board.play(reply)
+            try:
+                assert_forced_win(board, guard - 1)
+            finally:
+                board.undo()
+    finally:
+        board.undo()
+
+
+def winning_first_moves(board: Board, depth: int, vct: bool = True) -> set[int]:
+    """The cells whose move starts a threat win of at most ``depth`` threats (for the side to move)."""
+    me, opp = (board.x, board.o) if board.to_move == "x" else (board.o, board.x)
+    search = ThreatSearch(board.rules, vct=vct)
+    return {cell for cell in board.legal_moves()
+            if search.defend(me | board.geometry.bits[cell], opp, depth - 1) is not None}
+
+
+# -- wins by continuous fours (VCF): 3, 5, 7 and 9 fours, x to move ------------------------
+
+VCF_3 = [
+    "...o.x...",
+    ".o.......",
+    "..o...x..",
+    ".......o.",
+    "....*..o.",
+    "...x..xxo",
+    "xox...o..",
+    "..xx.....",
+    ".......o.",
+]
+VCF_5 = [
+    "xoo......",
+    "..o.....x",
+    "..x......",
+    "...*.....",
+    "xx.*x....",
+    ".........",
+    ".......o.",
+    "...x.....",
+    "o....o..o",
+]
+VCF_7 = [
+    "ox...x..o",
+    ".x...oxo.",
+    "......oo.",
+    ".*..xxo.o",
+    ".xo..oo..",
+    "...o.....",
+    ".x.xox.x.",
+    "...x....x",
+    ".........",
+]
+VCF_9 = [
+    ".....o...",
+    "..x..ox..",
+    ".x.......",
+    "....*.x.x",
+    ".....x*..",
+    "..ooo.x..",
+    ".o.......",
+    ".........",
+    "o........",
+]
+
+
+@pytest.mark.parametrize("drawing, fours", [(VCF_3, 3), (VCF_5, 5), (VCF_7, 7), (VCF_9, 9)])
+def test_a_win_by_continuous_fours_is_found_and_holds(drawing, fours):
+    board, expected = position(centred(drawing))
+    win = find_win(board, vct=False)
+    assert win is not None and win.depth == fours
+    assert win.move in expected
+    assert win.plies == 2 * fours + 1  # every four forces its block; the last wins twice
+    # No shorter sequence of fours exists.
+    assert find_win(board, vct=False, max_depth=fours - 1) is None
+    assert winning_first_moves(board, fours, vct=False) == expected
+    assert_forced_win(board)
+
+
+# -- threes: four-three and three-three, x to move -----------------------------------------
+
+FOUR_THREE = [  # * makes a four along the row (o closes it) and an open three down the column
+    "o.......o",
+    ".........",
+    ".....x...",
+    ".....x...",
+    ".oxxx*...",
+    ".........",
+    ".........",
+    ".........",
+    "o.......o",
+]
+THREE_THREE = [  # * makes two open threes: o can stop one of them
+    "o.......o",
+    ".........",
+    "....x....",
+    "....x....",
+    "..xx*....",
+    ".........",
+    ".........",
+    ".........",
+    "o.......o",
+]
+
+
+@pytest.mark.parametrize("drawing, by_fours", [(FOUR_THREE, True), (THREE_THREE, False)],
+                         ids=["four-three", "three-three"])
+def test_a_double_threat_is_found_and_holds(drawing, by_fours):
+    board, expected = position(centred(drawing))
+    # A four-three is two fours (the three's four is open); a three-three needs threes.
+    assert (find_win(board, vct=False) is not None) == by_fours
+    win = find_win(board)
+    assert win is not None and win.depth == 2 and win.move in expected
+    assert winning_first_moves(board, 2) == expected
+    assert_forced_win(board)
+
+
+# -- defences, o to move -------------------------------------------------------------------
+
+ONE_END = [  # x's open three must be blocked at *: blocked on the left, x's * makes a four-three
+    ".........",
+    ".........",
+    "...o.....",
+    "...o.....",
+    "...xxx*..",
+    "......x..",
+    "......x..",
+    "o........",
+    ".......o.",
+]
+COUNTER_FOUR = [  # x has two open threes: only *, a four that also blocks the row, saves o
+    "o...........o",
+    ".............",
+    ".............",
+    "..x..........",
+    "..*xxx.......",
+    "..o..........",
+    "..o..........",
+    "..o..........",
+    "..........x..",
+    "..x.......x..",
+    "..........x..",
+    ".............",
+    "o...........o",
+]
+
+
+def opponent_wins_after(board: Board, cell: int, max_depth: int | None = None) -> bool:
+    """Whether the opponent, to move after ``cell`` is played, has a threat win (found)."""
+    board.play(cell)
+    try:
+        return find_win(board, max_depth=max_depth) is not None
+    finally:
+        board.undo()
+
+
+@pytest.mark.slow
+def test_an_open_three_is_blocked_at_the_one_end_that_holds():
+    board, expected = position(centred(ONE_END))
+    tactics = examine(board, NO_DEADLINE)
+    assert tactics.win is None and tactics.threat is not None
+    assert set(tactics.defences) == expected
+    # Every legal move but the marked one lets x win; after it, x has no threat win at all.
+    refuting = {cell for cell in board.legal_moves() if not opponent_wins_after(board, cell)}
+    assert refuting == expected
+    cols = board.rules.cols
+    row, col = divmod(next(iter(expected)), cols)
+    for wrong in (col - 4, col - 5, col + 1):  # the other end, the far cells
+        board.play(row * cols + wrong)
+        assert_forced_win(board)
+        board.undo()
+
+
+def test_when_only_a_counter_four_defends_it_is_the_defence():
+    board, expected = position(centred(COUNTER_FOUR, size=15))
+    me, opp = board.o, board.x
+    fours = ThreatSearch(board.rules).four_makers(me, opp)
+    assert all(board.geometry.bits[cell] & fours for cell in expected)
+    tactics = examine(board, NO_DEADLINE)
+    assert tactics.threat is not None and set(tactics.defences) == expected
+    # The threat (x's double three, two threats deep) is refuted by * and by nothing else.
+    refuting = {cell for cell in board.legal_moves()
+                if not opponent_wins_after(board, cell, max_depth=2)}
+    assert refuting == expected
+    row, col = divmod(next(iter(expected)), board.rules.cols)
+    plain_block = row * board.rules.cols + col + 4  # the row's other end
+    board.play(plain_block)
+    assert_forced_win(board)
+    board.undo()
+
+
+def test_analyse_plays_the_defence_and_reports_threat_wins_proven():
+    board, expected = position(centred(ONE_END))
+    assert analyse(board, budget=2.0).best_moves[0] in expected
+    board, expected = position(centred(VCF_5))
+    result = analyse(board, budget=2.0)
+    assert result.proven and result.value == Value.WIN and result.source == Source.THREATS
+    assert result.best_moves[0] in expected and result.plies == find_win(board).plies
+    baseline = analyse(board, budget=0.2, threats=False)
+    assert not baseline.proven and baseline.source == Source.HEURISTIC
+
+
+# -- properties on random positions --------------------------------------------------------
+
+
+def random_position(rules: Rules, stones: int, rng: random.Random, near: int | None = None) -> Board:
+    """A position with ``stones`` random stones (x first), no line made, within ``near`` of the centre."""
+    while True:
+        board = Board(rules)
+        centre_row, centre_col = rules.rows // 2, rules.cols // 2
+        cells = [cell for cell in range(rules.cells) for row, col in [rules.row_col(cell)]
+                 if near is None or max(abs(row - centre_row), abs(col - centre_col)) <= near]
+        for cell in rng.sample(cells, stones):
+            board.play(cell)
+            if board.is_over():
+                break
+        else:
+            return board
+
+
+@pytest.mark.slow
+def test_every_reported_win_holds_on_random_gomoku_positions():
+    rng = random.Random(10)
+    rules = Rules(15, 15, 5)
+    checked = 0
+    for _ in range(30):
+        board = random_position(rules, rng.randrange(14, 30), rng, near=5)
+        win = find_win(board, max_nodes=3000)
+        if win is not None:
+            assert_forced_win(board)
+            checked += 1
+    assert checked >= 5  # the sample holds enough wins to mean something
+
+
+@pytest.mark.parametrize("rules, stones", [(Rules(5, 5, 4), 10), (Rules(6, 6, 4), 20),
+                                           (Rules(6, 6, 5), 20)])
+def test_threat_wins_agree_with_the_exact_solver(rules, stones):
+    rng = random.Random(stones + rules.k)
+    wins = 0
+    for _ in range(40):
+        board = random_position(rules, stones + rng.randrange(3), rng)
+        win = find_win(board)
+        if win is None:
+            continue
+        wins += 1
+        exact = Solver(rules).solve(board, all_moves=True)
+        assert exact.value == Value.WIN
+        move_value = exact.move_values[win.move]
+        assert move_value.value == Value.WIN and move_value.plies <= win.plies
+    assert wins >= 5
+
+
+def test_the_three_cells_are_the_four_makers_that_win_twice_and_their_wins():
+    rng = random.Random(3)
+    rules = Rules(15, 15, 5)
+    search = ThreatSearch(rules)
+    for _ in range(80):
+        board = random_position(rules, rng.randrange(8, 40), rng, near=5)
+        for mine, theirs in ((board.x, board.o), (board.o, board.x)):
+            if search.winning_cells(mine, theirs):
+                continue  # three_cells is asked only of a side without a four
+            expected = 0
+            for bit in board.geometry.bits:
+                if search.four_makers(mine, theirs) & bit:
+                    wins = search.winning_cells(mine | bit, theirs)
+                    if wins.bit_count() >= 2:
+                        expected |= bit | wins
+            assert search.three_cells(mine, theirs) == expected
+
+
+def test_boards_with_k_below_4_are_refused():
+    with pytest.raises(ValueError, match="k >= 4"):
+        ThreatSearch(Rules(3, 3, 3))

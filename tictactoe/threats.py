@@ -1,0 +1,527 @@
+"""Threat-space search: forced wins by continuous fours (VCF) and by continuous threats (VCT).
+
+For boards with k >= 4 (five in a row above all), after Allis' threat-space
+search.  The words, drawn for k = 5 (everything scales with k)::
+
+    five    x x x x x      k in a row: the game is won
+    four    x x . x x      a window with k-1 of a side's stones and one empty
+                           cell, its *winning cell*: the opponent must take it now
+    three   . x x x . .    a position where one more stone (a *four-maker*) makes
+                           two winning cells at once (an open four . x x x x . or
+                           two fours): unless answered now, it wins
+
+The search is an AND/OR search on plain bitboards.  The attacker picks one
+move (OR); the defender's every relevant reply must be refuted (AND).  A win it
+reports is a proof: it holds against every legal reply, because the replies it
+does not search provably lose:
+
+- after a four, the defender must take the winning cell (it has no five of its
+  own: that is checked first); any other reply loses to the five;
+- after a three, the defender's reply must touch the three's cells: a
+  four-maker ``b`` that makes two winning cells, or one of those cells; or make
+  a four of its own (a counter-four, which the attacker must then block).  Any
+  other reply loses in three more plies: ``b``, any move, the five;
+- the attacker has a winning cell: it wins; the defender has one: the attacker
+  must block it (two: the attack fails), and the block is its move.
+
+VCF plays only fours, so every reply is forced and the search is narrow; VCT
+also plays moves that make a three.  After its first threat the attacker
+only plays threes that share a line (within k-1 cells) with one of its
+earlier threats, as in Allis' dependency-based search: an independent three
+could have been played first, and the restriction keeps the search narrow (it
+may miss a win; it never invents one).  Depth counts the attacker's chosen
+moves; a table remembers positions proven (with the depth that sufficed) and
+positions refuted (with the depth that failed; a miss, never a proof).  The
+search stops at its clock's deadline or a node limit (``SearchTimeout``): a
+timeout proves nothing.
+
+``examine(board, deadline)`` is what ``analyse`` asks before its heuristic
+search: the side to move's own forced win if there is one, else, when the
+opponent would have one if it were to move, the moves that refute it.
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+from .board import Board
+from .clock import Clock, SearchTimeout
+from .evaluation import evaluator
+from .rules import Bitboard, Cell, Rules, one_bits
+
+# VCF sequences are narrow (every reply forced): this many fours cost little.
+VCF_DEPTH = 16
+# VCT branches at every three; deeper sequences rarely finish in a move's budget.
+VCT_DEPTH = 6
+MEMO_LIMIT = 100_000  # entries of each memo table before it is cleared
+TICK_NODES = 64  # how often the deadline is read (a node costs tens of microseconds)
+# A reply outside the three's cells loses to: the four-maker, any move, the five.
+OUTSIDE_REPLY_PLIES = 4
+# Of the time to the caller's deadline: the shares (from the start) by which the
+# search for the side to move's own win stops, the search for the opponent's win
+# stops, and the tests of the moves that might refute it stop.  The rest is left to
+# the caller's heuristic search, which then only chooses among the defences.
+OWN_WIN_SHARE = 0.15
+THREAT_SHARE = 0.3
+DEFENCE_SHARE = 0.7
+
+
+@dataclass(frozen=True)
+class ThreatWin:
+    """A forced win found by threat search: the first move, plies to the five, the cells involved.
+
+    ``plies`` counts both sides' moves up to and including the five, against the
+    longest defence the proof considers; ``depth`` counts the attacker's chosen
+    threats.  ``cells`` is a bitboard of every cell the proof uses (moves,
+    replies searched, winning cells): a defence of the position must touch one
+    of them or make threats of its own.
+    """
+
+    move: Cell
+    plies: int
+    cells: Bitboard
+    depth: int
+
+
+@dataclass
+class Memo:
+    """What the searches of one position compute again and again, keyed by stones.
+
+    Each depth of the iterative deepening, and each defence tested, meets the
+    same positions: their shapes are kept here (a table is cleared past
+    ``MEMO_LIMIT`` entries).
+    """
+
+    completing: dict[Bitboard, Bitboard] = field(default_factory=dict)
+    shapes: dict[tuple[Bitboard, Bitboard], tuple[Bitboard, Bitboard, Bitboard]] = field(
+        default_factory=dict)
+    threes: dict[tuple[Bitboard, Bitboard], Bitboard] = field(default_factory=dict)
+
+
+Key = TypeVar("Key")
+Found = TypeVar("Found")
+
+
+def _remember(table: dict[Key, Found], key: Key, value: Found) -> Found:
+    """Store ``value`` under ``key`` (the table is cleared first when full) and return it."""
+    if len(table) > MEMO_LIMIT:
+        table.clear()
+    table[key] = value
+    return value
+
+
+class ThreatSearch:
+    """Threat-space search for one set of rules (k >= 4), with its tables; not thread-safe.
+
+    ``vct=False`` plays fours only (VCF).  The search stops at ``clock``'s
+    deadline (None: no limit) and after ``max_nodes`` nodes (None: no limit).
+    """
+
+    def __init__(self, rules: Rules, vct: bool = True, clock: Clock | None = None,
+                 max_nodes: int | None = None,
+                 memo: Memo | None = None) -> None:
+        if rules.k < 4:
+            raise ValueError(f"threat search needs k >= 4, not k={rules.k}")
+        self.rules = rules
+        self.geometry = rules.geometry
+        self.evaluator = evaluator(rules)
+        self.k = rules.k
+        self.full = self.geometry.full
+        self.vct = vct
+        self.clock = clock
+        self.max_nodes = max_nodes
+        self.nodes = 0
+        self.rays = rays(rules)
+        # The shapes of positions seen, possibly shared with other searches.
+        self.memo = Memo() if memo is None else memo
+        # (attacker, defender, attacker to move) -> (depth, plies, cells, move) of a proof.
+        self.proven: dict[tuple[Bitboard, Bitboard, bool], tuple[int, int, Bitboard, Bitboard]] = {}
+        # The same key -> the greatest depth at which the attack failed.
+        self.refuted: dict[tuple[Bitboard, Bitboard, bool], int] = {}
+
+    # -- shapes on the bitboards ---------------------------------------------------
+
+    def shapes(self, mine: Bitboard, theirs: Bitboard) -> tuple[Bitboard, Bitboard, Bitboard]:
+        """For ``mine``: the winning cells, the four-makers, and the cells that raise a k-3 window.
+
+        A window counts when it holds none of ``theirs``: with k-1, k-2 or k-3 of
+        ``mine``, its empty cells are the winning cells, the four-makers, and the
+        cells that bring a window to k-2 (where threes are made).
+        """
+        known = self.memo.shapes.get((mine, theirs))
+        if known is None:
+            known = _remember(self.memo.shapes, (mine, theirs), self._shapes(mine, theirs))
+        return known
+
+    def _shapes(self, mine: Bitboard, theirs: Bitboard) -> tuple[Bitboard, Bitboard, Bitboard]:
+        k = self.k
+        empty = self.full & ~(mine | theirs)
+        levels = [0, 0, 0]  # the cells of the windows with k-1, k-2, k-3 of mine
+        for d, starts in self.evaluator.directions:
+            live, _, at_least = self.evaluator.count_windows(mine, theirs, d, starts)
+            more = 0  # windows with more stones than the level at hand
+            for index, count in enumerate(range(k - 1, k - 4, -1)):
+                windows = live & at_least[count] & ~more
+                more = at_least[count]
+                for j in range(k if windows else 0):
+                    levels[index] |= windows << (j * d)
+        return levels[0] & empty, levels[1] & empty, levels[2] & empty
+
+    def winning_cells(self, mine: Bitboard, theirs: Bitboard) -> Bitboard:
+        """The empty cells where one more of ``mine`` makes k in a row."""
+        completing = self.memo.completing.get(mine)  # a side's stones recur across many nodes
+        if completing is None:
+            completing = _remember(self.memo.completing, mine, self.geometry.completing_cells(mine))
+        return completing & ~(mine | theirs)
+
+    def four_makers(self, mine: Bitboard, theirs: Bitboard) -> Bitboard:
+        """The empty cells where a stone of ``mine`` makes a four (a winning cell)."""
+        return self.shapes(mine, theirs)[1]
+
+    def three_cells(self, attacker: Bitboard, defender: Bitboard) -> Bitboard:
+        """The cells of the attacker's standing threes: the four-makers that win twice, and their wins.
+
+        For an attacker with no winning cell; empty when it has no three.  A
+        defender's reply that touches none of these cells (and makes no four)
+        loses in ``OUTSIDE_REPLY_PLIES``.  A four-maker's wins are the other
+        empty cells of its windows with k-2 stones: two such windows along
+        different directions always give two wins; two along one direction
+        usually do (``. x x x . .``) but may share it (``x . x x . x``), so
+        those few are checked cell by cell.
+        """
+        known = self.memo.threes.get((attacker, defender))
+        if known is None:
+            known = _remember(self.memo.threes, (attacker, defender),
+                              self._three_cells(attacker, defender))
+        return known
+
+    def _three_cells(self, attacker: Bitboard, defender: Bitboard) -> Bitboard:
+        k = self.k
+        empty = self.full & ~(attacker | defender)
+        by_direction = []
+        once = twice = same_line = 0
+        for d, starts in self.evaluator.directions:
+            live, _, at_least = self.evaluator.count_windows(attacker, defender, d, starts)
+            windows = live & at_least[k - 2] & ~at_least[k - 1]
+            if not windows:
+                continue
+            by_direction.append((d, windows))
+            here = here_twice = 0
+            for j in range(k):
+                cells = windows << (j * d)
+                here_twice |= here & cells
+                here |= cells
+            twice |= once & here
+            once |= here
+            same_line |= here_twice
+        makers = twice & empty
+        for bit in one_bits(same_line & empty & ~makers):
+            wins = self.winning_cells(attacker | bit, defender)
+            if wins & (wins - 1):
+                makers |= bit
+        if not makers:
+            return 0
+        cells = 0
+        for d, windows in by_direction:
+            touched = 0
+            for j in range(k):
+                touched |= makers >> (j * d)
+            touched &= windows
+            for j in range(k if touched else 0):
+                cells |= touched << (j * d)
+        return cells & empty
+
+    # -- the AND/OR search ---------------------------------------------------------
+
+    def tick(self) -> None:
+        """Count a node; raise ``SearchTimeout`` past the deadline or the node limit."""
+        self.nodes += 1
+        if self.max_nodes is not None and self.nodes > self.max_nodes:
+            raise SearchTimeout()
+        if self.clock is not None and not self.nodes % TICK_NODES:
+            self.clock.check(self.nodes)
+
+    def attack(self, attacker: Bitboard, defender: Bitboard, depth: int,
+               focus: Bitboard = -1) -> tuple[int, Bitboard] | None:
+        """The attacker, to move, wins with at most ``depth`` chosen threats: ``(plies, cells)``, or None.
+
+        Threes are played only on ``focus`` (fours anywhere).  None means no
+        such win was found (not that none exists).
+        """
+        return self._remembered((attacker, defender, True), depth,
+                                lambda: self._attack(attacker, defender, depth, focus))
+
+    def defend(self, attacker: Bitboard, defender: Bitboard, depth: int,
+               focus: Bitboard = -1) -> tuple[int, Bitboard] | None:
+        """The defender is to move: ``(plies, cells)`` when every reply loses, else None."""
+        return self._remembered((attacker, defender, False), depth,
+                                lambda: self._defend(attacker, defender, depth, focus))
+
+    def _remembered(self, key: tuple[Bitboard, Bitboard, bool], depth: int,
+                    search: Callable[[], tuple[int, Bitboard, Bitboard] | None],
+                    ) -> tuple[int, Bitboard] | None:
+        """``search()``'s ``(plies, cells, move)`` as ``(plies, cells)``, through the tables.
+
+        A proof found at some depth holds at any greater depth; a failure at
+        some depth means failure at any smaller one.
+        """
+        known = self.proven.get(key)
+        if known is not None and known[0] <= depth:
+            return known[1], known[2]
+        if self.refuted.get(key, -1) >= depth:
+            return None
+        self.tick()
+        found = search()
+        if found is None:
+            self.refuted[key] = depth
+            return None
+        plies, cells, move = found
+        self.proven[key] = (depth, plies, cells, move)
+        return plies, cells
+
+    def _attack(self, attacker: Bitboard, defender: Bitboard, depth: int,
+                focus: Bitboard) -> tuple[int, Bitboard, Bitboard] | None:
+        wins, fours, raisers = self.shapes(attacker, defender)
+        if wins:
+            return 1, wins, wins & -wins
+        threats = self.winning_cells(defender, attacker)
+        if threats:
+            if threats & (threats - 1):
+                return None  # two fives to stop: the attack has lost the initiative
+            # The block is forced; it costs no depth (it is not a chosen threat).
+            found = self.defend(attacker | threats, defender, depth, focus)
+            return None if found is None else (1 + found[0], threats | found[1], threats)
+        if depth <= 0 or not self.full & ~(attacker | defender):
+            return None
+        candidates = list(one_bits(fours))
+        if self.vct:
+            candidates += one_bits(raisers & ~fours & focus)
+        for move in candidates:
+            narrowed = self.rays[move] if focus == -1 else focus | self.rays[move]
+            found = self.defend(attacker | move, defender, depth - 1, narrowed)
+            if found is not None:
+                return 1 + found[0], move | found[1], move
+        return None
+
+    def _defend(self, attacker: Bitboard, defender: Bitboard, depth: int,
+                focus: Bitboard) -> tuple[int, Bitboard, Bitboard] | None:
+        empty = self.full & ~(attacker | defender)
+        if not empty or self.winning_cells(defender, attacker):
+            return None  # a draw, or the defender wins first
+        wins = self.winning_cells(attacker, defender)
+        if wins & (wins - 1):
+            return 2, wins, 0  # one block, then the other five
+        if wins:
+            found = self.attack(attacker, defender | wins, depth, focus)
+            return None if found is None else (1 + found[0], wins | found[1], 0)
+        if not self.vct:
+            return None
+        three = self.three_cells(attacker, defender)
+        if not three:
+            return None  # no threat stands: the defender is free
+        counter = self.four_makers(defender, attacker)
+        replies = (three | counter) & empty
+        plies = OUTSIDE_REPLY_PLIES if empty & ~replies else 0
+        cells = replies
+        # Counter-fours first: they are the likeliest refutations.
+        for reply in [*one_bits(counter), *one_bits(replies & ~counter)]:
+            found = self.attack(attacker, defender | reply, depth, focus)
+            if found is None:
+                return None
+            plies = max(plies, 1 + found[0])
+            cells |= found[1]
+        return plies, cells, 0
+
+    def best_move(self, attacker: Bitboard, defender: Bitboard) -> Bitboard:
+        """The first move of the proof found for this attacker-to-move position (after ``attack``)."""
+        return self.proven[(attacker, defender, True)][3]
+
+    def find(self, attacker: Bitboard, defender: Bitboard,
+             max_depth: int | None = None) -> ThreatWin | None:
+        """The attacker's (to move) forced win with the fewest threats up to ``max_depth``, or None.
+
+        Raises ``SearchTimeout`` at the deadline or node limit.
+        """
+        last = max_depth if max_depth is not None else VCT_DEPTH if self.vct else VCF_DEPTH
+        for depth in range(1, last + 1):
+            found = self.attack(attacker, defender, depth)
+            if found is not None:
+                move = self.best_move(attacker, defender)
+                return ThreatWin(self.geometry.cell_of[move], found[0], found[1], depth)
+        return None
+
+
+@functools.cache
+def rays(rules: Rules) -> dict[Bitboard, Bitboard]:
+    """For each cell's bit, the cells sharing a window with it: its four lines, k-1 cells each way."""
+    geometry = rules.geometry
+    rays = dict.fromkeys(geometry.bits, 0)
+    for line in geometry.lines:
+        for bit in geometry.line_bits[line]:
+            rays[bit] |= line
+    return rays
+
+
+class _Searches:
+    """Runs threat searches under one deadline and counts their nodes."""
+
+    def __init__(self, rules: Rules, deadline: float | None, max_nodes: int | None = None) -> None:
+        self.rules = rules
+        self.deadline = deadline
+        self.max_nodes = max_nodes
+        self.nodes = 0
+        self.memo = Memo()  # shared by its searches
+
+    def win(self, attacker: Bitboard, defender: Bitboard, vct: bool = True,
+            vcf_depth: int = VCF_DEPTH, vct_depth: int = VCT_DEPTH) -> ThreatWin | None:
+        """The attacker's (to move) win by VCF, then (``vct``) by VCT; raises ``SearchTimeout``."""
+        clock = Clock(self.deadline)
+        for mode in (False, True) if vct else (False,):
+            search = ThreatSearch(self.rules, vct=mode, clock=clock, max_nodes=self.max_nodes,
+                                  memo=self.memo)
+            try:
+                found = search.find(attacker, defender, vct_depth if mode else vcf_depth)
+            finally:
+                self.nodes += search.nodes
+            if found is not None:
+                return found
+        return None
+
+
+def find_win(board: Board, deadline: float | None = None, vct: bool = True,
+             max_depth: int | None = None, max_nodes: int | None = None) -> ThreatWin | None:
+    """The side to move's forced win by fours (then, with ``vct``, threes and fours), or None.
+
+    VCF is tried first (it is cheap), then VCT.  None when no win was found
+    within the depth, the deadline or the node limit (per search).  Raises
+    ``ValueError`` for k < 4.
+    """
+    me, opp = board.sides()
+    try:
+        searches = _Searches(board.rules, deadline, max_nodes)
+        if max_depth is None:
+            return searches.win(me, opp, vct)
+        return searches.win(me, opp, vct, max_depth, max_depth)
+    except SearchTimeout:
+        return None
+
+
+@dataclass(frozen=True)
+class Tactics:
+    """What threat search says about a position, for the side to move.
+
+    ``win``: its own forced win, if found.  ``threat``: the opponent's forced
+    win if the opponent were to move (None when none was found).
+    ``defences``: when there is such a threat, the moves to choose among:
+    those found to refute it (the opponent, to move after them, has no threat
+    win any more) or, failing those, the likeliest ones (see
+    ``_refutations``); None when there is nothing to refute.  ``nodes``:
+    the nodes of every search made.
+    """
+
+    win: ThreatWin | None = None
+    threat: ThreatWin | None = None
+    defences: list[Cell] | None = None
+    nodes: int = 0
+
+
+def examine(board: Board, deadline: float) -> Tactics:
+    """Own forced win first, else the opponent's threat and the moves that refute it.
+
+    ``deadline`` is the caller's whole deadline: each search stops at its share
+    of the time to it (``OWN_WIN_SHARE``, ``THREAT_SHARE``, ``DEFENCE_SHARE``),
+    and what the time did not allow is reported as not found, with
+    one exception that costs nothing to know: an opponent's standing three
+    leaves only its own cells and my fours as replies that do not lose at
+    once, so those are the defences even when the searches run out of time.
+    Raises ``ValueError`` for k < 4.
+    """
+    start = time.monotonic()
+    span = max(0.0, deadline - start)
+    me, opp = board.sides()
+    searches = _Searches(board.rules, start + span * OWN_WIN_SHARE)
+    try:
+        win = searches.win(me, opp)
+    except SearchTimeout:
+        win = None
+    if win is not None:
+        return Tactics(win=win, nodes=searches.nodes)
+    probe = ThreatSearch(board.rules)
+    if probe.winning_cells(opp, me):
+        return Tactics(nodes=searches.nodes)  # a four: the block is forced, nothing to choose
+    _, my_fours, my_raisers = probe.shapes(me, opp)
+    standing = probe.three_cells(opp, me)
+    searches.deadline = start + span * THREAT_SHARE
+    try:
+        threat = searches.win(opp, me)
+    except SearchTimeout:
+        defences = _cells(board, standing | my_fours) if standing else None
+        return Tactics(defences=defences, nodes=searches.nodes)
+    if threat is None:
+        return Tactics(nodes=searches.nodes)
+    if standing:
+        # Every other reply loses: these are all the candidates there are.
+        candidates = [*one_bits(standing), *one_bits(my_fours & ~standing)]
+    else:
+        candidates = [*one_bits(threat.cells & board.empty), *one_bits(my_fours & ~threat.cells),
+                      *one_bits(my_raisers & ~my_fours & ~threat.cells)]
+    searches.deadline = start + span * DEFENCE_SHARE
+    defences = _refutations(board, me, opp, threat, candidates, searches)
+    if not defences:
+        # The threat cannot be stopped: delay it.
+        defences = _cells(board, (threat.cells | my_fours) & board.empty)
+    return Tactics(threat=threat, defences=defences, nodes=searches.nodes)
+
+
+def _cells(board: Board, cells: Bitboard) -> list[Cell]:
+    """The cells of a bitboard, lowest bit first."""
+    cell_of = board.geometry.cell_of
+    return [cell_of[bit] for bit in one_bits(cells)]
+
+
+def _refutations(board: Board, me: Bitboard, opp: Bitboard, threat: ThreatWin,
+                 candidates: list[Bitboard], searches: _Searches) -> list[Cell]:
+    """The candidates after which the opponent's threat search finds no win, tested ever deeper.
+
+    First as deep as ``threat`` (at least two threats); while more than one
+    candidate holds, the holders are tested one threat deeper (a block that
+    holds for two threats may lose to three), up to ``VCT_DEPTH``.  Returns the
+    candidates holding at the deepest level finished; when the deadline
+    interrupts a level, those that held it so far and those not yet tested at
+    it (they held the level before; at the first level, only when none held).
+    When none holds at a deeper level, the holders of the level before (they
+    resist longest); when none holds at the first, [].
+    """
+    cell_of = board.geometry.cell_of
+    depth = max(threat.depth, 2)
+    holding = candidates
+    first = True
+    while True:
+        passed = []
+        for tested, move in enumerate(holding):
+            try:
+                if searches.win(opp, me | move, vct_depth=depth) is None:
+                    passed.append(move)
+            except SearchTimeout:
+                untested = holding[tested:]
+                return [cell_of[move] for move in (passed or untested if first else passed + untested)]
+        if not passed and not first:
+            passed = holding  # all lose deeper: keep those that resist longest
+        if len(passed) <= 1 or depth >= VCT_DEPTH or passed is holding:
+            return [cell_of[move] for move in passed]
+        holding, depth, first = passed, depth + 1, False
+
+
+__all__ = [
+    "VCF_DEPTH",
+    "VCT_DEPTH",
+    "Tactics",
+    "ThreatSearch",
+    "ThreatWin",
+    "examine",
+    "find_win",
+]
