@@ -171,7 +171,7 @@ export function createReviewPanel({ els, api, onChange }) {
         hints: null,
         humanCanPlay: false,
         canHint: false,
-        reviewing: { step, text: `${text} Back to the game returns to the last move.` },
+        reviewing: { step, text },
       };
     },
 

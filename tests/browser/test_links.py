@@ -72,7 +72,9 @@ def test_a_finished_two_player_game_reopens_finished_with_its_line(open_page, ap
     expect_board(page, ["xo.", "xo.", "x.."])
     expect(page.locator("#board .cell.win")).to_have_count(3)
     expect(page.locator("#strip-caption")).to_have_text("2 players")
-    page.get_by_role("button", name="Review").click()
+    # A finished game opens its review.
+    expect(page.locator("#review")).to_be_visible()
+    expect(page.get_by_role("button", name="Review")).to_have_attribute("aria-expanded", "true")
     expect(page.locator("#review-moves button")).to_have_count(5)
     assert errors == []
 

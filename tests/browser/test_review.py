@@ -115,3 +115,38 @@ def test_review_on_demand_follows_the_game_and_closes(open_page, app_server):
     page.get_by_role("button", name="Review").click()
     expect(page.locator("#review")).to_be_hidden()
     assert errors == []
+
+
+def test_review_says_not_proven_instead_of_guessing(open_page, app_server):
+    page = open_page()
+    errors = console_errors(page)
+    # Two moves on 15x15 (five in a row): positions the server cannot prove within its budget.
+    page.goto(app_server.url + "/?size=15x15&k=5&mode=two&moves=h8,h9")
+    wait_settled(page, 2)
+    page.get_by_role("button", name="Review").click()
+    expect(page.locator("#review-moves button")).to_have_count(2)
+    first = page.locator("#review-moves button").first
+    expect(first).to_have_text("1. X h8 — not proven → not proven. Not proven on this board: no verdict.",
+                               timeout=60_000)
+    expect(page.locator("#review-status")).to_contain_text("Some values on this board are not proven",
+                                                           timeout=60_000)
+    assert errors == []
+
+
+def test_review_works_in_the_embed(open_page, app_server):
+    page = open_page(viewport={"width": 360, "height": 420})
+    errors = console_errors(page)
+    page.goto(app_server.url + "/embed?size=3x3&level=perfect&side=x")
+    wait_settled(page, 0)
+    page.get_by_role("button", name=cell_name(0, 1)).click()  # b1: an edge, which still holds the draw
+    wait_settled(page, 2)
+    page.get_by_role("button", name="Review").click()
+    moves = page.locator("#review-moves button")
+    expect(moves).to_have_count(2)
+    expect(moves.first).to_contain_text("1. X b1 — draw → draw. Best.")
+    expect(moves.nth(1)).to_contain_text("2. O ")
+    moves.first.click()
+    expect_board(page, [".x.", "...", "..."])
+    page.keyboard.press("Escape")
+    expect(page.locator("#status")).to_contain_text("Your turn (X).")
+    assert errors == []
