@@ -49,7 +49,8 @@ def move() -> Response:
         result = _run_engine(board, req.engine, rng)
         cell = result.move
         found = {"value": result.value, "plies": None, "proven": result.value is not None,
-                 "cached": False, "depth": None, **_teaching_fields(board, req.engine, result)}
+                 "cached": False, "depth": None, "source": None,
+                 **_teaching_fields(board, req.engine, result)}
     elif req.level == "perfect":
         answer = solved().solve(board)
         cell = pick_best(answer, rng)
@@ -168,14 +169,14 @@ def _status(board: Board) -> dict[str, object]:
 
 
 def _engine_fields(answer: Answer | None) -> dict[str, object]:
-    """value, plies, proven, cached, depth, nodes, ms and worker of an answer (or none)."""
+    """value, plies, proven, source, cached, depth, nodes, ms and worker of an answer (or none)."""
     if answer is None:
-        return {"value": None, "plies": None, "proven": False, "cached": False, "depth": None,
-                "nodes": 0, "ms": 0.0, "worker": os.getpid()}
+        return {"value": None, "plies": None, "proven": False, "source": None, "cached": False,
+                "depth": None, "nodes": 0, "ms": 0.0, "worker": os.getpid()}
     note(source=str(answer.source))  # for the request's log line and the answers metric
     return {"value": answer.value, "plies": answer.plies, "proven": answer.proven,
-            "cached": answer.cached, "depth": answer.depth, "nodes": answer.nodes,
-            "ms": round(answer.seconds * 1000, 3), "worker": os.getpid()}
+            "source": answer.source, "cached": answer.cached, "depth": answer.depth,
+            "nodes": answer.nodes, "ms": round(answer.seconds * 1000, 3), "worker": os.getpid()}
 
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tictactoe import ENGINE_VERSION, LEVELS, MAX_SIZE, MIN_SIZE, Value
+from tictactoe import ENGINE_VERSION, LEVELS, MAX_SIZE, MIN_SIZE, Source, Value
 from tictactoe.algorithms.registry import ENGINES
 from tictactoe.rules import MIN_K
 
@@ -231,6 +231,14 @@ def _schemas() -> Schema:
         "proven": {"type": "boolean",
                    "description": "Whether value and plies are proven (false when the search"
                                   " ran out of budget; the move is then the best found)."},
+        "source": {"type": "string", "enum": [*map(str, Source), None], "nullable": True,
+                   "description": "How the answer is known: proof (a full search proved it),"
+                                  " book (proven offline, from the opening book), threats (a"
+                                  " forced sequence of threats was found), heuristic (the best"
+                                  " move of a search that ran out of budget: a guess). Kept by"
+                                  " the cache: a hit says how the entry was solved. Null when no"
+                                  " engine analysis stands behind the answer (a teaching engine,"
+                                  " or a level's move with nothing known)."},
         "cached": {"type": "boolean",
                    "description": "Whether the result came from the shared cache."},
         "depth": {"type": "integer", "nullable": True,
@@ -273,7 +281,8 @@ def _schemas() -> Schema:
         "Move": {
             "type": "object",
             "required": ["move", "player", "board", "status", "line", "value", "plies",
-                         "proven", "cached", "level", "k", "depth", "nodes", "ms", "worker"],
+                         "proven", "source", "cached", "level", "k", "depth", "nodes", "ms",
+                         "worker"],
             "properties": {
                 "move": CELL,
                 "player": {**PLAYER, "description": "The side that moved."},
@@ -309,7 +318,7 @@ def _schemas() -> Schema:
         "Analysis": {
             "type": "object",
             "required": ["board", "k", "player", "value", "plies", "best", "moves", "proven",
-                         "cached", "depth", "nodes", "ms", "worker"],
+                         "source", "cached", "depth", "nodes", "ms", "worker"],
             "properties": {
                 **posted,
                 "value": {**NULLABLE_VALUE, "description": "The position's value for the side"
