@@ -123,7 +123,7 @@ export function createGame({ api, store, settings, restore = true, onChange, onG
 
   function unrecordResult() {
     const game = model.game;
-    if (!game.recorded || game.mode === "watch") return;
+    if (game.recorded !== true || game.mode === "watch") return;
     model.tally = counted(model.tally, game, fieldFor(game.mode, game.human, winner(game)), -1);
     saveTally(store, model.tally);
   }
@@ -225,19 +225,20 @@ export function createGame({ api, store, settings, restore = true, onChange, onG
     },
 
     /**
-     * Take up a game from a link: `history` (every position from the empty board, checked by the
-     * server) under `settings`; the server is asked for the last position's status as after a move.
+     * Take up a game from a link: `history` (every position from the empty board) under `settings`,
+     * with `answer`, the server's POST /state answer for its last position.  A game that arrives
+     * finished is not scored: it was played elsewhere.
      */
-    load(nextSettings, history) {
+    load(nextSettings, history, answer) {
       cancel();
       model.hints = null;
       model.left = null;
-      const last = history[history.length - 1];
-      const previous = history[history.length - 2];
       const fresh = newGame(nextSettings);
-      model.game = history.length < 2 ? fresh : {
-        ...fresh, history, pending: "check", last: moveBetween(previous, last),
-      };
+      const game = history.length < 2 ? fresh : withStatus({
+        ...fresh, history, last: moveBetween(history[history.length - 2], history[history.length - 1]),
+      }, answer);
+      // "elsewhere": the result is known but not in this browser's score (Undo takes nothing off).
+      model.game = { ...game, recorded: isOver(game) ? "elsewhere" : false };
       save();
       changed();
       if (model.game.pending) advance();

@@ -69,23 +69,24 @@ export function readGameLink(search, defaults) {
 }
 
 /**
- * Ask the server about every position of a linked game (POST /state): resolves to null when the
- * game could be played move by move, or to a message saying what is wrong with it.
+ * Ask the server about every position of a linked game (POST /state), one at a time: resolves to
+ * {answer} (the server's answer for the last position) when the game could be played move by move,
+ * or to {problem} saying what is wrong with it.
  */
 export async function checkGame(api, { settings, history }) {
-  // One position at a time: a game that ended stops the check before its impossible sequels.
+  let answer = { status: "in_progress", line: null }; // the empty board
   for (let i = 1; i < history.length; i++) {
-    let answer;
+    if (answer.status !== "in_progress") {
+      // The game ended: the check stops before its impossible sequels.
+      const move = moveBetween(history[i - 2], history[i - 1]);
+      return { problem: `The link plays on after the game ended at move ${i - 1} (${MARK[move.by]} ` +
+        `${cellName(move.row, move.col)}).` };
+    }
     try {
       answer = await api.state({ board: history[i], k: settings.k });
     } catch (error) {
-      return `The server refused the link's game: ${error.message}.`;
-    }
-    if (answer.status !== "in_progress" && i < history.length - 1) {
-      const move = moveBetween(history[i - 1], history[i]);
-      return `The link plays on after the game ended at move ${i} (${MARK[move.by]} ` +
-        `${cellName(move.row, move.col)}).`;
+      return { problem: `The server refused the link's game: ${error.message}.` };
     }
   }
-  return null;
+  return { answer };
 }

@@ -103,13 +103,14 @@ async function begin() {
     game.start();
     return;
   }
-  const problem = link.error ?? await checkGame(api, link);
+  const { problem, answer } = link.error ? { problem: link.error } : await checkGame(api, link);
   if (problem) {
     $("link-message").textContent = `${problem} Here is an empty board instead.`;
     $("link-message").hidden = false;
     game.newGame(link.settings ?? game.settings());
   } else {
-    game.load(link.settings, link.history);
+    game.load(link.settings, link.history, answer);
+    if (game.view().status !== "in_progress") review.open(game.view());
   }
   writeForm(form, game.settings());
 }

@@ -72,10 +72,15 @@ def test_a_finished_two_player_game_reopens_finished_with_its_line(open_page, ap
     expect_board(page, ["xo.", "xo.", "x.."])
     expect(page.locator("#board .cell.win")).to_have_count(3)
     expect(page.locator("#strip-caption")).to_have_text("2 players")
+    # A game played elsewhere is not scored here, and undoing it takes nothing off the score.
+    expect(page.locator('#turn-strip [data-score="x"]')).to_have_text("0")
     # A finished game opens its review.
     expect(page.locator("#review")).to_be_visible()
     expect(page.get_by_role("button", name="Review")).to_have_attribute("aria-expanded", "true")
     expect(page.locator("#review-moves button")).to_have_count(5)
+    page.get_by_role("button", name="Undo").click()
+    expect(page.locator("#status")).to_have_text("X to move.")
+    expect(page.locator('#turn-strip [data-score="x"]')).to_have_text("0")
     assert errors == []
 
 
