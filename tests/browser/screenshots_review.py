@@ -61,7 +61,8 @@ def main(folder: str) -> None:
         page.locator('#board button[data-row="0"][data-col="1"]').click()
         wait_settled(page, 2)
         page.get_by_role("button", name="Review").click()
-        page.wait_for_function("() => document.getElementById('review-status').textContent.includes('no mistake')")
+        page.wait_for_function("() => document.getElementById('review-status').textContent"
+                               ".includes('no mistake')")
         page.locator("#review").scroll_into_view_if_needed()
         page.screenshot(path=str(out / "review-embed-360x420.png"))
         page.close()

@@ -6,23 +6,19 @@ import re
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
-from tests.browser.helpers import READ_BOARD, cell_name, read_board, stones, wait_settled
+from tests.browser.helpers import (
+    cell,
+    cell_name,
+    console_errors,
+    expect_board,
+    read_board,
+    stones,
+    wait_settled,
+)
 
 pytestmark = pytest.mark.browser
-
-
-def console_errors(page: Page) -> list[str]:
-    """Collect every console error of the page (a failed request logs one too)."""
-    errors: list[str] = []
-    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
-    return errors
-
-
-def expect_board(page: Page, rows: list[str]) -> None:
-    """Wait until the board shows ``rows`` (a redraw waits for the next animation frame)."""
-    page.wait_for_function(f"() => ({READ_BOARD})().join('/') === {'/'.join(rows)!r}")
 
 
 def test_a_shared_link_reopened_in_a_fresh_page_shows_the_same_game(open_page, app_server):
@@ -36,7 +32,7 @@ def test_a_shared_link_reopened_in_a_fresh_page_shows_the_same_game(open_page, a
     wait_settled(page, 2)
     board = read_board(page)
     query = parse_qs(urlsplit(page.url).query)
-    reply = next(f"{'abc'[c]}{r + 1}" for r, text in enumerate(board) for c, ch in enumerate(text) if ch == "o")
+    reply = next(cell(r, c) for r, text in enumerate(board) for c, ch in enumerate(text) if ch == "o")
     # Readable: the board's own cell names, in order.
     assert query == {"size": ["3x3"], "k": ["3"], "level": ["perfect"], "side": ["x"],
                      "moves": [f"a1,{reply}"]}, page.url

@@ -5,23 +5,20 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.helpers import READ_BOARD, analysis, cell, cell_name, read_board, stones, wait_settled
+from tests.browser.helpers import (
+    analysis,
+    cell,
+    cell_name,
+    console_errors,
+    expect_board,
+    read_board,
+    stones,
+    wait_settled,
+)
 
 pytestmark = pytest.mark.browser
 
 NAMED = 3  # the review names at most three moves that would have held
-
-
-def console_errors(page: Page) -> list[str]:
-    """Collect every console error of the page (a failed request logs one too)."""
-    errors: list[str] = []
-    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
-    return errors
-
-
-def expect_board(page: Page, rows: list[str]) -> None:
-    """Wait until the board shows ``rows`` (a redraw waits for the next animation frame)."""
-    page.wait_for_function(f"() => ({READ_BOARD})().join('/') === {'/'.join(rows)!r}")
 
 
 def play(page: Page, row: int, col: int) -> None:
