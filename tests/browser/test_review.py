@@ -147,3 +147,28 @@ def test_review_works_in_the_embed(open_page, app_server):
     page.keyboard.press("Escape")
     expect(page.locator("#status")).to_contain_text("Your turn (X).")
     assert errors == []
+
+
+def test_a_second_review_of_the_same_game_is_answered_by_the_browser_cache(open_page, app_server):
+    page = open_page()
+    errors = console_errors(page)
+    # A finished game from its link: X wins on the diagonal c1-b2-a3.
+    page.goto(app_server.url + "/?size=3x3&k=3&mode=two&moves=b2,a2,a1,c3,c1,b1,a3")
+    expect(page.locator("#review-status")).to_contain_text("7 moves: one mistake (O a2).")
+    # The game again in the same browser: the review's seven GET /position come from its cache.
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    asked: list[str] = []
+    from_cache: set[str] = set()
+    cdp.on("Network.requestWillBeSent", lambda event: asked.append(event["requestId"])
+           if "/position?" in event["request"]["url"] else None)
+    cdp.on("Network.requestServedFromCache", lambda event: from_cache.add(event["requestId"]))
+    cdp.on("Network.responseReceived", lambda event: from_cache.add(event["requestId"])
+           if event["response"].get("fromDiskCache") else None)
+    page.goto(app_server.url + "/")  # the saved game
+    wait_settled(page, 7)
+    page.get_by_role("button", name="Review").click()
+    expect(page.locator("#review-status")).to_contain_text("7 moves: one mistake (O a2).")
+    assert len(asked) == 7
+    assert set(asked) <= from_cache, (asked, from_cache)
+    assert errors == []
