@@ -22,7 +22,8 @@ const EXPERIMENTS = { empty: [], centre: [[1, 1]] };
 let position = emptyPosition(3, 3, 3);
 let running = false;
 
-function show(next) {
+/** Show `next` in the editor; `link`: also write it into the address bar (not for the first, empty board). */
+function show(next, { link = true } = {}) {
   position = next;
   drawEditor($("editor"), position, (row, col) => { if (!running) show(cycleCell(position, row, col)); });
   $("lab-text").value = formatRows(position.rows);
@@ -32,11 +33,12 @@ function show(next) {
     select.append(new Option(`${size.replace(":", " · k ")} (typed or from the game)`, size));
   }
   select.value = size;
+  if (!link) return;
   // The address bar carries the position, in the form of GET /position: a link to this position.
   const query = new URLSearchParams({ board: toPositionText(position.rows) });
   if (position.k !== null) query.set("k", String(position.k));
-  const link = `?${query.toString().replaceAll("%2F", "/")}`;
-  if (link !== window.location.search) window.history.replaceState(null, "", link);
+  const search = `?${query.toString().replaceAll("%2F", "/")}`;
+  if (search !== window.location.search) window.history.replaceState(null, "", search);
 }
 
 /** The position in the address bar (?board=x2/1o1/3&k=3), checked by the server; else the empty 3x3 board. */
@@ -153,5 +155,5 @@ for (const button of form.querySelectorAll("[data-experiment]")) {
 
 applyTheme(store.get("theme") ?? "auto");
 const linked = new URLSearchParams(window.location.search).has("board");
-if (!linked) show(position);
+if (!linked) show(position, { link: false });
 fromLink();
