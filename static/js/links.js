@@ -71,7 +71,8 @@ export function readGameLink(search, defaults) {
 /**
  * Ask the server about every position of a linked game (POST /state), one at a time: resolves to
  * {answer} (the server's answer for the last position) when the game could be played move by move,
- * or to {problem} saying what is wrong with it.
+ * or to {problem} saying what is wrong with it (and `refused` when the server refused its rules,
+ * such as a size it does not play).
  */
 export async function checkGame(api, { settings, history }) {
   let answer = { status: "in_progress", line: null }; // the empty board
@@ -85,7 +86,7 @@ export async function checkGame(api, { settings, history }) {
     try {
       answer = await api.state({ board: history[i], k: settings.k });
     } catch (error) {
-      return { problem: `The server refused the link's game: ${error.message}.` };
+      return { problem: `The server refused the link's game: ${error.message}.`, refused: true };
     }
   }
   return { answer };

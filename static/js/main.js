@@ -103,11 +103,12 @@ async function begin() {
     game.start();
     return;
   }
-  const { problem, answer } = link.error ? { problem: link.error } : await checkGame(api, link);
+  const { problem, answer, refused } = link.error ? { problem: link.error } : await checkGame(api, link);
   if (problem) {
     $("link-message").textContent = `${problem} Here is an empty board instead.`;
     $("link-message").hidden = false;
-    game.newGame(link.settings ?? game.settings());
+    // The link's own board when the server plays it, else the board of the game this browser had.
+    game.newGame(link.settings && !refused ? link.settings : game.settings());
   } else {
     game.load(link.settings, link.history, answer);
     if (game.view().status !== "in_progress") review.open(game.view());

@@ -118,3 +118,14 @@ def test_the_lab_takes_a_position_from_its_link_and_writes_its_own(open_page, ap
     expect(bad.locator("#lab-status")).to_contain_text("The link's board “xx/o” is not a position")
     expect(bad.locator("#lab-text")).to_have_value(".../.../...")
     assert errors == [] and bad_errors == []
+
+
+def test_a_link_to_a_board_the_server_refuses_falls_back_to_the_usual_board(open_page, app_server):
+    page = open_page()
+    errors = console_errors(page)
+    page.goto(app_server.url + "/?size=20x20&k=5&moves=a1")
+    expect(page.locator("#link-message")).to_contain_text("The server refused the link's game: ")
+    wait_settled(page, 0)
+    assert read_board(page) == ["...", "...", "..."]
+    # The only console line is the browser's own log of the refused request (HTTP 400).
+    assert all("status of 400" in error for error in errors), errors
