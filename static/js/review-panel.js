@@ -82,6 +82,9 @@ export function createReviewPanel({ els, api, onChange }) {
     });
     els.list.replaceChildren(...items);
     els.status.textContent = summary(results);
+    // Screen readers wait for the whole summary rather than announcing each answer's progress.
+    els.status.setAttribute("aria-busy", String(results.some((result, i) => !result &&
+      !answers.get(keyOf(moves[i].before))?.error)));
     els.prev.disabled = step === null ? moves.length === 0 : step <= 0;
     els.next.disabled = step === null || step >= game.history.length - 1;
     els.back.disabled = step === null;
