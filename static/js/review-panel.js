@@ -10,7 +10,7 @@ const MARK = { x: "X", o: "O" };
 /**
  * A review over the elements {panel, status, list, prev, next, back, toggle}.  `api.position(rows, k,
  * signal)` answers a position; `onChange()` is called when the board must be redrawn (a step was
- * chosen or left).  Returns {update(view), open(view), close(), toggle(view), boardView(view)}.
+ * chosen or left).  Returns {update(view), open(view), close(), isOpen(), boardView(view), stepping()}.
  */
 export function createReviewPanel({ els, api, onChange }) {
   const answers = new Map(); // "k:rows" -> the server's answer, or {error}
@@ -83,8 +83,7 @@ export function createReviewPanel({ els, api, onChange }) {
     els.list.replaceChildren(...items);
     els.status.textContent = summary(results);
     // Screen readers wait for the whole summary rather than announcing each answer's progress.
-    els.status.setAttribute("aria-busy", String(results.some((result, i) => !result &&
-      !answers.get(keyOf(moves[i].before))?.error)));
+    els.status.setAttribute("aria-busy", String(moves.some((move) => !answers.has(keyOf(move.before)))));
     els.prev.disabled = step === null ? moves.length === 0 : step <= 0;
     els.next.disabled = step === null || step >= game.history.length - 1;
     els.back.disabled = step === null;
@@ -93,7 +92,13 @@ export function createReviewPanel({ els, api, onChange }) {
   function summary(results) {
     if (moves.length === 0) return "No move has been played yet.";
     const done = results.filter(Boolean);
-    if (done.length < moves.length) return `Checking ${moves.length} moves with the server… (${done.length} done)`;
+    const failed = moves.filter((move) => answers.get(keyOf(move.before))?.error).length;
+    if (done.length + failed < moves.length) {
+      return `Checking ${moves.length} moves with the server… (${done.length} done)`;
+    }
+    if (failed > 0) {
+      return `${failed} of ${moves.length} moves could not be checked; close and reopen the review to try again.`;
+    }
     const mistakes = moves.filter((_, i) => results[i].kind === "mistake")
       .map((move) => `${MARK[move.by]} ${cellName(move.row, move.col)}`);
     const unproven = results.some((result) => result.kind === "unproven")
