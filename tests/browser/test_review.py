@@ -183,7 +183,8 @@ def test_a_review_the_server_cannot_answer_says_so_and_retries_on_reopening(open
     page.get_by_role("button", name="Review").click()
     expect(page.locator("#review-status")).to_have_text(
         "2 of 2 moves could not be checked; close and reopen the review to try again.", timeout=30_000)
-    expect(page.locator("#review-moves button").first).to_contain_text("1. X b2 — Could not reach the server.")
+    first = page.locator("#review-moves button").first
+    expect(first).to_contain_text("1. X b2 — Could not reach the server.")
     page.unroute("**/position?*")
     page.unroute("**/analyze")
     page.get_by_role("button", name="Review").click()
