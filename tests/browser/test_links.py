@@ -97,6 +97,8 @@ def test_a_bad_link_gets_a_message_and_an_empty_board(open_page, app_server, que
     wait_settled(page, 0)
     assert stones(read_board(page)) == 0
     expect(page.locator("#status")).to_contain_text(re.compile(r"Your turn|X to move"))
+    # The message takes its room from the board: New game stays on screen.
+    expect(page.get_by_role("button", name="New game")).to_be_in_viewport(ratio=1)
     # New game puts the message away.
     page.get_by_role("button", name="New game").click()
     expect(page.locator("#link-message")).to_be_hidden()
