@@ -26,19 +26,14 @@ export function createApi({ baseUrl = "", timeoutMs = DEFAULT_TIMEOUT_MS, retrie
     withRetry(() => requestJson(baseUrl + path, payload, timeoutMs, signal), retries, signal);
   const get = (path) => (signal) =>
     withRetry(() => requestJson(baseUrl + path, null, timeoutMs, signal), retries, signal);
-  const analyze = post("/analyze");
   /** What GET /position answers for `rows` with `k`: a GET, so the browser's cache answers repeats. */
-  const position = async (rows, k, signal) => {
+  const position = (rows, k, signal) => {
     const query = new URLSearchParams({ board: toPositionText(rows), k: String(k) });
-    try {
-      return await get(`/position?${query}`)(signal);
-    } catch (error) {
-      // Until GET /position is deployed everywhere, an older server answers the same through /analyze.
-      if (error instanceof ApiError && error.status === 404) return analyze({ board: rows, k }, signal);
-      throw error;
-    }
+    return get(`/position?${query.toString().replaceAll("%2F", "/")}`)(signal);
   };
-  return { move: post("/move"), analyze, state: post("/state"), engines: get("/engines"), position };
+  return {
+    move: post("/move"), analyze: post("/analyze"), state: post("/state"), engines: get("/engines"), position,
+  };
 }
 
 async function withRetry(attempt, retries, signal) {
