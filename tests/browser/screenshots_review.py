@@ -12,16 +12,11 @@ embed, scrolled to it).
 
 from __future__ import annotations
 
-import shutil
 import sys
-import tempfile
 from pathlib import Path
 
-from playwright.sync_api import sync_playwright
-
-from tests.browser.conftest import CHROMIUM_ARGS
 from tests.browser.helpers import wait_settled
-from tests.servers import Gunicorn
+from tests.browser.screenshots import app_and_browser
 
 SIZES = {"1280x800": (1280, 800), "390x844": (390, 844)}
 # X b2, O a2 (the mistake), then X wins on the diagonal c1-b2-a3.
@@ -31,10 +26,7 @@ THROWN = "?size=3x3&k=3&mode=two&moves=b2,a2,a1,c3,c1,b1,a3"
 def main(folder: str) -> None:
     out = Path(folder)
     out.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory() as cache, Gunicorn(workers=2, env={"CACHE_DIR": cache}) as server, \
-            sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=shutil.which("chromium"), headless=True,
-                                             args=CHROMIUM_ARGS)
+    with app_and_browser() as (server, browser):
         for name, (width, height) in SIZES.items():
             page = browser.new_page(viewport={"width": width, "height": height}, reduced_motion="reduce")
             page.goto(server.url + "/" + THROWN)
@@ -66,7 +58,6 @@ def main(folder: str) -> None:
         page.locator("#review").scroll_into_view_if_needed()
         page.screenshot(path=str(out / "review-embed-360x420.png"))
         page.close()
-        browser.close()
 
 
 if __name__ == "__main__":
