@@ -1,6 +1,8 @@
 // The move server's HTTP API: fetch with a timeout, one retry for transient
 // failures, and every failure mapped to an ApiError the page can explain.
 
+import { toPositionText } from "./position-text.js";
+
 const DEFAULT_TIMEOUT_MS = 20000; // the engine's budget is ~1 s; big boards and cold caches take longer
 const RETRY_DELAY_MS = 400;
 
@@ -15,13 +17,23 @@ export class ApiError extends Error {
   }
 }
 
-/** An API client: move(payload), analyze(payload), state(payload), engines(); each resolves to the JSON answer or rejects with ApiError (or AbortError when `signal` aborts). */
+/**
+ * An API client: move(payload), analyze(payload), state(payload), engines(), position(rows, k); each
+ * resolves to the JSON answer or rejects with ApiError (or AbortError when `signal` aborts).
+ */
 export function createApi({ baseUrl = "", timeoutMs = DEFAULT_TIMEOUT_MS, retries = 1 } = {}) {
   const post = (path) => (payload, signal) =>
     withRetry(() => requestJson(baseUrl + path, payload, timeoutMs, signal), retries, signal);
   const get = (path) => (signal) =>
     withRetry(() => requestJson(baseUrl + path, null, timeoutMs, signal), retries, signal);
-  return { move: post("/move"), analyze: post("/analyze"), state: post("/state"), engines: get("/engines") };
+  /** What GET /position answers for `rows` with `k`: a GET, so the browser's cache answers repeats. */
+  const position = (rows, k, signal) => {
+    const query = new URLSearchParams({ board: toPositionText(rows), k: String(k) });
+    return get(`/position?${query.toString().replaceAll("%2F", "/")}`)(signal);
+  };
+  return {
+    move: post("/move"), analyze: post("/analyze"), state: post("/state"), engines: get("/engines"), position,
+  };
 }
 
 async function withRetry(attempt, retries, signal) {

@@ -19,3 +19,10 @@ export function columnLetter(col) {
 export function rowNumber(row) {
   return String(row + 1);
 }
+
+/** The API's 0-based {row, col} of a cell name ("b2" -> {row: 1, col: 1}), or null when it is not one. */
+export function parseCellName(name) {
+  const match = /^([a-z])([0-9]{1,2})$/.exec(name);
+  if (!match) return null;
+  return { row: Number(match[2]) - 1, col: COLUMNS.indexOf(match[1]) };
+}

@@ -8,6 +8,7 @@ const LEVEL_NAMES = { easy: "Easy", medium: "Medium", perfect: "Perfect" };
 
 /** The status line: whose turn, who is thinking, who won, or what failed. */
 export function statusText(view) {
+  if (view.reviewing) return view.reviewing.text;
   if (view.error) {
     const next = view.error.retryable ? "Press Retry to try again." : "Undo, or start a new game.";
     return `${view.error.message} ${next}`;

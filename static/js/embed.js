@@ -5,6 +5,7 @@ import { createApi } from "./api.js";
 import { createGame } from "./game.js";
 import { bindBoard, bindShortcuts } from "./input.js";
 import { createRenderer } from "./render.js";
+import { createPageReview } from "./review-panel.js";
 import { fromDataset } from "./settings.js";
 import { createMemoryStore } from "./storage.js";
 import { applyTheme } from "./theme.js";
@@ -24,12 +25,17 @@ const renderer = createRenderer({
   undo: $("undo"), hint: $("hint"), outcome: $("outcome"), strip: $("turn-strip"),
   colLabels: $("col-labels"), rowLabels: $("row-labels"),
 });
+const api = createApi();
+// The review opens on demand here (the Review button): the frame is sized for the board.
+const review = createPageReview({ api, render: renderer.render, currentView: () => game.view() });
 const game = createGame({
-  api: createApi(), store: createMemoryStore(), settings, restore: false,
-  onChange: renderer.render, onGameOver: tellParent,
+  api, store: createMemoryStore(), settings, restore: false, onChange: review.draw, onGameOver: tellParent,
 });
 
-bindBoard($("board"), { onPlay: game.play, onFocus: renderer.focusCell });
+// While the review shows a past position, the board takes no moves.
+bindBoard($("board"), {
+  onPlay: (row, col) => review.stepping() || game.play(row, col), onFocus: renderer.focusCell,
+});
 $("new-game").addEventListener("click", () => game.newGame(settings));
 $("undo").addEventListener("click", () => game.undo());
 $("hint").addEventListener("click", () => game.hint());

@@ -3,7 +3,7 @@
 // It never decides the game itself; the server's answers do.
 
 import {
-  canPlay, canUndo, currentBoard, fromSaved, isOver, newGame, place, requestFor, sideToMove,
+  canPlay, canUndo, currentBoard, fromSaved, isOver, moveBetween, newGame, place, requestFor, sideToMove,
   undo, winner, withEngineMove, withStatus,
 } from "./state.js";
 import { counted, fieldFor, loadTally, saveTally, scoreFor } from "./tally.js";
@@ -123,7 +123,7 @@ export function createGame({ api, store, settings, restore = true, onChange, onG
 
   function unrecordResult() {
     const game = model.game;
-    if (!game.recorded || game.mode === "watch") return;
+    if (game.recorded !== true || game.mode === "watch") return;
     model.tally = counted(model.tally, game, fieldFor(game.mode, game.human, winner(game)), -1);
     saveTally(store, model.tally);
   }
@@ -180,6 +180,7 @@ export function createGame({ api, store, settings, restore = true, onChange, onG
       mode: game.mode,
       human: game.human,
       board,
+      history: game.history,
       toMove: sideToMove(board),
       status: game.status,
       line: game.line,
@@ -221,6 +222,26 @@ export function createGame({ api, store, settings, restore = true, onChange, onG
       save();
       advance();
       return true;
+    },
+
+    /**
+     * Take up a game from a link: `history` (every position from the empty board) under `settings`,
+     * with `answer`, the server's POST /state answer for its last position.  A game that arrives
+     * finished is not scored: it was played elsewhere.
+     */
+    load(nextSettings, history, answer) {
+      cancel();
+      model.hints = null;
+      model.left = null;
+      const fresh = newGame(nextSettings);
+      const game = history.length < 2 ? fresh : withStatus({
+        ...fresh, history, last: moveBetween(history[history.length - 2], history[history.length - 1]),
+      }, answer);
+      // "elsewhere": the result is known but not in this browser's score (Undo takes nothing off).
+      model.game = { ...game, recorded: isOver(game) ? "elsewhere" : false };
+      save();
+      changed();
+      if (model.game.pending) advance();
     },
 
     /** Start a new game with the given settings; a game in progress is kept for Undo to bring back. */

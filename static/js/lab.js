@@ -7,6 +7,7 @@ import {
 } from "./lab-position.js";
 import { cellName } from "./cells.js";
 import { addResultRow, drawEditor, drawLine } from "./lab-render.js";
+import { fromPositionText, toPositionText } from "./position-text.js";
 import { createStore } from "./storage.js";
 import { applyTheme } from "./theme.js";
 
@@ -21,7 +22,8 @@ const EXPERIMENTS = { empty: [], centre: [[1, 1]] };
 let position = emptyPosition(3, 3, 3);
 let running = false;
 
-function show(next) {
+/** Show `next` in the editor; `link`: also write it into the address bar (not for the first, empty board). */
+function show(next, { link = true } = {}) {
   position = next;
   drawEditor($("editor"), position, (row, col) => { if (!running) show(cycleCell(position, row, col)); });
   $("lab-text").value = formatRows(position.rows);
@@ -31,6 +33,38 @@ function show(next) {
     select.append(new Option(`${size.replace(":", " · k ")} (typed or from the game)`, size));
   }
   select.value = size;
+  if (!link) return;
+  // The address bar carries the position, in the form of GET /position: a link to this position.
+  const query = new URLSearchParams({ board: toPositionText(position.rows) });
+  if (position.k !== null) query.set("k", String(position.k));
+  const search = `?${query.toString().replaceAll("%2F", "/")}`;
+  if (search !== window.location.search) window.history.replaceState(null, "", search);
+}
+
+/** The position in the address bar (?board=x2/1o1/3&k=3), checked by the server; else the empty 3x3 board. */
+async function fromLink() {
+  const query = new URLSearchParams(window.location.search);
+  if (!query.has("board")) return;
+  const rows = fromPositionText(query.get("board"));
+  const kText = query.get("k");
+  const k = kText === null ? null : Number(kText);
+  let problem = null;
+  if (!rows) problem = `The link's board “${query.get("board")}” is not a position such as x2/1o1/3.`;
+  else if (k !== null && !/^[0-9]{1,2}$/.test(kText)) problem = `The link's k “${kText}” is not a whole number.`;
+  else {
+    try {
+      await api.state(k === null ? { board: rows } : { board: rows, k });
+    } catch (error) {
+      problem = `The server refused the link's position: ${error.message}`;
+    }
+  }
+  if (problem) {
+    status(`${problem} Here is an empty board instead.`, true);
+    show(emptyPosition(3, 3, 3));
+  } else {
+    show({ rows, k });
+    status("Position taken from the link. Run every engine to compare them.");
+  }
 }
 
 function status(text, error = false) {
@@ -120,4 +154,6 @@ for (const button of form.querySelectorAll("[data-experiment]")) {
 }
 
 applyTheme(store.get("theme") ?? "auto");
-show(position);
+const linked = new URLSearchParams(window.location.search).has("board");
+if (!linked) show(position, { link: false });
+fromLink();

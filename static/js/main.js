@@ -3,7 +3,10 @@
 import { createApi } from "./api.js";
 import { createGame } from "./game.js";
 import { bindBoard, bindShortcuts } from "./input.js";
+import { checkGame, gameLink, readGameLink } from "./links.js";
 import { createRenderer } from "./render.js";
+import { createPageReview } from "./review-panel.js";
+import { bindShareDialog } from "./share.js";
 import {
   DEFAULT_SETTINGS, fillEngines, readEngines, readForm, readSpeed, reflectMode, writeForm,
 } from "./settings.js";
@@ -22,7 +25,21 @@ const renderer = createRenderer({
   strip: $("turn-strip"), colLabels: $("col-labels"), rowLabels: $("row-labels"),
 });
 const api = createApi();
-const game = createGame({ api, store, settings: DEFAULT_SETTINGS, onChange: renderer.render });
+const review = createPageReview({ api, render: renderer.render, currentView: () => game.view() });
+// The address bar carries the game (a link to share, and what a reload opens).
+const writeLink = (view) => {
+  const link = gameLink(game.settings(), view.history);
+  if (link !== window.location.search) window.history.replaceState(null, "", link);
+};
+const draw = (view) => {
+  review.draw(view);
+  writeLink(view);
+};
+const game = createGame({
+  api, store, settings: DEFAULT_SETTINGS, onChange: draw,
+  // A finished game opens its review.
+  onGameOver: () => review.open(game.view()),
+});
 
 writeForm(form, game.settings());
 game.setSpeed(SPEEDS[readSpeed(form)]);
@@ -30,9 +47,17 @@ game.setSpeed(SPEEDS[readSpeed(form)]);
 api.engines().then(({ engines }) => {
   fillEngines(form, engines, game.settings().engines ?? DEFAULT_SETTINGS.engines);
 }).catch(() => {});
-const startNew = () => { game.newGame(readForm(form)); $("settings-note").hidden = true; };
+const startNew = () => {
+  review.close();
+  game.newGame(readForm(form));
+  $("settings-note").hidden = true;
+  $("link-message").hidden = true;
+};
 
-bindBoard($("board"), { onPlay: game.play, onFocus: renderer.focusCell });
+// While the review shows a past position, the board takes no moves.
+bindBoard($("board"), {
+  onPlay: (row, col) => review.stepping() || game.play(row, col), onFocus: renderer.focusCell,
+});
 $("new-game").addEventListener("click", startNew);
 // Undo may bring back a game that New game replaced: the form then shows that game's settings.
 const undo = () => {
@@ -63,4 +88,31 @@ const showTheme = () => {
 };
 $("theme").addEventListener("click", () => { theme = nextTheme(theme); store.set("theme", theme); showTheme(); });
 showTheme();
-game.start();
+bindShareDialog({
+  dialog: $("share"), open: $("share-open"), form: $("share-form"), link: $("share-link"),
+  code: $("share-code"), preview: $("share-preview"), note: $("share-note"),
+}, () => ({ settings: game.settings(), link: gameLink(game.settings(), game.view().history) }));
+
+/** Open the game in the address bar's link, if any (a bad link: its message and an empty board). */
+async function begin() {
+  const link = readGameLink(window.location.search, DEFAULT_SETTINGS);
+  // A reload of the saved game's own link resumes it as it was (with its score already counted).
+  const resumes = link && !link.error &&
+    gameLink(link.settings, link.history) === gameLink(game.settings(), game.view().history);
+  if (!link || resumes) {
+    game.start();
+    return;
+  }
+  const { problem, answer, refused } = link.error ? { problem: link.error } : await checkGame(api, link);
+  if (problem) {
+    $("link-message").textContent = `${problem} Here is an empty board instead.`;
+    $("link-message").hidden = false;
+    // The link's own board when the server plays it, else the board of the game this browser had.
+    game.newGame(link.settings && !refused ? link.settings : game.settings());
+  } else {
+    game.load(link.settings, link.history, answer);
+    if (game.view().status !== "in_progress") review.open(game.view());
+  }
+  writeForm(form, game.settings());
+}
+begin();

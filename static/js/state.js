@@ -15,7 +15,8 @@
 //   pending: null | "check" | "engine",  // the server call the position still needs
 //   last: {row, col, by} | null,   // the most recent move, for highlighting and announcing
 //   engine: {...} | null,          // facts from the engine's last answer (value, plies, nodes, ms...)
-//   recorded: false,               // whether this game's result is already in the score tally
+//   recorded: false | true | "elsewhere", // whether the result is in the score tally ("elsewhere":
+//                                  // a finished game opened from a link, known but not scored here)
 // }
 
 export const VERSION = 1;
@@ -56,6 +57,14 @@ export function sideToMove(board) {
     }
   }
   return x === o ? "x" : "o";
+}
+
+/** The stone that differs between two consecutive positions: {row, col, by}, or null when none does. */
+export function moveBetween(before, after) {
+  const row = after.findIndex((text, r) => text !== before[r]);
+  if (row < 0) return null;
+  const col = [...after[row]].findIndex((ch, c) => ch !== before[row][c]);
+  return { row, col, by: after[row][col] };
 }
 
 /** What occupies a cell: "x", "o" or "." (empty). */

@@ -90,3 +90,15 @@ def snapshot(page: Page, name: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{re.sub(r'[^A-Za-z0-9_.-]+', '_', name)}.png"),
                     full_page=True)
+
+
+def console_errors(page: Page) -> list[str]:
+    """A list that collects every console error of the page from now on (a failed request logs one too)."""
+    errors: list[str] = []
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    return errors
+
+
+def expect_board(page: Page | Frame, rows: list[str]) -> None:
+    """Wait until the board shows ``rows`` (a redraw waits for the next animation frame)."""
+    page.wait_for_function(f"() => ({READ_BOARD})().join('/') === {'/'.join(rows)!r}")

@@ -13,9 +13,11 @@ from __future__ import annotations
 import shutil
 import sys
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import Browser, sync_playwright
 
 from tests.browser.conftest import CHROMIUM_ARGS
 from tests.browser.helpers import read_board, stones, wait_settled
@@ -38,13 +40,23 @@ def top(page) -> None:
     page.evaluate("() => window.scrollTo(0, 0)")
 
 
-def main(folder: str, label: str) -> None:
-    out = Path(folder)
-    out.mkdir(parents=True, exist_ok=True)
+@contextmanager
+def app_and_browser() -> Iterator[tuple[Gunicorn, Browser]]:
+    """The real app (gunicorn, a fresh cache) and Debian's Chromium, both stopped at the end."""
     with tempfile.TemporaryDirectory() as cache, Gunicorn(workers=2, env={"CACHE_DIR": cache}) as server, \
             sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=shutil.which("chromium"), headless=True,
                                              args=CHROMIUM_ARGS)
+        try:
+            yield server, browser
+        finally:
+            browser.close()
+
+
+def main(folder: str, label: str) -> None:
+    out = Path(folder)
+    out.mkdir(parents=True, exist_ok=True)
+    with app_and_browser() as (server, browser):
         for name, (width, height) in SIZES.items():
             context = browser.new_context(viewport={"width": width, "height": height},
                                           reduced_motion="reduce")
@@ -73,7 +85,6 @@ def main(folder: str, label: str) -> None:
         play_to_the_end(page)
         page.screenshot(path=str(out / f"{label}-embed-360x420-end.png"))
         page.close()
-        browser.close()
 
 
 if __name__ == "__main__":

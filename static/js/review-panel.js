@@ -1,0 +1,216 @@
+// The game review on the page: the list of moves with their verdicts, read from GET /position
+// (one request per position before a move; the browser's cache answers positions seen before),
+// and stepping through the game's positions on the board, then back to the game.
+
+import { cellName } from "./cells.js";
+import { gameMoves, reviewLine, verdict } from "./review.js";
+
+const MARK = { x: "X", o: "O" };
+
+/**
+ * A review over the elements {panel, status, list, prev, next, back, toggle}.  `api.position(rows, k,
+ * signal)` answers a position; `onChange()` is called when the board must be redrawn (a step was
+ * chosen or left).  Returns {update(view), open(view), close(), isOpen(), boardView(view), stepping()}.
+ */
+export function createReviewPanel({ els, api, onChange }) {
+  const answers = new Map(); // "k:rows" -> the server's answer, or {error}
+  let isOpen = false;
+  let game = null; // {history, k}: the game under review
+  let moves = [];
+  let step = null; // the history index shown on the board, or null for the game itself
+  let loading = null; // the AbortController of the fetch loop
+
+  const keyOf = (rows) => `${game.k}:${rows.join("/")}`;
+
+  function sameGame(view) {
+    return game && game.k === view.k && game.history.length === view.history.length &&
+      game.history.every((rows, i) => rows.join("/") === view.history[i].join("/"));
+  }
+
+  /** Follow the game: a new move, an undo or a new game changes what the open review lists. */
+  function update(view) {
+    if (!isOpen || sameGame(view)) return;
+    game = { history: view.history, k: view.k };
+    moves = gameMoves(view.history);
+    if (step !== null) {
+      step = null;
+      onChange();
+    }
+    draw();
+    fetchMissing();
+  }
+
+  async function fetchMissing() {
+    loading?.abort();
+    const controller = new AbortController();
+    loading = controller;
+    for (const move of moves) {
+      const key = keyOf(move.before);
+      if (answers.has(key) && !answers.get(key).error) continue;
+      try {
+        answers.set(key, await api.position(move.before, game.k, controller.signal));
+      } catch (error) {
+        if (controller.signal.aborted) return;
+        answers.set(key, { error: error.message || "Something went wrong." });
+      }
+      if (controller.signal.aborted) return;
+      draw();
+    }
+  }
+
+  function resultOf(move) {
+    const answer = answers.get(keyOf(move.before));
+    return answer && !answer.error ? verdict(answer, move) : null;
+  }
+
+  function draw() {
+    const results = moves.map(resultOf);
+    const items = moves.map((move, i) => {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "review-move";
+      button.dataset.index = move.index;
+      const result = results[i];
+      const failed = answers.get(keyOf(move.before))?.error;
+      button.textContent = failed ? `${i + 1}. ${MARK[move.by]} ${cellName(move.row, move.col)} — ${failed}`
+        : reviewLine(move, i + 1, result);
+      if (result) button.dataset.verdict = result.kind;
+      if (step === move.index) button.setAttribute("aria-current", "step");
+      const item = document.createElement("li");
+      item.append(button);
+      return item;
+    });
+    els.list.replaceChildren(...items);
+    els.status.textContent = summary(results);
+    // Screen readers wait for the whole summary rather than announcing each answer's progress.
+    els.status.setAttribute("aria-busy", String(moves.some((move) => !answers.has(keyOf(move.before)))));
+    els.prev.disabled = step === null ? moves.length === 0 : step <= 0;
+    els.next.disabled = step === null || step >= game.history.length - 1;
+    els.back.disabled = step === null;
+  }
+
+  function summary(results) {
+    if (moves.length === 0) return "No move has been played yet.";
+    const done = results.filter(Boolean);
+    const failed = moves.filter((move) => answers.get(keyOf(move.before))?.error).length;
+    if (done.length + failed < moves.length) {
+      return `Checking ${moves.length} moves with the server… (${done.length} done)`;
+    }
+    if (failed > 0) {
+      return `${failed} of ${moves.length} moves could not be checked; close and reopen the review to try again.`;
+    }
+    const mistakes = moves.filter((_, i) => results[i].kind === "mistake")
+      .map((move) => `${MARK[move.by]} ${cellName(move.row, move.col)}`);
+    const unproven = results.some((result) => result.kind === "unproven")
+      ? " Some values on this board are not proven, so those moves get no verdict." : "";
+    const found = mistakes.length === 0 ? "no mistake"
+      : `${mistakes.length === 1 ? "one mistake" : `${mistakes.length} mistakes`} (${mistakes.join(", ")})`;
+    return `${moves.length} ${moves.length === 1 ? "move" : "moves"}: ${found}.${unproven}`;
+  }
+
+  /** Show the position at history index `index` on the board (null: back to the game). */
+  function show(index, focus = true) {
+    step = index === null ? null : Math.max(0, Math.min(game.history.length - 1, index));
+    draw();
+    onChange();
+    if (!focus) return;
+    const target = step === null ? null : els.list.querySelector(`[data-index="${step}"]`);
+    (target ?? (step === null ? els.toggle : els.back))?.focus();
+  }
+
+  els.list.addEventListener("click", (event) => {
+    const button = event.target.closest("button[data-index]");
+    if (button) show(Number(button.dataset.index));
+  });
+  // The arrows step through the game while the focus is in the review; Escape goes back to it.
+  els.panel.addEventListener("keydown", (event) => {
+    if (event.altKey || event.ctrlKey || event.metaKey || !game) return;
+    const last = game.history.length - 1;
+    const here = step ?? last;
+    const keys = {
+      ArrowLeft: here - 1, ArrowUp: here - 1, ArrowRight: here + 1, ArrowDown: here + 1,
+      Home: 0, End: last, Escape: null,
+    };
+    if (!(event.key in keys) || (event.key === "Escape" && step === null)) return;
+    event.preventDefault();
+    show(keys[event.key]);
+  });
+  els.prev.addEventListener("click", () => show((step ?? game.history.length - 1) - 1));
+  els.next.addEventListener("click", () => show(step + 1));
+  els.back.addEventListener("click", () => show(null));
+
+  return {
+    update,
+
+    /** Open the review of the game in `view` (and fetch what it needs). */
+    open(view) {
+      isOpen = true;
+      els.panel.hidden = false;
+      els.toggle?.setAttribute("aria-expanded", "true");
+      game = null;
+      update(view);
+    },
+
+    /** Close the review and show the game. */
+    close() {
+      isOpen = false;
+      loading?.abort();
+      els.panel.hidden = true;
+      els.toggle?.setAttribute("aria-expanded", "false");
+      if (step !== null) show(null, false);
+    },
+
+    /** Whether the review is open. */
+    isOpen: () => isOpen,
+
+    /** The view the board should draw: the game's own, or the reviewed position with its move. */
+    boardView(view) {
+      if (step === null || !game) return view;
+      const move = moves.find((m) => m.index === step) ?? null;
+      const number = moves.indexOf(move) + 1;
+      const result = move && resultOf(move);
+      const text = move ? `Reviewing ${reviewLine(move, number, result)}`
+        : "Reviewing the start of the game.";
+      return {
+        ...view,
+        board: game.history[step],
+        last: move && { row: move.row, col: move.col, by: move.by },
+        line: step === game.history.length - 1 ? view.line : null,
+        hints: null,
+        humanCanPlay: false,
+        canHint: false,
+        reviewing: { step, text },
+      };
+    },
+
+    /** Whether a past position is on the board (the board then takes no moves). */
+    stepping: () => step !== null,
+  };
+}
+
+/**
+ * The review over the play area's elements (#review, #review-status, #review-moves, #review-prev,
+ * #review-next, #review-back) with its Review button (#review-toggle) wired to open and close it.
+ * `currentView()` is the game's view; `render(view)` draws the board.  The result's draw(view)
+ * follows the game and draws the board (the game's position, or the one under review).
+ */
+export function createPageReview({ api, render, currentView }) {
+  const $ = (id) => document.getElementById(id);
+  const draw = (view) => {
+    review.update(view);
+    render(review.boardView(view));
+  };
+  const onChange = () => draw(currentView());
+  const review = createReviewPanel({
+    els: {
+      panel: $("review"), status: $("review-status"), list: $("review-moves"), prev: $("review-prev"),
+      next: $("review-next"), back: $("review-back"), toggle: $("review-toggle"),
+    },
+    api, onChange,
+  });
+  $("review-toggle").addEventListener("click", () => {
+    if (review.isOpen()) review.close();
+    else review.open(currentView());
+  });
+  return { ...review, draw };
+}

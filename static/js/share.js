@@ -1,0 +1,93 @@
+// The "Share / embed" dialog: a link to the game, and the <iframe> snippet for /embed built from
+// chosen settings, with a live preview and copy buttons.  The snippet's query uses only what
+// /embed accepts (web/pages.py: size, k, level, side, theme); the server checks it.
+
+import { PRESETS } from "./settings.js";
+
+/** The /embed query for builder choices {size, k ("" for the default), level, side, theme}. */
+export function embedQuery({ size, k, level, side, theme }) {
+  const query = new URLSearchParams({ size });
+  if (k) query.set("k", k);
+  query.set("level", level);
+  query.set("side", side);
+  query.set("theme", theme);
+  return query.toString();
+}
+
+/** The snippet to paste: an iframe of `origin`/embed with the choices and its width and height. */
+export function embedSnippet(origin, choices) {
+  const src = `${origin}/embed?${embedQuery(choices)}`.replaceAll("&", "&amp;");
+  return `<iframe src="${src}" width="${choices.width}" height="${choices.height}" ` +
+    `title="Tic-tac-toe" loading="lazy"></iframe>`;
+}
+
+/** The choices in the builder's form (elements named size, k, level, side, theme, width, height). */
+export function readChoices(form) {
+  const value = (name) => form.elements[name].value;
+  const dimension = (name, fallback) => {
+    const number = Math.round(Number(value(name)));
+    return Number.isFinite(number) && number >= 200 && number <= 2000 ? number : fallback;
+  };
+  return {
+    size: value("size"), k: value("k"), level: value("level"), side: value("side"), theme: value("theme"),
+    width: dimension("width", 360), height: dimension("height", 420),
+  };
+}
+
+/** Offer k from 3 to the longer side of the chosen size, keeping the choice when it still fits. */
+export function fillK(form) {
+  const preset = PRESETS.find((p) => p.id === form.elements.size.value) ?? PRESETS[0];
+  const select = form.elements.k;
+  const chosen = select.value;
+  const longest = Math.max(preset.rows, preset.cols);
+  select.replaceChildren(new Option(`default (${preset.k})`, ""),
+    ...Array.from({ length: longest - 2 }, (_, i) => new Option(String(i + 3), String(i + 3))));
+  select.value = [...select.options].some((option) => option.value === chosen) ? chosen : "";
+}
+
+/**
+ * Wire the dialog: `els` {dialog, open, form, link, code, preview, note}; `current()` gives
+ * {settings, link}: the game's settings (to start from) and its link's query.
+ */
+export function bindShareDialog(els, current) {
+  const origin = window.location.origin;
+  const refresh = () => {
+    const choices = readChoices(els.form);
+    els.code.value = embedSnippet(origin, choices);
+    const src = `${origin}/embed?${embedQuery(choices)}`;
+    if (els.preview.getAttribute("src") !== src) els.preview.src = src;
+    els.preview.width = String(choices.width);
+    els.preview.height = String(choices.height);
+  };
+  els.open.addEventListener("click", () => {
+    const { settings, link } = current();
+    const size = PRESETS.find((p) => p.rows === settings.rows && p.cols === settings.cols);
+    if (size) els.form.elements.size.value = size.id;
+    if (settings.mode === "engine") {
+      els.form.elements.level.value = settings.level;
+      els.form.elements.side.value = settings.human;
+    }
+    fillK(els.form);
+    els.link.value = `${origin}/${link}`;
+    els.note.textContent = "";
+    refresh();
+    els.dialog.showModal();
+  });
+  els.form.addEventListener("change", (event) => {
+    if (event.target.name === "size") fillK(els.form);
+    refresh();
+  });
+  els.form.addEventListener("input", refresh);
+  els.form.addEventListener("click", async (event) => {
+    const button = event.target.closest("button[data-copy]");
+    if (!button) return;
+    const field = document.getElementById(button.dataset.copy);
+    field.select();
+    try {
+      await navigator.clipboard.writeText(field.value);
+      els.note.textContent = "Copied.";
+    } catch {
+      els.note.textContent = "Selected: press Ctrl+C (or ⌘C) to copy.";
+    }
+  });
+}
