@@ -79,7 +79,7 @@ def play(name_a: str, name_b: str, rules: Rules, games: int, budget: float,
             ending = "draw" if winner is None else f"{records[winner].name} wins"
             print(f"game {2 * pair + x_player + 1}: x {records[x_player].name},"
                   f" o {records[1 - x_player].name}, opening {opening}: {ending} with"
-                  f" {len(moves)} stones ({time.monotonic() - started:.0f} s)",
+                  f" {len(moves)} stones ({time.monotonic() - started:.0f} s); moves {moves}",
                   file=sys.stderr, flush=True)
     return records[0], records[1], standings
 
