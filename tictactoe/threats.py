@@ -385,6 +385,17 @@ def rays(rules: Rules) -> dict[Bitboard, Bitboard]:
     return rays
 
 
+@functools.cache
+def shared_memo(rules: Rules) -> Memo:
+    """The memo of shapes kept across searches and moves for these rules.
+
+    Its entries are pure functions of the stones, so they never go stale, and the
+    positions of one move's searches recur in the next move's.  Safe to share
+    between threads: a racing write stores the same value.
+    """
+    return Memo()
+
+
 class _Searches:
     """Runs threat searches under one deadline and counts their nodes."""
 
@@ -393,7 +404,7 @@ class _Searches:
         self.deadline = deadline
         self.max_nodes = max_nodes
         self.nodes = 0
-        self.memo = Memo()  # shared by its searches
+        self.memo = shared_memo(rules)
 
     def win(self, attacker: Bitboard, defender: Bitboard, vct: bool = True,
             vcf_depth: int = VCF_DEPTH, vct_depth: int = VCT_DEPTH) -> ThreatWin | None:
