@@ -64,10 +64,12 @@ OUTSIDE_REPLY_PLIES = 4
 # Of the time to the caller's deadline: the shares (from the start) by which the
 # search for the side to move's own win stops, the search for the opponent's win
 # stops, and the tests of the moves that might refute it stop.  The rest is left to
-# the caller's heuristic search, which then only chooses among the defences.
-OWN_WIN_SHARE = 0.15
-THREAT_SHARE = 0.3
-DEFENCE_SHARE = 0.7
+# the caller's heuristic search, which then only chooses among the defences.  Small:
+# at a move's budget a ply of that search is worth more than a deeper threat search
+# (the matches in docs/benchmarks.md: 0.15, 0.3 and 0.7 lost to the baseline).
+OWN_WIN_SHARE = 0.05
+THREAT_SHARE = 0.1
+DEFENCE_SHARE = 0.25
 
 
 @dataclass(frozen=True)
@@ -459,8 +461,11 @@ class Tactics:
     nodes: int = 0
 
 
-def examine(board: Board, deadline: float) -> Tactics:
+def examine(board: Board, deadline: float, vct: bool = True) -> Tactics:
     """Own forced win first, else the opponent's threat and the moves that refute it.
+
+    ``vct=False`` searches continuous fours only (for both sides): fast and
+    deep, but blind to wins that need threes.
 
     ``deadline`` is the caller's whole deadline: each search stops at its share
     of the time to it (``OWN_WIN_SHARE``, ``THREAT_SHARE``, ``DEFENCE_SHARE``),
@@ -475,7 +480,7 @@ def examine(board: Board, deadline: float) -> Tactics:
     me, opp = board.sides()
     searches = _Searches(board.rules, start + span * OWN_WIN_SHARE)
     try:
-        win = searches.win(me, opp)
+        win = searches.win(me, opp, vct)
     except SearchTimeout:
         win = None
     if win is not None:
@@ -487,7 +492,7 @@ def examine(board: Board, deadline: float) -> Tactics:
     standing = probe.three_cells(opp, me)
     searches.deadline = start + span * THREAT_SHARE
     try:
-        threat = searches.win(opp, me)
+        threat = searches.win(opp, me, vct)
     except SearchTimeout:
         defences = _cells(board, standing | my_fours) if standing else None
         return Tactics(defences=defences, nodes=searches.nodes)
@@ -500,7 +505,7 @@ def examine(board: Board, deadline: float) -> Tactics:
         candidates = [*one_bits(threat.cells & board.empty), *one_bits(my_fours & ~threat.cells),
                       *one_bits(my_raisers & ~my_fours & ~threat.cells)]
     searches.deadline = start + span * DEFENCE_SHARE
-    defences = _refutations(board, me, opp, threat, candidates, searches)
+    defences = _refutations(board, me, opp, threat, candidates, searches, vct)
     if not defences:
         # The threat cannot be stopped: delay it.
         defences = _cells(board, (threat.cells | my_fours) & board.empty)
@@ -514,18 +519,19 @@ def _cells(board: Board, cells: Bitboard) -> list[Cell]:
 
 
 def _refutations(board: Board, me: Bitboard, opp: Bitboard, threat: ThreatWin,
-                 candidates: list[Bitboard], searches: _Searches) -> list[Cell]:
+                 candidates: list[Bitboard], searches: _Searches, vct: bool = True) -> list[Cell]:
     """The candidates after which the opponent's threat search finds no win, tested ever deeper.
 
     First every candidate is tested against continuous fours alone (cheap);
-    those that lose to them are dropped.  The rest are tested by the full
-    search, first as deep as ``threat`` (at least two threats); while more than one
-    candidate holds, the holders are tested one threat deeper (a block that
-    holds for two threats may lose to three), up to ``VCT_DEPTH``.  Returns the
-    candidates holding at the deepest level finished; when the deadline
-    interrupts a level, those that held it so far and those not yet tested at
-    it (they held the level before; at the first level, only when none held).
-    When none holds at a level, the holders of the level before (they resist
+    those that lose to them are dropped (with ``vct=False``, the rest are the
+    answer).  The rest are tested by the full search, first as deep as
+    ``threat`` (at least two threats); while more than one candidate holds,
+    the holders are tested one threat deeper (a block that holds for two
+    threats may lose to three), up to ``VCT_DEPTH``.  Returns the candidates
+    holding at the deepest level finished; when the deadline interrupts a
+    level, those that held it so far and those not yet tested at it (they
+    held the level before; at the first level, only when none held).  When
+    none holds at a level, the holders of the level before (they resist
     longest: at the first level, the survivors of the fours); when none
     survives the fours, [].
     """
@@ -539,8 +545,8 @@ def _refutations(board: Board, me: Bitboard, opp: Bitboard, threat: ThreatWin,
                 holding.append(move)
         except SearchTimeout:
             return [cell_of[move] for move in holding + candidates[tested:]]
-    if not holding:
-        return []
+    if not holding or not vct:
+        return [cell_of[move] for move in holding]
     depth = max(threat.depth, 2)
     first = True
     while True:
