@@ -536,33 +536,42 @@ def _refutations(board: Board, me: Bitboard, opp: Bitboard, threat: ThreatWin,
     survives the fours, [].
     """
     cell_of = board.geometry.cell_of
+
+    def loses(vct_depth: int | None) -> Callable[[Bitboard], bool]:
+        """Whether the opponent wins after a move: by fours alone (None), or up to ``vct_depth`` threats."""
+        if vct_depth is None:
+            return lambda move: searches.win(opp, me | move, vct=False) is not None
+        return lambda move: searches.win(opp, me | move, vct_depth=vct_depth) is not None
+
     # Fours first: a loss by continuous fours is found in milliseconds, so a
     # deadline that interrupts the slower tests below leaves no such loser.
-    holding = []
-    for tested, move in enumerate(candidates):
-        try:
-            if searches.win(opp, me | move, vct=False) is None:
-                holding.append(move)
-        except SearchTimeout:
-            return [cell_of[move] for move in holding + candidates[tested:]]
-    if not holding or not vct:
-        return [cell_of[move] for move in holding]
+    holding, untested = _survivors(candidates, loses(None))
+    if untested or not holding or not vct:
+        return [cell_of[move] for move in holding + untested]
     depth = max(threat.depth, 2)
     first = True
     while True:
-        passed = []
-        for tested, move in enumerate(holding):
-            try:
-                if searches.win(opp, me | move, vct_depth=depth) is None:
-                    passed.append(move)
-            except SearchTimeout:
-                untested = holding[tested:]
-                return [cell_of[move] for move in (passed or untested if first else passed + untested)]
+        passed, untested = _survivors(holding, loses(depth))
+        if untested:
+            return [cell_of[move] for move in (passed or untested if first else passed + untested)]
         if not passed:
             passed = holding  # all lose deeper: keep those that resist longest
         if len(passed) <= 1 or depth >= VCT_DEPTH or passed is holding:
             return [cell_of[move] for move in passed]
         holding, depth, first = passed, depth + 1, False
+
+
+def _survivors(moves: list[Bitboard], loses: Callable[[Bitboard], bool],
+               ) -> tuple[list[Bitboard], list[Bitboard]]:
+    """The moves found not to lose, and those left untested when the deadline struck (else [])."""
+    passed = []
+    for tested, move in enumerate(moves):
+        try:
+            if not loses(move):
+                passed.append(move)
+        except SearchTimeout:
+            return passed, moves[tested:]
+    return passed, []
 
 
 __all__ = [
