@@ -7,7 +7,7 @@ as it ends; the table, in Markdown, goes to stdout: wins, draws and losses as
 x and as o, and the average game length (stones on the board at the end) for
 each player's games as x and as o.
 
-    .venv/bin/python bench/match.py perfect baseline --size 15x15 --k 5 --budget 0.4 --games 16
+    PYTHONPATH=. .venv/bin/python bench/match.py perfect baseline --size 15x15 --k 5 --budget 0.4 --games 16
 
 Times per move are wall-clock deadlines: results depend on the machine's
 speed and load, so a rerun on a busy machine may differ.
