@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from flask import Flask
 from flask.json.provider import DefaultJSONProvider
 
-from web import api, cache, errors, pages, security
+from web import api, cache, errors, metrics, pages, rate_limit, request_log, security
 from web.config import load_settings
 from web.search_slots import SearchSlots
 
@@ -36,9 +36,11 @@ def create_app(config: Mapping[str, object] | None = None) -> Flask:
     )
     app.json = CompactJSON(app)
 
+    request_log.register(app, observe=metrics.init_app(app).observe_request)
     slots = SearchSlots(budget=settings.search_budget,
                         max_searches=settings.max_concurrent_searches,
-                        table_limit=settings.solver_table_limit)
+                        table_limit=settings.solver_table_limit,
+                        admit=rate_limit.init_app(app, settings))
     app.extensions["solved_positions"] = cache.init_app(app, settings, slots)
 
     errors.register(app)

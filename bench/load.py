@@ -63,7 +63,10 @@ def load_run(name: str, bodies: list[str], seconds: int, connections: int) -> di
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         script = write_script(folder, "/move", bodies)
-        with Gunicorn(workers=2, env={"CACHE_DIR": str(folder / "cache")}) as server:
+        # wrk is one client address: without this its cold searches would be rate-limited
+        # (web/rate_limit.py); this run measures capacity, bench/fairness.py the limit.
+        with Gunicorn(workers=2, env={"CACHE_DIR": str(folder / "cache"),
+                                      "SEARCH_RATE_LIMIT": "off"}) as server:
             wait_for_workers(server.url, 2)
             run = run_wrk(server.url, seconds, connections, script)
             totals = json.loads(urllib.request.urlopen(server.url + "/stats").read())["total"]

@@ -71,7 +71,11 @@ class Gunicorn:
              "--bind", f"127.0.0.1:{self.port}", "--workers", str(self.workers),
              *self.extra_args, self.app],
             cwd=self.root, env=self.env, stdout=self.log, stderr=subprocess.STDOUT)
-        wait_until(self._answers, what="gunicorn")
+        try:
+            wait_until(self._answers, what="gunicorn")
+        except BaseException:
+            self.__exit__()  # a server that never came up leaves no process and no open file
+            raise
         return self
 
     def _answers(self) -> bool:

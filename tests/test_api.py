@@ -275,6 +275,24 @@ def test_k_defaults_and_bigger_boards(client):
     assert isinstance(big["depth"], int)
 
 
+def test_the_answer_says_how_it_is_known(app):
+    """source: book for an early 5x5 k=4 position, proof for 3x3, heuristic for unproven 15x15."""
+    client = app.test_client()
+    early = {"board": ["....."] * 2 + ["..x.."] + ["....."] * 2, "k": 4}  # x in the centre
+    for path in ("/move", "/analyze"):
+        body = client.post(path, json=early).get_json()
+        assert (body["source"], body["proven"], body["value"]) == ("book", True, "draw")
+        small = client.post(path, json={"board": ["x..", "...", "..."]}).get_json()
+        assert (small["source"], small["proven"]) == ("proof", True)
+    # A cache hit keeps the source the entry was solved with.
+    again = client.post("/move", json=early).get_json()
+    assert (again["source"], again["cached"]) == ("book", True)
+    big = client.post("/move", json={"board": ["." * 15] * 15}).get_json()
+    assert (big["source"], big["proven"]) == ("heuristic", False)
+    easy = client.post("/move", json={"board": ["x..", "...", ".o."], "level": "easy"}).get_json()
+    assert (easy["source"], easy["proven"]) == (None, False)  # nothing known, no search made
+
+
 # -- perfect play on every position -------------------------------------------------
 
 @pytest.fixture(scope="module")

@@ -1,7 +1,9 @@
 """Analyse a position within a time budget: a proof when there is time, else the best guess.
 
-The exact solver gets the first try.  When the budget runs out before it
-finishes (or the board is far too big for it to finish), iterative deepening
+Positions in the opening book of their rules (``tictactoe.book``) are
+answered from it at once.  Otherwise the exact solver gets the first try.
+When the budget runs out before it finishes (or the board is far too big for
+it to finish), iterative deepening
 with a heuristic evaluation spends what is left and returns the best move it
 found, marked not proven.  Nothing is reported as proven without a proof.
 
@@ -18,6 +20,7 @@ import time
 from collections.abc import Callable
 
 from .board import Board
+from .book import book_answer
 from .deepening import deepen
 from .errors import GameOverError
 from .solver import SearchTimeout, Solver, SolveResult
@@ -46,12 +49,17 @@ def analyse(board: Board, budget: float | None = DEFAULT_BUDGET, all_moves: bool
             threats: bool = True) -> SolveResult:
     """Solve the position if that fits in ``budget`` seconds, else return the best move found.
 
-    ``budget=None`` means no limit (the exact solver runs to the end).
-    ``threats=False`` leaves out the threat search (the baseline engine of the
-    strength matches).  Raises ``GameOverError`` when the game is over.
+    ``budget=None`` means no limit (the exact solver runs to the end).  A
+    position in the opening book is answered from it (``source`` is
+    ``Source.BOOK``).  ``threats=False`` leaves out the threat search (the
+    baseline engine of the strength matches).  Raises ``GameOverError`` when
+    the game is over.
     """
     if board.is_over():
         raise GameOverError("the game is over: there is no move to make")
+    booked = book_answer(board, all_moves)
+    if booked is not None:
+        return booked
     start = time.monotonic()
     empties = board.empty.bit_count()
     if budget is None or empties <= EXACT_MAX_EMPTIES:

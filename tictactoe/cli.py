@@ -6,6 +6,7 @@
     python -m tictactoe stats
     python -m tictactoe bench --quick
     python -m tictactoe arena mcts easy --games 20 --seed 1
+    python -m tictactoe book build --size 5x5 --k 4 --max-stones 2
 
 Cells are shown and read the way people name them: the column as a letter and
 the row as a number counted from 1 at the top (``b2``; ``a1`` is the top-left
@@ -385,6 +386,16 @@ def cmd_arena(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return EXIT_OK
 
 
+# -- book ------------------------------------------------------------------------------
+
+
+def cmd_book(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """Build or verify an opening book (see ``tictactoe.book_commands``)."""
+    from .book_commands import cmd_book as run_book_command
+
+    return run_book_command(args, out, err)
+
+
 # -- the parser and main -----------------------------------------------------------------
 
 
@@ -458,6 +469,11 @@ def build_parser() -> argparse.ArgumentParser:
                        help="number of games (default 10)")
     add_size_options(arena)
     add_game_options(arena)
+
+    # Imported here: the book commands use this module's option helpers.
+    from .book_commands import add_book_parser
+
+    add_book_parser(commands)
     return parser
 
 
@@ -481,6 +497,7 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None,
         "stats": lambda: cmd_stats(args, out),
         "bench": lambda: cmd_bench(args, out, err),
         "arena": lambda: cmd_arena(args, out, err),
+        "book": lambda: cmd_book(args, out, err),
     }
     try:
         return commands[args.command]()

@@ -16,12 +16,15 @@ from tictactoe import ENGINE_VERSION, Board, GameOverError, pick_best, quick_mov
 from tictactoe.algorithms.base import EngineResult
 from tictactoe.algorithms.registry import describe_engines, get_engine
 
+from . import metrics
 from .cache import Answer, SolvedPositions
 from .errors import API_BLUEPRINT
 from .openapi import build_spec
 from .payload import read_position_request
+from .request_log import note
 
 bp = Blueprint(API_BLUEPRINT, __name__)
+bp.register_blueprint(metrics.bp)  # GET /metrics is the API's too: JSON errors, no-store
 
 
 def solved() -> SolvedPositions:
@@ -46,7 +49,8 @@ def move() -> Response:
         result = _run_engine(board, req.engine, rng)
         cell = result.move
         found = {"value": result.value, "plies": None, "proven": result.value is not None,
-                 "cached": False, "depth": None, **_teaching_fields(board, req.engine, result)}
+                 "cached": False, "depth": None, "source": None,
+                 **_teaching_fields(board, req.engine, result)}
     elif req.level == "perfect":
         answer = solved().solve(board)
         cell = pick_best(answer, rng)
@@ -165,13 +169,14 @@ def _status(board: Board) -> dict[str, object]:
 
 
 def _engine_fields(answer: Answer | None) -> dict[str, object]:
-    """value, plies, proven, cached, depth, nodes, ms and worker of an answer (or none)."""
+    """value, plies, proven, source, cached, depth, nodes, ms and worker of an answer (or none)."""
     if answer is None:
-        return {"value": None, "plies": None, "proven": False, "cached": False, "depth": None,
-                "nodes": 0, "ms": 0.0, "worker": os.getpid()}
+        return {"value": None, "plies": None, "proven": False, "source": None, "cached": False,
+                "depth": None, "nodes": 0, "ms": 0.0, "worker": os.getpid()}
+    note(source=str(answer.source))  # for the request's log line and the answers metric
     return {"value": answer.value, "plies": answer.plies, "proven": answer.proven,
-            "cached": answer.cached, "depth": answer.depth, "nodes": answer.nodes,
-            "ms": round(answer.seconds * 1000, 3), "worker": os.getpid()}
+            "source": answer.source, "cached": answer.cached, "depth": answer.depth,
+            "nodes": answer.nodes, "ms": round(answer.seconds * 1000, 3), "worker": os.getpid()}
 
 
 

@@ -30,6 +30,12 @@ DEFAULT_SOLVER_TABLE_LIMIT = 200_000
 DEFAULT_REDIS_TIMEOUT = 1.0
 DEFAULT_STATIC_MAX_AGE = 3600
 DEFAULT_KEY_PREFIX = "ttt:"
+# Searches one client may start (cache hits are free): a person playing a big board
+# with hints makes about 20 a minute, a run of the lab about 16 (7 engines and the
+# line of perfect play); a flooder gets one second of search a second on average.
+# No per-second part: the lab's quick 3x3 searches come in bursts.
+DEFAULT_SEARCH_RATE_LIMIT = "60 per minute"
+MAX_TRUSTED_PROXIES = 5
 
 # One source of a CSP frame-ancestors list: a keyword, a scheme, or a host
 # source such as https://*.example.com:8443.  Nothing that could end the header
@@ -65,6 +71,8 @@ class Settings:
     frame_ancestors: str
     static_max_age: int
     cache_secret: str | None
+    search_rate_limit: str | None
+    trusted_proxies: int
 
 
 def default_cache_dir() -> Path:
@@ -134,6 +142,12 @@ def load_settings(env: Mapping[str, str] | None = None,
     if not re.fullmatch(r"[A-Za-z0-9_.:-]{0,40}", prefix):
         raise ConfigError("CACHE_KEY_PREFIX may hold up to 40 letters, digits and _ . : -")
 
+    limit_text = str(source.get("SEARCH_RATE_LIMIT", DEFAULT_SEARCH_RATE_LIMIT)).strip()
+    rate_limit = None if limit_text.lower() == "off" else _checked_rate_limit(limit_text)
+    proxies = _number(source, "TRUSTED_PROXIES", 0, int)
+    if not 0 <= proxies <= MAX_TRUSTED_PROXIES:
+        raise ConfigError(f"TRUSTED_PROXIES must be between 0 and {MAX_TRUSTED_PROXIES}, not {proxies}")
+
     return Settings(
         backend=backend,
         cache_dir=cache_dir,
@@ -148,6 +162,8 @@ def load_settings(env: Mapping[str, str] | None = None,
         frame_ancestors=frame_ancestors(str(source.get("FRAME_ANCESTORS", "*"))),
         static_max_age=static_max_age,
         cache_secret=cache_secret,
+        search_rate_limit=rate_limit,
+        trusted_proxies=proxies,
     )
 
 
@@ -162,6 +178,20 @@ def frame_ancestors(value: str) -> str:
                 f"FRAME_ANCESTORS: {source!r} is not a CSP source (use *, 'self', 'none',"
                 " or origins like https://example.com, separated by spaces)")
     return " ".join(sources)
+
+
+def _checked_rate_limit(value: str) -> str:
+    """``value`` when it is a list of limits such as ``2 per second; 30/minute``, else ``ConfigError``."""
+    from limits import parse_many  # the library web/rate_limit.py counts with
+
+    try:
+        parsed = parse_many(value)
+    except ValueError:
+        parsed = []
+    if not parsed or any(limit.amount < 1 for limit in parsed):
+        raise ConfigError("SEARCH_RATE_LIMIT must be limits such as '60 per minute'"
+                          f" (or off), not {value!r}")
+    return value
 
 
 Number = TypeVar("Number", int, float)

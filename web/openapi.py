@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tictactoe import ENGINE_VERSION, LEVELS, MAX_SIZE, MIN_SIZE, Value
+from tictactoe import ENGINE_VERSION, LEVELS, MAX_SIZE, MIN_SIZE, Source, Value
 from tictactoe.algorithms.registry import ENGINES
 from tictactoe.rules import MIN_K
 
@@ -100,14 +100,17 @@ def _errors(*statuses: int) -> Schema:
              " both sides with a line, a line followed by more moves, or (/move, /analyze)"
              " a game that is already over.",
         413: f"The body is larger than {MAX_BODY_BYTES // 1024} KiB.",
+        429: "This client (by its address) has started as many searches as SEARCH_RATE_LIMIT"
+             " allows; positions already solved are still answered. Try again after"
+             " Retry-After seconds.",
         503: "Every search of this worker is in use; try again after Retry-After seconds.",
     }
     out = {}
     for status in statuses:
         headers = None
-        if status == 503:
+        if status in (429, 503):
             headers = {"Retry-After": {"description": "Seconds to wait before retrying.",
-                                       "schema": {"type": "integer",
+                                       "schema": {"type": "integer", "minimum": 1,
                                                   "example": RETRY_AFTER_SECONDS}}}
         out[str(status)] = _json(ERROR, texts[status], headers)
     return out
@@ -148,7 +151,7 @@ def build_spec() -> Schema:
                 " (null when it did not prove one) and plies is null.",
                 FIELDS["move"], "Move",
                 "The move played and the new board.",
-                (400, 409, 413, 503)),
+                (400, 409, 413, 429, 503)),
             "/analyze": _post(
                 "The value of every legal move",
                 "For hints: the value and plies of every legal move for the side to move,"
@@ -160,7 +163,7 @@ def build_spec() -> Schema:
                 {"anyOf": [{"$ref": "#/components/schemas/Analysis"},
                            {"$ref": "#/components/schemas/EngineAnalysis"}]},
                 "The analysis (Analysis), or with engine the engine's search"
-                " (EngineAnalysis).", (400, 409, 413, 503)),
+                " (EngineAnalysis).", (400, 409, 413, 429, 503)),
             "/state": _post(
                 "The status of a position",
                 "Whether the game on this board goes on or how it ended, and the winning"
@@ -193,9 +196,18 @@ def build_spec() -> Schema:
             "/stats": {"get": {
                 "summary": "Cache and search counters",
                 "description": "Counters of the worker that answers, and totals over every"
-                               " worker (file cache) or instance (Redis) when the backend"
-                               " can keep them.",
+                               " worker of this server since it started: the same counters"
+                               " as /metrics.",
                 "responses": {"200": _json({"$ref": "#/components/schemas/Stats"}, "Counters.")},
+            }},
+            "/metrics": {"get": {
+                "summary": "Prometheus metrics",
+                "description": "Requests by endpoint and status, latency histograms, the cache's"
+                               " work, searches by board size, refusals (busy, rate limited)"
+                               " and answers by source, summed over every worker, in"
+                               " Prometheus' text format (docs/api.md lists them).",
+                "responses": {"200": {"description": "The metrics.", "content": {
+                    "text/plain": {"schema": {"type": "string"}}}}},
             }},
             "/openapi.json": {"get": {
                 "summary": "This document",
@@ -219,6 +231,14 @@ def _schemas() -> Schema:
         "proven": {"type": "boolean",
                    "description": "Whether value and plies are proven (false when the search"
                                   " ran out of budget; the move is then the best found)."},
+        "source": {"type": "string", "enum": [*map(str, Source), None], "nullable": True,
+                   "description": "How the answer is known: proof (a full search proved it),"
+                                  " book (proven offline, from the opening book), threats (a"
+                                  " forced sequence of threats was found), heuristic (the best"
+                                  " move of a search that ran out of budget: a guess). Kept by"
+                                  " the cache: a hit says how the entry was solved. Null when no"
+                                  " engine analysis stands behind the answer (a teaching engine,"
+                                  " or a level's move with nothing known)."},
         "cached": {"type": "boolean",
                    "description": "Whether the result came from the shared cache."},
         "depth": {"type": "integer", "nullable": True,
@@ -261,7 +281,8 @@ def _schemas() -> Schema:
         "Move": {
             "type": "object",
             "required": ["move", "player", "board", "status", "line", "value", "plies",
-                         "proven", "cached", "level", "k", "depth", "nodes", "ms", "worker"],
+                         "proven", "source", "cached", "level", "k", "depth", "nodes", "ms",
+                         "worker"],
             "properties": {
                 "move": CELL,
                 "player": {**PLAYER, "description": "The side that moved."},
@@ -297,7 +318,7 @@ def _schemas() -> Schema:
         "Analysis": {
             "type": "object",
             "required": ["board", "k", "player", "value", "plies", "best", "moves", "proven",
-                         "cached", "depth", "nodes", "ms", "worker"],
+                         "source", "cached", "depth", "nodes", "ms", "worker"],
             "properties": {
                 **posted,
                 "value": {**NULLABLE_VALUE, "description": "The position's value for the side"

@@ -16,6 +16,7 @@ from tictactoe import LEVELS, Board, BoardFormatError
 from tictactoe.algorithms.registry import ENGINES
 
 from .errors import ApiError
+from .request_log import note
 
 MAX_SEED = 2**63 - 1
 # Integer literals longer than this are refused while parsing (a seed has at most 19).
@@ -74,6 +75,8 @@ def read_position_request(request: Request, endpoint: str) -> PositionRequest:
         board = Board.from_text(body["board"], k=k)
     except BoardFormatError as error:
         raise ApiError(400, str(error)) from None
+    rules = board.rules
+    note(board=f"{rules.rows}x{rules.cols}k{rules.k}")
     # IllegalPositionError (409) goes to its registered handler as it is.
     return PositionRequest(board=board, level=level, seed=seed, engine=engine)
 

@@ -15,7 +15,7 @@ import random
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from tictactoe import Board, Rules, Solver, SolveResult, analyse
@@ -34,11 +34,15 @@ class SearchSlots:
     """Runs searches within ``budget`` seconds, at most ``max_searches`` at once per worker.
 
     Not an engine itself: the production solver (``search``) and the lab's
-    teaching engines (``run``) both run through these slots.
+    teaching engines (``run``) both run through these slots.  ``admit()``, when
+    given, is called before every search and may refuse it by raising (the
+    per-client rate limit, web/rate_limit.py).
     """
 
-    def __init__(self, budget: float, max_searches: int, table_limit: int) -> None:
+    def __init__(self, budget: float, max_searches: int, table_limit: int,
+                 admit: Callable[[], None] | None = None) -> None:
         self.budget = budget
+        self.admit = admit
         self.table_limit = table_limit
         self._slots = threading.BoundedSemaphore(max_searches)
         self._local = threading.local()
@@ -60,7 +64,12 @@ class SearchSlots:
 
     @contextmanager
     def _search_slot(self) -> Iterator[None]:
-        """Hold one of the worker's search slots, or raise ``Busy`` at once when none is free."""
+        """Hold one of the worker's search slots, or raise ``Busy`` at once when none is free.
+
+        ``admit()`` goes first: a client over its limit is refused without taking a slot.
+        """
+        if self.admit is not None:
+            self.admit()
         if not self._slots.acquire(blocking=False):
             raise Busy()
         try:

@@ -1,11 +1,11 @@
-"""Setting up the cache's backend: the store of entries, its locks, totals and secret.
+"""Setting up the cache's backend: the store of entries, its locks and secret.
 
 The backend is one of ``BACKENDS`` (the ``CACHE_TYPE`` setting):
 
 - ``filesystem``: a private folder shared by every worker of the machine:
   ``solved/`` (entries, through flask-caching's ``FileSystemCache``),
-  ``locks/`` (``flock`` files), ``stats.slots`` (totals) and ``secret``;
-- ``redis``: one Redis shared by every instance: entries, locks, totals and
+  ``locks/`` (``flock`` files) and ``secret``;
+- ``redis``: one Redis shared by every instance: entries, locks and
   the secret under ``CACHE_KEY_PREFIX``;
 - ``null``: no shared store; each worker only keeps what it solved itself.
 
@@ -31,7 +31,6 @@ from ..breaker import Breaker
 from ..config import Settings
 from ..locks import FileLocks, LocalLocks, Locks, RedisLocks
 from ..signing import Signer, file_secret, fixed_secret, redis_secret
-from ..stats import RedisTotals, SlotTotals
 from ..throttled_log import throttle_library_logs
 
 if TYPE_CHECKING:
@@ -55,7 +54,6 @@ class Backend:
     name: str
     store: BaseCache | None
     locks: Locks
-    totals: SlotTotals | RedisTotals | None
     signer: Signer | None
     breaker: Breaker
     failure: str | None = None
@@ -84,18 +82,17 @@ def open_backend(app: Flask, settings: Settings) -> Backend:
             logger.error("cache folder %s cannot be used (%s): running without a shared cache",
                          settings.cache_dir, error)
             _init_null(app)
-            return Backend(settings.backend, None, LocalLocks(), None, None, breaker,
+            return Backend(settings.backend, None, LocalLocks(), None, breaker,
                            failure="cache folder unusable")
         signer = Signer(fixed_secret(settings.cache_secret) if settings.cache_secret
                         else file_secret(folders["secret"]))
-        return Backend(settings.backend, _store(app), FileLocks(folders["locks"]),
-                       SlotTotals(folders["stats"]), signer, breaker)
+        return Backend(settings.backend, _store(app), FileLocks(folders["locks"]), signer, breaker)
     _init_null(app)
-    return Backend(settings.backend, None, LocalLocks(), None, None, breaker)
+    return Backend(settings.backend, None, LocalLocks(), None, breaker)
 
 
 def _open_redis(app: Flask, settings: Settings) -> Backend:
-    """The Redis backend: entries, locks, totals and secret under the key prefix."""
+    """The Redis backend: entries, locks and secret under the key prefix."""
     client = redis_client(settings)
     prefix = settings.cache_key_prefix
     cache.init_app(app, config={
@@ -106,8 +103,7 @@ def _open_redis(app: Flask, settings: Settings) -> Backend:
     fetch = (fixed_secret(settings.cache_secret) if settings.cache_secret
              else redis_secret(client, f"{prefix}secret"))
     signer = Signer(fetch, refetch_on_mismatch=not settings.cache_secret)
-    return Backend(settings.backend, _store(app), locks, RedisTotals(client, f"{prefix}stats"),
-                   signer, Breaker())
+    return Backend(settings.backend, _store(app), locks, signer, Breaker())
 
 
 def _store(app: Flask) -> BaseCache:
@@ -134,7 +130,7 @@ class UnsafeCacheDir(Exception):
 
 
 def prepare_cache_dir(root: Path, is_default: bool) -> dict[str, Path]:
-    """Create the cache folder's parts: ``solved/`` (entries), ``locks/``, ``stats.slots``, ``secret``.
+    """Create the cache folder's parts: ``solved/`` (entries), ``locks/``, ``secret``.
 
     The default folder lives in the shared temp dir, so it must belong to us and
     be writable by nobody else (else others could plant entries).  Raises
@@ -149,7 +145,6 @@ def prepare_cache_dir(root: Path, is_default: bool) -> dict[str, Path]:
     folders = {"solved": root / "solved", "locks": root / "locks"}
     for folder in folders.values():
         folder.mkdir(mode=0o700, exist_ok=True)
-    folders["stats"] = root / "stats.slots"
     folders["secret"] = root / "secret"  # see web/signing.py
     return folders
 

@@ -222,11 +222,15 @@ class SolvedPositions:
 
     def _engine_search(self, board: Board, all_moves: bool) -> SolveResult:
         """The engine's search, with a refusal for want of a slot counted as ``busy``."""
+        started = time.monotonic()
         try:
-            return self.slots.search(board, all_moves)
+            result = self.slots.search(board, all_moves)
         except Busy:
             self.stats.add(busy=1)
             raise
+        self.stats.metrics.observe_search(f"{board.rules.rows}x{board.rules.cols}",
+                                          time.monotonic() - started)
+        return result
 
     def _read(self, key: str, canon: Board, all_moves: bool) -> Entry | None:
         """The valid entry for ``key`` (with move values if ``all_moves``), or None.
@@ -326,5 +330,4 @@ def _from_entry(entry: Entry, back: Symmetry, start: float) -> Answer:
 def init_app(app: Flask, settings: Settings, slots: SearchSlots) -> SolvedPositions:
     """Bind the cache extension to ``app``, set up its backend and build its ``SolvedPositions``."""
     backend = open_backend(app, settings)
-    stats = Stats(backend.totals, ThrottledLog(logging.getLogger("web.stats")), backend.breaker)
-    return SolvedPositions(backend, stats, slots, settings)
+    return SolvedPositions(backend, Stats(app.extensions["metrics"]), slots, settings)

@@ -1,0 +1,254 @@
+"""The opening book: it answers exactly what the solver proves, and the shipped books are complete.
+
+The solver is the oracle throughout: a book is built with it and every
+answer read back is compared with a fresh proof of the same position (in
+every orientation, not only the canonical one it is stored as).
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import random
+
+import pytest
+
+from tictactoe import ENGINE_VERSION, Board, Rules, Solver, Source, analyse
+from tictactoe import book as book_module
+from tictactoe.book import (
+    BOOK_DIR,
+    BookFormatError,
+    book_for,
+    book_path,
+    build_book,
+    load_book,
+    position_key,
+    positions_by_stones,
+    verify_book,
+)
+from tictactoe.cli import main
+
+SHIPPED = sorted(BOOK_DIR.glob("book-*.json.gz"))
+# Entries of each shipped book proven again in the test run (seeded); `book verify` does them all.
+SAMPLE_PER_BOOK = 1
+RULES_4X4 = Rules(4, 4, 4)
+
+
+@pytest.fixture
+def fresh_books(monkeypatch, tmp_path):
+    """Books read from an empty temporary folder, with nothing loaded yet (a fresh process)."""
+    monkeypatch.setattr(book_module, "BOOK_DIR", tmp_path)
+    monkeypatch.setattr(book_module, "_books", {})
+    return tmp_path
+
+
+def every_position(rules: Rules, stones: int) -> list[Board]:
+    """Every non-terminal position with exactly ``stones`` stones, in every orientation."""
+    boards = [Board(rules)]
+    for _ in range(stones):
+        children = {}
+        for board in boards:
+            for cell in board.legal_moves():
+                child = board.copy()
+                child.play(cell)
+                if not child.is_over():
+                    children[(child.x, child.o)] = child
+        boards = list(children.values())
+    return boards
+
+
+def test_a_book_answers_every_orientation_exactly_as_the_solver_does(tmp_path):
+    """4x4 k=4, every position of up to 2 stones (all 16 * 15 of them, not only canonical ones)."""
+    book = build_book(RULES_4X4, 2, tmp_path / "book.json.gz", ENGINE_VERSION)
+    checked = 0
+    for stones in range(3):
+        for board in every_position(RULES_4X4, stones):
+            for all_moves in (False, True):
+                answer = book.lookup(board, all_moves=all_moves)
+                proof = Solver(RULES_4X4).solve(board, all_moves=all_moves)
+                assert answer.source == Source.BOOK and answer.proven
+                assert (answer.value, answer.plies, answer.best_moves, answer.move_values) == \
+                       (proof.value, proof.plies, proof.best_moves, proof.move_values), board
+            checked += 1
+    assert checked == 1 + 16 + 16 * 15
+    assert book.lookup(Board.from_text(["x...", ".o..", "..x.", "...."], k=4)) is None
+
+
+def test_a_killed_build_goes_on_from_its_last_save(tmp_path):
+    path = tmp_path / "book.json.gz"
+
+    class Killed(Exception):
+        pass
+
+    def kill_after_ten(state):
+        if state.entries >= 10:
+            raise Killed()
+
+    with pytest.raises(Killed):
+        build_book(RULES_4X4, 2, path, ENGINE_VERSION, kill_after_ten, save_seconds=0)
+    saved = load_book(path)
+    assert 10 <= len(saved.entries) < 37 and saved.max_stones < 2
+    solved_again = []
+    original_solve = Solver.solve
+
+    def counting_solve(self, board, **options):
+        solved_again.append(position_key(board))
+        return original_solve(self, board, **options)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Solver, "solve", counting_solve)
+        resumed = build_book(RULES_4X4, 2, path, ENGINE_VERSION)
+    assert not set(solved_again) & set(saved.entries)  # nothing proven twice
+    fresh = build_book(RULES_4X4, 2, tmp_path / "fresh.json.gz", ENGINE_VERSION)
+    assert resumed.entries == fresh.entries and resumed.max_stones == 2
+    assert load_book(path).entries == fresh.entries
+
+
+def test_a_turned_book_is_the_book_the_solver_builds_for_the_turned_board(tmp_path, capsys):
+    """3x4 k=3 turned into 4x3 (through the command line) equals the 4x3 book built by proofs."""
+    build_book(Rules(3, 4, 3), 3, tmp_path / "3x4.json.gz", ENGINE_VERSION)
+    status = main(["book", "transpose", "--size", "3x4", "--k", "3",
+                   "--book", str(tmp_path / "3x4.json.gz"), "--out", str(tmp_path / "4x3.json.gz")])
+    assert status == 0 and "book 4x3 k=3: every position up to 3 stones" in capsys.readouterr().out
+    built = build_book(Rules(4, 3, 3), 3, tmp_path / "4x3-built.json.gz", ENGINE_VERSION)
+    turned = load_book(tmp_path / "4x3.json.gz")
+    assert len(built.entries) > 100
+    assert (turned.rules, turned.max_stones, turned.entries) == (built.rules, 3, built.entries)
+
+
+def test_a_build_refuses_a_book_of_other_rules_or_version(tmp_path):
+    path = tmp_path / "book.json.gz"
+    build_book(RULES_4X4, 1, path, "0")
+    with pytest.raises(BookFormatError, match="engine 0"):
+        build_book(RULES_4X4, 1, path, ENGINE_VERSION)
+    with pytest.raises(BookFormatError, match="4x5"):
+        build_book(Rules(4, 5, 4), 1, path, "0")
+
+
+def test_analyse_answers_from_the_book_and_marks_it(fresh_books):
+    """A book in the package's folder is used by analyse, which says so; others are proofs."""
+    build_book(RULES_4X4, 1, book_path(RULES_4X4), ENGINE_VERSION)
+    opening = Board.from_text(["....", ".x..", "....", "...."], k=4)
+    answer = analyse(opening, all_moves=True)
+    assert answer.source == Source.BOOK and answer.proven and answer.nodes == 0
+    assert len(answer.move_values) == 15
+    later = Board.from_text(["....", ".x..", "..o.", "...."], k=4)  # 2 stones: not in the book
+    assert analyse(later).source == Source.PROOF
+
+
+def test_a_book_of_another_engine_version_is_ignored(fresh_books):
+    build_book(RULES_4X4, 1, book_path(RULES_4X4), ENGINE_VERSION + "-old")
+    assert book_for(RULES_4X4) is None
+    answer = analyse(Board(RULES_4X4))
+    assert answer.source == Source.PROOF and answer.proven
+
+
+def test_an_unreadable_book_is_ignored(fresh_books):
+    book_path(RULES_4X4).write_bytes(b"not gzip")
+    assert book_for(RULES_4X4) is None
+    assert analyse(Board(RULES_4X4)).source == Source.PROOF
+
+
+def test_a_book_whose_entry_does_not_fit_its_board_is_ignored(fresh_books):
+    path = book_path(RULES_4X4)
+    build_book(RULES_4X4, 1, path, ENGINE_VERSION)
+    data = json.loads(gzip.decompress(path.read_bytes()))
+    data["entries"]["." * 16].pop()  # the empty board's entry loses a move
+    path.write_bytes(gzip.compress(json.dumps(data).encode()))
+    with pytest.raises(BookFormatError, match="does not fit"):
+        load_book(path)
+    assert book_for(RULES_4X4) is None
+
+
+def test_no_book_is_read_at_import():
+    """Importing the engine reads no book: a book is loaded when its rules are first analysed."""
+    import subprocess
+    import sys
+
+    code = ("import tictactoe, tictactoe.book as b; assert b._books == {}, b._books;"
+            " tictactoe.analyse(tictactoe.Board(tictactoe.Rules(3, 3, 3)));"
+            " assert set(b._books) == {tictactoe.Rules(3, 3, 3)}")
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=BOOK_DIR.parent.parent,
+                   timeout=120)
+
+
+# -- the shipped books ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=[path.name for path in SHIPPED])
+def test_a_shipped_book_is_complete_and_agrees_with_itself(path):
+    """Every canonical position up to its stone count is in it, and each move's score is the
+    score of the position it leads to, as the book has it (negated), one stone further on."""
+    book = load_book(path)
+    assert book.engine == ENGINE_VERSION, "rebuild the book: the engine version changed"
+    assert path == book_path(book.rules)
+    for stones, level in positions_by_stones(book.rules, book.max_stones):
+        missing = set(level) - set(book.entries)
+        assert not missing, f"{len(missing)} positions missing, e.g. {sorted(missing)[:3]}"
+        if stones == book.max_stones:
+            break
+        for key, board in level.items():
+            empties = board.empty.bit_count()
+            for cell, score in zip(board.legal_moves(), book.entries[key], strict=True):
+                child = board.copy()
+                child.play(cell)
+                outcome = child.outcome()
+                if outcome is None:
+                    assert score == -book.lookup(child).score, (key, cell)
+                else:  # a move that ends the game: a win now, or a draw on the last cell
+                    assert score == (empties if outcome.winner else 0), (key, cell)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", SHIPPED, ids=[path.name for path in SHIPPED])
+def test_a_shipped_book_agrees_with_the_solver_on_a_sample(path):
+    """A seeded sample of the entries with the most stones (the quickest to prove again);
+    the entries before them follow from the test above."""
+    book = load_book(path)
+    fewest_empty = min(key.count(".") for key in book.entries)
+    deepest = sorted(key for key in book.entries if key.count(".") == fewest_empty)
+    keys = random.Random(10).sample(deepest, min(SAMPLE_PER_BOOK, len(deepest)))
+    sample = book_module.Book(book.rules, book.engine, book.max_stones,
+                              {key: book.entries[key] for key in keys})
+    checked, mismatches = verify_book(sample)
+    assert checked == len(keys) and mismatches == []
+
+
+def test_the_5x5_k4_empty_board_comes_from_the_book():
+    """The page's third board: its first answer is the book's proven draw in 25."""
+    if not book_path(Rules(5, 5, 4)).exists():
+        pytest.fail("the 5x5 k=4 book is not shipped")
+    answer = analyse(Board(Rules(5, 5, 4)), all_moves=True)
+    assert answer.source == Source.BOOK and answer.proven
+    assert (answer.value, answer.plies) == ("draw", 25)
+    assert len(answer.move_values) == 25
+
+
+# -- the command line -----------------------------------------------------------------
+
+
+def test_book_build_and_verify_from_the_command_line(tmp_path, capsys):
+    path = tmp_path / "book.json.gz"
+    status = main(["book", "build", "--size", "4x4", "--k", "4", "--max-stones", "2",
+                   "--book", str(path)])
+    out, err = capsys.readouterr()
+    assert status == 0
+    assert "every position up to 2 stones, 37 entries" in out
+    assert "2 stones, 33/33 positions" in err
+    assert main(["book", "verify", "--size", "4x4", "--k", "4", "--book", str(path)]) == 0
+    assert "all 37 of 37 entries proven again, 0 mismatches" in capsys.readouterr().out
+
+    # Tamper with one entry: verify names it and fails.
+    data = json.loads(gzip.decompress(path.read_bytes()))
+    key = min(data["entries"])
+    data["entries"][key][0] += 1
+    path.write_bytes(gzip.compress(json.dumps(data).encode()))
+    assert main(["book", "verify", "--size", "4x4", "--k", "4", "--book", str(path)]) == 1
+    assert f"MISMATCH {key}" in capsys.readouterr().out
+
+
+def test_book_verify_of_a_missing_book_is_a_clear_error(tmp_path, capsys):
+    status = main(["book", "verify", "--size", "4x4", "--k", "4",
+                   "--book", str(tmp_path / "none.json.gz")])
+    assert status == 2
+    assert "cannot read the book" in capsys.readouterr().err

@@ -1,0 +1,104 @@
+"""Logs an operator can search: one JSON line per request, gunicorn's own lines in the same format."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+
+import pytest
+
+from app import create_app
+from servers import Gunicorn
+from test_workers import post
+from web.request_log import request_id
+
+SECRET = "s3cret-value-that-must-not-leak"
+# A body whose text is easy to look for in the log:
+#
+#   x . .
+#   . o .
+#   . . .
+BODY = {"board": ["x..", ".o.", "..."]}
+
+
+def served_log(tmp_path, env: dict[str, str], requests) -> list[str]:
+    """Run a real gunicorn (2 workers) with ``env``, make ``requests(url)``, return its output lines."""
+    server = Gunicorn(workers=2, env={"CACHE_DIR": str(tmp_path / "cache"),
+                                      "CACHE_SECRET": SECRET, **env})
+    server.log_path = tmp_path / "gunicorn.log"
+    with server:
+        requests(server.url)
+    return server.log_path.read_text().splitlines()
+
+
+def some_requests(url: str) -> None:
+    request = urllib.request.Request(url + "/move", data=json.dumps(BODY).encode(),
+                                     headers={"Content-Type": "application/json",
+                                              "X-Request-ID": "router-id-1"})
+    with urllib.request.urlopen(request, timeout=30) as response:
+        assert response.headers["X-Request-ID"] == "router-id-1"
+    status, _ = post(url + "/move", {"board": ["xx.", "...", "..."]})
+    assert status == 409
+
+
+@pytest.mark.parametrize("header, kept", [
+    ("5d1c2a4e-8f7b-4c1d-9e0f-a1b2c3d4e5f6", True),  # Heroku's form: a UUID
+    ("edge:abc.123_x/y+z=", True),
+    ("", False),
+    ("has space", False),
+    ("quote\"and<angle>", False),
+    ("a" * 201, False),
+    (None, False),
+])
+def test_a_sane_router_id_is_kept_and_anything_else_replaced(header, kept):
+    assert (request_id(header) == header) is kept
+    if not kept:
+        assert len(request_id(header)) == 32 and request_id(header) != request_id(header)
+
+
+def test_the_response_echoes_the_request_id(tmp_path):
+    client = create_app({"CACHE_DIR": str(tmp_path / "cache")}).test_client()
+    given = client.post("/move", json=BODY, headers={"X-Request-ID": "abc-123"})
+    assert given.headers["X-Request-ID"] == "abc-123"
+    fresh = client.post("/move", json={"board": ["xq.", "...", "..."]},
+                        headers={"X-Request-ID": "bad id;"})
+    assert fresh.status_code == 400 and len(fresh.headers["X-Request-ID"]) == 32
+
+
+@pytest.mark.slow
+def test_gunicorn_writes_one_json_line_per_request_and_its_own_lines_as_json(tmp_path):
+    lines = served_log(tmp_path, {}, some_requests)
+    records = [json.loads(line) for line in lines]  # every line is JSON
+    assert all({"time", "level", "logger", "message", "pid"} <= set(r) for r in records)
+    booted = [r for r in records if r["logger"] == "gunicorn.error"
+              and r["message"].startswith("Booting worker")]
+    assert len(booted) == 2
+    moves = [r for r in records if r["logger"] == "web.request" and r["path"] == "/move"]
+    assert len(moves) == 2  # one line per request: gunicorn's access line stays quiet
+    first, refused = moves
+    assert first["request_id"] == "router-id-1"
+    assert (first["method"], first["status"], first["cache"], first["board"]) == \
+        ("POST", 200, "search", "3x3k3")
+    assert first["duration_ms"] > 0 and first["level"] == "INFO"
+    assert (refused["status"], refused["cache"], len(refused["request_id"])) == (409, None, 32)
+    assert not any(r["logger"] == "gunicorn.access" for r in records)
+    output = "\n".join(lines)
+    assert SECRET not in output and "x.." not in output  # no secret, no request body
+
+
+@pytest.mark.slow
+def test_log_format_text_is_one_readable_line_per_record(tmp_path):
+    lines = served_log(tmp_path, {"LOG_FORMAT": "text"}, some_requests)
+    assert not any(line.startswith("{") for line in lines)
+    requests = [line for line in lines if " web.request: POST /move " in line]
+    assert len(requests) == 2
+    assert "request_id=router-id-1" in requests[0] and "cache=search" in requests[0]
+    assert any("gunicorn.error: Booting worker" in line for line in lines)
+
+
+def test_a_bad_log_format_stops_gunicorn_with_a_message(tmp_path):
+    server = Gunicorn(workers=1, env={"CACHE_DIR": str(tmp_path / "cache"), "LOG_FORMAT": "xml"})
+    server.log_path = tmp_path / "gunicorn.log"
+    with pytest.raises(RuntimeError, match="gunicorn exited"), server:
+        pass
+    assert "LOG_FORMAT must be json or text, not 'xml'" in server.log_path.read_text()

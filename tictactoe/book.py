@@ -1,0 +1,369 @@
+"""The opening book: early positions of the small boards, proven offline and answered at once.
+
+On boards up to 6x6 with k=4 the solver proves most positions within the
+budget, but not the first few stones of the game (the 5x5 k=4 empty board
+takes seconds).  The book holds those: every non-terminal position up to a
+number of stones, one entry per symmetry class, each with the exact score of
+every legal move as the solver proved it.  The solver stays the source of
+truth: ``python -m tictactoe book build`` fills a book with its proofs and
+``book verify`` proves entries again.
+
+A book is a gzipped JSON file in ``tictactoe/data/``, one per set of rules::
+
+    {"format": 1, "engine": "1", "rules": {"rows": 5, "cols": 5, "k": 4},
+     "max_stones": 2,
+     "entries": {"x........................": [0, 0, -19, ...], ...}}
+
+An entry's key is the canonical board's rows joined (``Board.canonical``);
+its list holds the score of each empty cell of the canonical board, in
+row-major order, in the solver's terms (``score_to_value`` with the
+position's empty cells).  ``max_stones`` is the promise: every non-terminal
+position with at most that many stones is in the book (a build that was
+stopped may hold some positions beyond it too).  ``engine`` is the engine
+version that proved it: a book of another version is ignored.
+
+Nothing is read at import; a book is read once per process, when a board of
+its rules is first looked up.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import random
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from .board import Board
+from .rules import Cell, Rules
+from .solver import Solver, SolveResult, score_to_value
+from .values import MoveValue, Source, Value
+
+FORMAT = 1
+BOOK_DIR = Path(__file__).with_name("data")
+# How often a build writes what it has proven so far (so a killed build loses little).
+SAVE_SECONDS = 30.0
+
+
+class BookFormatError(ValueError):
+    """A book file that cannot be read or does not fit its rules; the message says why."""
+
+
+def book_path(rules: Rules, directory: Path | None = None) -> Path:
+    """Where the book of these rules lives: ``data/book-5x5k4.json.gz`` in ``directory`` or ``BOOK_DIR``."""
+    return (directory or BOOK_DIR) / f"book-{rules.rows}x{rules.cols}k{rules.k}.json.gz"
+
+
+def position_key(board: Board) -> str:
+    """The key of a canonical board: its rows joined (``x....`` and so on)."""
+    return "".join(board.to_text())
+
+
+@dataclass
+class Book:
+    """Proven positions of one set of rules, by canonical key, as each empty cell's score."""
+
+    rules: Rules
+    engine: str
+    max_stones: int
+    entries: dict[str, list[int]]
+
+    def lookup(self, board: Board, all_moves: bool = False) -> SolveResult | None:
+        """The book's answer for ``board`` (any orientation), or None when it is not in the book.
+
+        The answer reads like the solver's: every optimal move, and with
+        ``all_moves`` every legal move's value; ``source`` is ``Source.BOOK``.
+        """
+        start = time.monotonic()
+        if board.rules != self.rules:
+            return None
+        canon, symmetry = board.canonical()
+        scores = self.entries.get(position_key(canon))
+        if scores is None:
+            return None
+        back = symmetry.inverse()
+        empties = board.empty.bit_count()
+        by_cell = {back.apply(cell): score
+                   for cell, score in zip(cell_list(canon), scores, strict=True)}
+        best = max(by_cell.values())
+        value = score_to_value(best, empties)
+        move_values = None
+        if all_moves:
+            move_values = {cell: score_to_value(score, empties)
+                           for cell, score in sorted(by_cell.items())}
+        return SolveResult(value=value.value, plies=value.plies,
+                           best_moves=sorted(cell for cell, score in by_cell.items() if score == best),
+                           nodes=0, seconds=time.monotonic() - start, proven=True,
+                           move_values=move_values, score=best, source=Source.BOOK)
+
+
+def entry_scores(board: Board, result: SolveResult) -> list[int]:
+    """A book entry: the score of each empty cell of ``board``, from a proven all-moves result."""
+    if result.move_values is None:
+        raise ValueError("a book entry needs every move's value: solve with all_moves=True")
+    empties = board.empty.bit_count()
+    return [move_score(result.move_values[cell], empties)
+            for cell in cell_list(board)]
+
+
+def move_score(move_value: MoveValue, empties: int) -> int:
+    """The solver's score of a move's value from a position with ``empties`` empty cells.
+
+    The inverse of ``score_to_value``.
+    """
+    if move_value.value == Value.WIN:
+        return empties + 1 - move_value.plies
+    if move_value.value == Value.LOSS:
+        return move_value.plies - empties - 1
+    return 0
+
+
+# -- files -------------------------------------------------------------------------
+
+
+def load_book(path: Path) -> Book:
+    """Read a book file; raises ``BookFormatError`` (or ``OSError``) when it cannot be used."""
+    try:
+        with gzip.open(path, "rt", encoding="ascii") as stream:
+            data = json.load(stream)
+        if data.get("format") != FORMAT:
+            raise BookFormatError(f"{path}: book format {data.get('format')!r}, expected {FORMAT}")
+        rules = Rules(**data["rules"])
+        entries = dict(data["entries"])
+        for key, scores in entries.items():
+            # A key is the board's cells; its entry has a score for each empty one.
+            if len(key) != rules.cells or len(scores) != key.count("."):
+                raise BookFormatError(f"{path}: the entry {key!r} does not fit {rules}")
+        return Book(rules=rules, engine=str(data["engine"]), max_stones=int(data["max_stones"]),
+                    entries=entries)
+    except (EOFError, gzip.BadGzipFile, json.JSONDecodeError, KeyError, TypeError,
+            UnicodeDecodeError) as error:
+        raise BookFormatError(f"{path}: not a book file ({error})") from None
+
+
+def save_book(book: Book, path: Path) -> int:
+    """Write the book atomically (a reader never sees half a file); returns its size in bytes."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = {"format": FORMAT, "engine": book.engine,
+            "rules": {"rows": book.rules.rows, "cols": book.rules.cols, "k": book.rules.k},
+            "max_stones": book.max_stones, "entries": dict(sorted(book.entries.items()))}
+    text = json.dumps(data, separators=(",", ":"))
+    partial = path.with_name(path.name + ".partial")
+    # mtime=0: the same book always makes the same bytes, so a rebuilt book shows no diff.
+    with open(partial, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as stream:
+        stream.write(text.encode("ascii"))
+    os.replace(partial, path)
+    return path.stat().st_size
+
+
+_books: dict[Rules, Book | None] = {}
+_books_lock = threading.Lock()
+
+
+def book_for(rules: Rules) -> Book | None:
+    """The shipped book of these rules, read on first need; None when there is none to use.
+
+    A book built by another engine version, or a file that cannot be read, is
+    not used (the solver answers instead).
+    """
+    if rules in _books:
+        return _books[rules]
+    # Imported here: the package's __init__ imports this module's users first.
+    from . import ENGINE_VERSION
+
+    with _books_lock:
+        if rules not in _books:
+            book = None
+            path = book_path(rules)
+            if path.exists():
+                try:
+                    book = load_book(path)
+                except (OSError, BookFormatError):
+                    book = None
+            if book is not None and (book.engine != ENGINE_VERSION or book.rules != rules):
+                book = None
+            _books[rules] = book
+    return _books[rules]
+
+
+def book_answer(board: Board, all_moves: bool = False) -> SolveResult | None:
+    """The shipped book's answer for ``board``, or None when its rules have no book or it is not in it."""
+    book = book_for(board.rules)
+    return None if book is None else book.lookup(board, all_moves)
+
+
+# -- positions -------------------------------------------------------------------------
+
+
+def positions_by_stones(rules: Rules, max_stones: int) -> Iterator[tuple[int, dict[str, Board]]]:
+    """Every non-terminal position up to ``max_stones`` stones, one per symmetry class.
+
+    Yields ``(stones, {key: canonical board})`` for 0, 1, ... ``max_stones``
+    stones.  A position is listed when a game reaches it without ending first.
+    """
+    level = {position_key(Board(rules)): Board(rules)}
+    for stones in range(max_stones + 1):
+        yield stones, level
+        if stones == max_stones:
+            return
+        children: dict[str, Board] = {}
+        for board in level.values():
+            for cell in board.legal_moves():
+                child = board.copy()
+                child.play(cell)
+                if child.is_over():
+                    continue
+                canon = child.canonical()[0]
+                children.setdefault(position_key(canon), canon)
+        level = children
+
+
+# -- building and verifying ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BuildProgress:
+    """Where a build is: the stone count being proven, how far into it, and the book so far."""
+
+    stones: int
+    done: int
+    total: int
+    entries: int
+    seconds: float
+
+
+def build_book(rules: Rules, max_stones: int, path: Path, engine: str,
+               progress: Callable[[BuildProgress], None] | None = None,
+               save_seconds: float = SAVE_SECONDS) -> Book:
+    """Prove every position up to ``max_stones`` stones into the book at ``path``.
+
+    Resumable: what a book file already at ``path`` holds (same rules and
+    engine version) is kept, and the proofs are written there every
+    ``save_seconds``, so a build that is killed and started again goes on
+    from its last save.  Positions are proven with one solver whose table is
+    kept between them (a table only speeds a proof up; it never changes it).
+    Raises ``BookFormatError`` when ``path`` holds a book of other rules or
+    another engine version.
+    """
+    book = Book(rules=rules, engine=engine, max_stones=-1, entries={})
+    if path.exists():
+        book = load_book(path)
+        if book.rules != rules or book.engine != engine:
+            raise BookFormatError(f"{path} holds a book for {book.rules}, engine {book.engine}:"
+                                  f" not {rules}, engine {engine}; move it away to start afresh")
+    solver = Solver(rules)
+    start = last_save = time.monotonic()
+    for stones, level in positions_by_stones(rules, max_stones):
+        for done, (key, board) in enumerate(level.items(), 1):
+            if key not in book.entries:
+                book.entries[key] = entry_scores(board, solver.solve(board, all_moves=True))
+            now = time.monotonic()
+            if now - last_save >= save_seconds:
+                save_book(book, path)
+                last_save = now
+            if progress is not None:
+                progress(BuildProgress(stones, done, len(level), len(book.entries), now - start))
+        book.max_stones = max(book.max_stones, stones)
+    save_book(book, path)
+    return book
+
+
+def transposed_book(book: Book) -> Book:
+    """The book of the transposed board (5x4 from 4x5): the same positions turned, no search.
+
+    Turning a board about its diagonal maps lines onto lines, so a position and
+    its transpose have the same value, move by turned move.
+    """
+    rules = Rules(book.rules.cols, book.rules.rows, book.rules.k)
+    entries = {}
+    for key in book.entries:
+        canon = _turned(board_of_key(book.rules, key), rules).canonical()[0]
+        answer = book.lookup(_turned(canon, book.rules), all_moves=True)
+        assert answer is not None and answer.move_values is not None  # the entry turned back
+        values = {rules.cell(*reversed(book.rules.row_col(cell))): move_value
+                  for cell, move_value in answer.move_values.items()}
+        empties = canon.empty.bit_count()
+        entries[position_key(canon)] = [move_score(values[cell], empties)
+                                        for cell in cell_list(canon)]
+    return Book(rules=rules, engine=book.engine, max_stones=book.max_stones, entries=entries)
+
+
+def _turned(board: Board, rules: Rules) -> Board:
+    """``board`` turned about its diagonal onto a board of ``rules`` (its transpose)."""
+    turned = Board(rules)
+    for row, text in enumerate(board.to_text()):
+        for col, char in enumerate(text):
+            if char != ".":
+                bit = turned.geometry.bits[rules.cell(col, row)]
+                if char == "x":
+                    turned.x |= bit
+                else:
+                    turned.o |= bit
+    return turned
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    """A book entry the solver disagrees with: the position and both lists of scores."""
+
+    key: str
+    book: list[int]
+    solver: list[int]
+
+
+def verify_book(book: Book, sample: int | None = None, seed: int = 0,
+                progress: Callable[[int, int], None] | None = None) -> tuple[int, list[Mismatch]]:
+    """Prove entries again, each with a cold solver: ``(entries checked, mismatches)``.
+
+    All entries, or a seeded random ``sample`` of them.  ``progress(done,
+    total)`` is called after each one.
+    """
+    keys = sorted(book.entries)
+    if sample is not None and sample < len(keys):
+        keys = sorted(random.Random(seed).sample(keys, sample))
+    mismatches = []
+    for done, key in enumerate(keys, 1):
+        board = board_of_key(book.rules, key)
+        proven = entry_scores(board, Solver(book.rules).solve(board, all_moves=True))
+        if proven != book.entries[key]:
+            mismatches.append(Mismatch(key, book.entries[key], proven))
+        if progress is not None:
+            progress(done, len(keys))
+    return len(keys), mismatches
+
+
+def board_of_key(rules: Rules, key: str) -> Board:
+    """The board an entry's key names; raises ``BoardFormatError`` for a key of other rules."""
+    cols = rules.cols
+    return Board.from_text([key[i:i + cols] for i in range(0, len(key), cols)], k=rules.k)
+
+
+def cell_list(board: Board) -> list[Cell]:
+    """The empty cells of a board, in the order a book entry lists their scores."""
+    return board.geometry.cells_of(board.empty)
+
+
+__all__ = [
+    "BOOK_DIR",
+    "Book",
+    "BookFormatError",
+    "BuildProgress",
+    "Mismatch",
+    "board_of_key",
+    "book_answer",
+    "book_for",
+    "book_path",
+    "build_book",
+    "entry_scores",
+    "load_book",
+    "move_score",
+    "position_key",
+    "positions_by_stones",
+    "save_book",
+    "transposed_book",
+    "verify_book",
+]

@@ -1,0 +1,164 @@
+"""Prometheus metrics of the server, correct across gunicorn workers; ``GET /metrics`` shows them.
+
+Under gunicorn every worker writes its values to memory-mapped files in
+``PROMETHEUS_MULTIPROC_DIR`` (prometheus_client's multiprocess mode: a count is
+a store into shared memory, no system call), and ``/metrics`` sums the files of
+every worker, live or gone.  gunicorn.conf.py sets that folder up before any
+worker starts (``prepare_multiprocess_dir``) and tells prometheus_client when a
+worker exits (``mark_worker_dead``), both in web/metrics_folder.py.  Without it (tests, ``flask run``) the
+values live in the process, which is then the whole server.
+
+| metric | labels | what |
+| --- | --- | --- |
+| ``tictactoe_http_requests_total`` | method, endpoint, status | requests answered |
+| ``tictactoe_http_request_duration_seconds`` | endpoint | time in the app, a histogram |
+| ``tictactoe_cache_events_total`` | event | the cache's work: the counters of /stats |
+| ``tictactoe_refused_total`` | reason | ``busy`` (503, no search slot) or ``rate_limited`` (429) |
+| ``tictactoe_search_seconds`` | board | time of each engine search, by board size (``15x15``) |
+| ``tictactoe_answers_total`` | source | answers by how they are known (proof, book, threats, heuristic) |
+
+``endpoint`` is the route's pattern (``/move``), or ``other`` for a path no
+route matched, so that no client can grow the label set.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from typing import Any, TypeVar
+
+from flask import Blueprint, Flask, Response, current_app
+from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest, multiprocess
+from prometheus_client.exposition import CONTENT_TYPE_LATEST
+from prometheus_client.metrics_core import Metric
+
+from .metrics_folder import ENV
+
+CACHE_EVENTS = ("hits", "misses", "searches", "waited", "stored", "unproven", "invalid",
+                "cache_errors")
+REFUSALS = ("busy", "rate_limited")
+# Any other method is counted as "other": the label set must not grow with what clients send.
+METHODS = frozenset(("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"))
+# A cache hit takes about a millisecond, a search up to SEARCH_BUDGET (at most 2 s).
+REQUEST_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
+SEARCH_BUCKETS = (0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 1.5, 2.0, 3.0)
+
+bp = Blueprint("metrics", __name__)
+Labelled = TypeVar("Labelled", Counter, Histogram)
+
+
+class Metrics:
+    """One app's metric objects, in a registry of its own (so that apps in one process stay apart).
+
+    Labelled children are looked up once and kept: ``labels()`` takes the
+    metric's lock, and a request should not.
+    """
+
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry(auto_describe=True)
+        self.requests = Counter("tictactoe_http_requests", "Requests answered",
+                                ("method", "endpoint", "status"), registry=self.registry)
+        self.latency = Histogram("tictactoe_http_request_duration_seconds",
+                                 "Time from the request's start to its response, in the app",
+                                 ("endpoint",), buckets=REQUEST_BUCKETS, registry=self.registry)
+        self.cache_events = Counter("tictactoe_cache_events", "The shared cache's work",
+                                    ("event",), registry=self.registry)
+        self.refused = Counter("tictactoe_refused", "Requests refused: no search slot or over"
+                               " the client's rate limit", ("reason",), registry=self.registry)
+        self.search_time = Histogram("tictactoe_search_seconds", "Time of each engine search",
+                                     ("board",), buckets=SEARCH_BUCKETS, registry=self.registry)
+        self.answers = Counter("tictactoe_answers", "Answers by how they are known",
+                               ("source",), registry=self.registry)
+        self._children: dict[tuple[int, tuple[str, ...]], Any] = {}
+        for event in CACHE_EVENTS:  # present (at 0) from the start, as /stats shows them
+            self._child(self.cache_events, event)
+        for reason in REFUSALS:
+            self._child(self.refused, reason)
+
+    def _child(self, metric: Labelled, *labels: str) -> Labelled:
+        """The labelled child of ``metric``, made once (a dict read is lock-free)."""
+        key = (id(metric), labels)
+        child: Labelled | None = self._children.get(key)
+        if child is None:
+            child = self._children[key] = metric.labels(*labels)
+        return child
+
+    def observe_request(self, method: str, endpoint: str, status: int, seconds: float,
+                        fields: dict[str, str]) -> None:
+        """Count one answered request (and a 429, and the answer's source if it has one)."""
+        method = method if method in METHODS else "other"
+        self._child(self.requests, method, endpoint, str(status)).inc()
+        self._child(self.latency, endpoint).observe(seconds)
+        if status == 429:
+            self._child(self.refused, "rate_limited").inc()
+        source = fields.get("source")
+        if source is not None:
+            self._child(self.answers, str(source)).inc()
+
+    def count(self, event: str, amount: int = 1) -> None:
+        """Count a cache event (``CACHE_EVENTS``) or ``busy``; raises ``KeyError`` for another."""
+        if event in REFUSALS:
+            self._child(self.refused, event).inc(amount)
+        elif event in CACHE_EVENTS:
+            self._child(self.cache_events, event).inc(amount)
+        else:
+            raise KeyError(event)
+
+    def observe_search(self, board: str, seconds: float) -> None:
+        """Record one engine search of ``seconds`` on a ``board`` such as ``15x15``."""
+        self._child(self.search_time, board).observe(seconds)
+
+    def worker_counts(self) -> dict[str, int]:
+        """This process's cache events and ``busy``, by name (the counters of /stats)."""
+        return _counts([*self.cache_events.collect(), *self.refused.collect()])
+
+    def exposition(self) -> bytes:
+        """Every metric in Prometheus' text format: summed over all workers when under gunicorn."""
+        return generate_latest(self._server_registry())
+
+    def server_counts(self) -> dict[str, int]:
+        """The /stats counters summed over every worker of this server."""
+        return _counts(self._server_registry().collect())
+
+    def _server_registry(self) -> CollectorRegistry:
+        if not os.environ.get(ENV):
+            return self.registry
+        registry = CollectorRegistry()
+        multiprocess.MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
+        return registry
+
+
+def scope() -> str:
+    """What ``Metrics.server_counts`` covers, in words (the ``total_scope`` of /stats)."""
+    if os.environ.get(ENV):
+        return "every worker of this server since it started"
+    return "this process (no PROMETHEUS_MULTIPROC_DIR)"
+
+
+def _counts(families: Iterable[Metric]) -> dict[str, int]:
+    """The cache events and refusals of some metric families, as {name: count}."""
+    counts = dict.fromkeys((*CACHE_EVENTS, "busy"), 0)
+    for family in families:
+        if family.name not in ("tictactoe_cache_events", "tictactoe_refused"):
+            continue
+        for sample in family.samples:
+            name = sample.labels.get("event") or sample.labels.get("reason")
+            if sample.name.endswith("_total") and name in counts:
+                counts[name] += int(sample.value)
+    return counts
+
+
+def init_app(app: Flask) -> Metrics:
+    """Make ``app``'s metrics; returns them (``bp`` serves them, inside the API's blueprint)."""
+    metrics: Metrics = Metrics()
+    app.extensions["metrics"] = metrics
+    return metrics
+
+
+@bp.get("/metrics")
+def exposition() -> Response:
+    """Every metric, in Prometheus' text format."""
+    response = Response(current_app.extensions["metrics"].exposition(),
+                        mimetype=CONTENT_TYPE_LATEST)
+    response.headers["Cache-Control"] = "no-store"
+    return response

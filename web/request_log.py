@@ -1,0 +1,87 @@
+"""One log line per request, with a request id that the response echoes.
+
+The id is the router's ``X-Request-ID`` when it sent a sane one (Heroku and
+most PaaS routers do: it ties the app's line to the router's), else a new one.
+"Sane" means 1 to 200 characters from a safe set, so a client cannot forge log
+structure or flood a line through the header.  Views add what they learn with
+``note()``: the cache outcome (``hit``, ``miss``, ``search``, ``busy``) and the
+board (``3x3k3``).  No request body and no header other than the id is logged.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import time
+from collections.abc import Callable
+
+from flask import Flask, Response, g, has_request_context, request
+
+logger = logging.getLogger("web.request")
+
+HEADER = "X-Request-ID"
+MAX_LOGGED_PATH = 200  # characters: a path is the client's to choose, a log line is not
+_SANE_ID = re.compile(r"[A-Za-z0-9._:@+=/-]{1,200}")
+
+
+def request_id(header: str | None) -> str:
+    """The request's id: ``header`` when it is sane, else a new random one (32 hex digits)."""
+    if header is not None and _SANE_ID.fullmatch(header):
+        return header
+    return os.urandom(16).hex()
+
+
+def logged_path(path: str) -> str:
+    """``path`` as a log shows it: at most MAX_LOGGED_PATH characters, control characters escaped.
+
+    >>> logged_path("/move\\nfake line")
+    '/move\\\\nfake line'
+    """
+    path = path[:MAX_LOGGED_PATH]
+    return path if path.isprintable() else path.encode("unicode_escape").decode("ascii")
+
+
+def note(**fields: str) -> None:
+    """Add fields (``cache``, ``board``, ``source``) to this request's line; a no-op outside a request."""
+    if has_request_context():
+        known = g.get("log_fields")
+        if known is None:
+            g.log_fields = fields
+        else:
+            known.update(fields)
+
+
+def register(app: Flask,
+             observe: Callable[[str, str, int, float, dict[str, str]], None] | None = None,
+             ) -> None:
+    """Log every request of ``app`` once it has its response; also hand it to ``observe``.
+
+    ``observe(method, endpoint, status, seconds, fields)`` is how the metrics
+    see the same request with the same clock.
+    """
+
+    @app.before_request
+    def start() -> None:
+        g.started = time.perf_counter()
+        g.request_id = request_id(request.headers.get(HEADER))
+
+    @app.after_request
+    def finish(response: Response) -> Response:
+        started = g.get("started")
+        if started is None:  # an earlier before_request hook refused the request
+            started = time.perf_counter()
+            g.request_id = request_id(request.headers.get(HEADER))
+        seconds = time.perf_counter() - started
+        fields = g.get("log_fields", {})
+        response.headers[HEADER] = g.request_id
+        if observe is not None:
+            observe(request.method, request.url_rule.rule if request.url_rule else "other",
+                    response.status_code, seconds, fields)
+        path = logged_path(request.path)
+        logger.info("%s %s %s", request.method, path, response.status_code, extra={
+            "request_id": g.request_id, "method": request.method, "path": path,
+            "status": response.status_code, "duration_ms": round(seconds * 1000, 3),
+            "cache": fields.get("cache"), "board": fields.get("board"),
+            "source": fields.get("source")})
+        return response
