@@ -7,7 +7,7 @@ as it ends; the table, in Markdown, goes to stdout: wins, draws and losses as
 x and as o, and the average game length (stones on the board at the end) for
 each player's games as x and as o.
 
-    .venv/bin/python bench/match.py perfect baseline --size 15x15 --k 5 --budget 0.4 --games 16
+    PYTHONPATH=. .venv/bin/python bench/match.py perfect baseline --size 15x15 --k 5 --budget 0.4 --games 16
 
 Times per move are wall-clock deadlines: results depend on the machine's
 speed and load, so a rerun on a busy machine may differ.
@@ -79,7 +79,7 @@ def play(name_a: str, name_b: str, rules: Rules, games: int, budget: float,
             ending = "draw" if winner is None else f"{records[winner].name} wins"
             print(f"game {2 * pair + x_player + 1}: x {records[x_player].name},"
                   f" o {records[1 - x_player].name}, opening {opening}: {ending} with"
-                  f" {len(moves)} stones ({time.monotonic() - started:.0f} s)",
+                  f" {len(moves)} stones ({time.monotonic() - started:.0f} s); moves {moves}",
                   file=sys.stderr, flush=True)
     return records[0], records[1], standings
 

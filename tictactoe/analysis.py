@@ -8,10 +8,10 @@ with a heuristic evaluation spends what is left and returns the best move it
 found, marked not proven.  Nothing is reported as proven without a proof.
 
 On boards with k >= 4 the heuristic search is preceded by threat-space search
-(``threats.examine``), within shares of what is left of the budget: a forced
-win by fours and threes found there is played and reported proven (a found
-sequence is a proof); an opponent's forced win limits the heuristic search to
-the moves that refute it.
+(``threats.examine``), within small shares of what is left of the budget, by
+continuous fours only (``THREAT_VCT``): a forced win found there is played and
+reported proven (a found sequence is a proof); an opponent's forced win limits
+the heuristic search to the moves that refute it.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from .board import Board
 from .book import book_answer
 from .deepening import deepen
 from .errors import GameOverError
-from .solver import SearchTimeout, SolveResult, Solver
+from .solver import SearchTimeout, Solver, SolveResult
 from .threats import examine
 from .values import Source, Value
 
@@ -36,6 +36,10 @@ EXACT_SHARE = 0.5
 # Boards this small are always proven quickly: the solver gets the whole budget.
 ALWAYS_EXACT_MAX_EMPTIES = 16
 THREAT_MIN_K = 4  # below this, "fours" and "threes" are not a game's tactics
+# Threes too in the threat search?  Not at a move's budget: on 15x15 the VCT search
+# cost the heuristic search the plies that decide games, and lost to the baseline
+# (docs/benchmarks.md); fours alone are found deep in milliseconds.
+THREAT_VCT = False
 RETURN_MARGIN = 0.02  # seconds kept back from the budget for the search to unwind
 
 
@@ -74,7 +78,7 @@ def analyse(board: Board, budget: float | None = DEFAULT_BUDGET, all_moves: bool
     deadline = start + budget - margin
     root_moves = None
     if threats and board.rules.k >= THREAT_MIN_K:
-        tactics = examine(board, deadline=deadline)
+        tactics = examine(board, deadline=deadline, vct=THREAT_VCT)
         if tactics.win is not None and not all_moves:
             return SolveResult(value=Value.WIN, plies=tactics.win.plies,
                                best_moves=[tactics.win.move], nodes=tactics.nodes,

@@ -64,10 +64,12 @@ OUTSIDE_REPLY_PLIES = 4
 # Of the time to the caller's deadline: the shares (from the start) by which the
 # search for the side to move's own win stops, the search for the opponent's win
 # stops, and the tests of the moves that might refute it stop.  The rest is left to
-# the caller's heuristic search, which then only chooses among the defences.
-OWN_WIN_SHARE = 0.15
-THREAT_SHARE = 0.3
-DEFENCE_SHARE = 0.7
+# the caller's heuristic search, which then only chooses among the defences.  Small:
+# at a move's budget a ply of that search is worth more than a deeper threat search
+# (the matches in docs/benchmarks.md: 0.15, 0.3 and 0.7 lost to the baseline).
+OWN_WIN_SHARE = 0.05
+THREAT_SHARE = 0.1
+DEFENCE_SHARE = 0.25
 
 
 @dataclass(frozen=True)
@@ -87,6 +89,11 @@ class ThreatWin:
     depth: int
 
 
+# One side's shapes: winning cells, four-makers, the cells raising a k-3 window, and
+# per direction the starts of its live windows holding exactly k-2 stones (where threes stand).
+Survey = tuple[Bitboard, Bitboard, Bitboard, tuple[tuple[int, Bitboard], ...]]
+
+
 @dataclass
 class Memo:
     """What the searches of one position compute again and again, keyed by stones.
@@ -97,8 +104,7 @@ class Memo:
     """
 
     completing: dict[Bitboard, Bitboard] = field(default_factory=dict)
-    shapes: dict[tuple[Bitboard, Bitboard], tuple[Bitboard, Bitboard, Bitboard]] = field(
-        default_factory=dict)
+    shapes: dict[tuple[Bitboard, Bitboard], Survey] = field(default_factory=dict)
     threes: dict[tuple[Bitboard, Bitboard], Bitboard] = field(default_factory=dict)
 
 
@@ -152,27 +158,47 @@ class ThreatSearch:
         ``mine``, its empty cells are the winning cells, the four-makers, and the
         cells that bring a window to k-2 (where threes are made).
         """
+        wins, fours, raisers, _ = self.survey(mine, theirs)
+        return wins, fours, raisers
+
+    def survey(self, mine: Bitboard, theirs: Bitboard) -> Survey:
+        """``shapes`` and the windows of ``mine`` with k-2 stones by direction (see ``Survey``)."""
         known = self.memo.shapes.get((mine, theirs))
         if known is None:
-            known = _remember(self.memo.shapes, (mine, theirs), self._shapes(mine, theirs))
+            known = self._survey(mine, theirs)
         return known
 
-    def _shapes(self, mine: Bitboard, theirs: Bitboard) -> tuple[Bitboard, Bitboard, Bitboard]:
+    def _survey(self, mine: Bitboard, theirs: Bitboard) -> Survey:
+        """Survey both sides in one pass over the windows, and remember both (a node asks for both)."""
         k = self.k
         empty = self.full & ~(mine | theirs)
-        levels = [0, 0, 0]  # the cells of the windows with k-1, k-2, k-3 of mine
+        levels = [[0, 0, 0], [0, 0, 0]]  # per side: the cells of windows with k-1, k-2, k-3 stones
+        threes: list[list[tuple[int, Bitboard]]] = [[], []]
         for d, starts in self.evaluator.directions:
-            live, _, at_least = self.evaluator.count_windows(mine, theirs, d, starts)
-            more = 0  # windows with more stones than the level at hand
-            for index, count in enumerate(range(k - 1, k - 4, -1)):
-                windows = live & at_least[count] & ~more
-                more = at_least[count]
-                for j in range(k if windows else 0):
-                    levels[index] |= windows << (j * d)
-        return levels[0] & empty, levels[1] & empty, levels[2] & empty
+            live_mine, live_theirs, at_least = self.evaluator.count_windows(mine, theirs, d, starts)
+            for side, live in enumerate((live_mine, live_theirs)):
+                more = 0  # windows with more stones than the level at hand
+                for index, count in enumerate(range(k - 1, k - 4, -1)):
+                    windows = live & at_least[count] & ~more
+                    more = at_least[count]
+                    if index == 1 and windows:
+                        threes[side].append((d, windows))
+                    for j in range(k if windows else 0):
+                        levels[side][index] |= windows << (j * d)
+        mine_survey: Survey = (levels[0][0] & empty, levels[0][1] & empty, levels[0][2] & empty,
+                               tuple(threes[0]))
+        theirs_survey: Survey = (levels[1][0] & empty, levels[1][1] & empty, levels[1][2] & empty,
+                                 tuple(threes[1]))
+        _remember(self.memo.shapes, (theirs, mine), theirs_survey)
+        return _remember(self.memo.shapes, (mine, theirs), mine_survey)
 
     def winning_cells(self, mine: Bitboard, theirs: Bitboard) -> Bitboard:
         """The empty cells where one more of ``mine`` makes k in a row."""
+        # The cells of windows with k-1 of mine and none of theirs; a node asks for both sides.
+        return self.survey(mine, theirs)[0]
+
+    def completing_cells(self, mine: Bitboard, theirs: Bitboard) -> Bitboard:
+        """``winning_cells`` without the survey: cheaper for a position asked about once."""
         completing = self.memo.completing.get(mine)  # a side's stones recur across many nodes
         if completing is None:
             completing = _remember(self.memo.completing, mine, self.geometry.completing_cells(mine))
@@ -202,14 +228,9 @@ class ThreatSearch:
     def _three_cells(self, attacker: Bitboard, defender: Bitboard) -> Bitboard:
         k = self.k
         empty = self.full & ~(attacker | defender)
-        by_direction = []
+        by_direction = self.survey(attacker, defender)[3]
         once = twice = same_line = 0
-        for d, starts in self.evaluator.directions:
-            live, _, at_least = self.evaluator.count_windows(attacker, defender, d, starts)
-            windows = live & at_least[k - 2] & ~at_least[k - 1]
-            if not windows:
-                continue
-            by_direction.append((d, windows))
+        for d, windows in by_direction:
             here = here_twice = 0
             for j in range(k):
                 cells = windows << (j * d)
@@ -220,7 +241,7 @@ class ThreatSearch:
             same_line |= here_twice
         makers = twice & empty
         for bit in one_bits(same_line & empty & ~makers):
-            wins = self.winning_cells(attacker | bit, defender)
+            wins = self.completing_cells(attacker | bit, defender)
             if wins & (wins - 1):
                 makers |= bit
         if not makers:
@@ -366,6 +387,17 @@ def rays(rules: Rules) -> dict[Bitboard, Bitboard]:
     return rays
 
 
+@functools.cache
+def shared_memo(rules: Rules) -> Memo:
+    """The memo of shapes kept across searches and moves for these rules.
+
+    Its entries are pure functions of the stones, so they never go stale, and the
+    positions of one move's searches recur in the next move's.  Safe to share
+    between threads: a racing write stores the same value.
+    """
+    return Memo()
+
+
 class _Searches:
     """Runs threat searches under one deadline and counts their nodes."""
 
@@ -374,7 +406,7 @@ class _Searches:
         self.deadline = deadline
         self.max_nodes = max_nodes
         self.nodes = 0
-        self.memo = Memo()  # shared by its searches
+        self.memo = shared_memo(rules)
 
     def win(self, attacker: Bitboard, defender: Bitboard, vct: bool = True,
             vcf_depth: int = VCF_DEPTH, vct_depth: int = VCT_DEPTH) -> ThreatWin | None:
@@ -429,8 +461,11 @@ class Tactics:
     nodes: int = 0
 
 
-def examine(board: Board, deadline: float) -> Tactics:
+def examine(board: Board, deadline: float, vct: bool = True) -> Tactics:
     """Own forced win first, else the opponent's threat and the moves that refute it.
+
+    ``vct=False`` searches continuous fours only (for both sides): fast and
+    deep, but blind to wins that need threes.
 
     ``deadline`` is the caller's whole deadline: each search stops at its share
     of the time to it (``OWN_WIN_SHARE``, ``THREAT_SHARE``, ``DEFENCE_SHARE``),
@@ -445,7 +480,7 @@ def examine(board: Board, deadline: float) -> Tactics:
     me, opp = board.sides()
     searches = _Searches(board.rules, start + span * OWN_WIN_SHARE)
     try:
-        win = searches.win(me, opp)
+        win = searches.win(me, opp, vct)
     except SearchTimeout:
         win = None
     if win is not None:
@@ -457,7 +492,7 @@ def examine(board: Board, deadline: float) -> Tactics:
     standing = probe.three_cells(opp, me)
     searches.deadline = start + span * THREAT_SHARE
     try:
-        threat = searches.win(opp, me)
+        threat = searches.win(opp, me, vct)
     except SearchTimeout:
         defences = _cells(board, standing | my_fours) if standing else None
         return Tactics(defences=defences, nodes=searches.nodes)
@@ -470,7 +505,7 @@ def examine(board: Board, deadline: float) -> Tactics:
         candidates = [*one_bits(threat.cells & board.empty), *one_bits(my_fours & ~threat.cells),
                       *one_bits(my_raisers & ~my_fours & ~threat.cells)]
     searches.deadline = start + span * DEFENCE_SHARE
-    defences = _refutations(board, me, opp, threat, candidates, searches)
+    defences = _refutations(board, me, opp, threat, candidates, searches, vct)
     if not defences:
         # The threat cannot be stopped: delay it.
         defences = _cells(board, (threat.cells | my_fours) & board.empty)
@@ -484,36 +519,59 @@ def _cells(board: Board, cells: Bitboard) -> list[Cell]:
 
 
 def _refutations(board: Board, me: Bitboard, opp: Bitboard, threat: ThreatWin,
-                 candidates: list[Bitboard], searches: _Searches) -> list[Cell]:
+                 candidates: list[Bitboard], searches: _Searches, vct: bool = True) -> list[Cell]:
     """The candidates after which the opponent's threat search finds no win, tested ever deeper.
 
-    First as deep as ``threat`` (at least two threats); while more than one
-    candidate holds, the holders are tested one threat deeper (a block that
-    holds for two threats may lose to three), up to ``VCT_DEPTH``.  Returns the
-    candidates holding at the deepest level finished; when the deadline
-    interrupts a level, those that held it so far and those not yet tested at
-    it (they held the level before; at the first level, only when none held).
-    When none holds at a deeper level, the holders of the level before (they
-    resist longest); when none holds at the first, [].
+    First every candidate is tested against continuous fours alone (cheap);
+    those that lose to them are dropped (with ``vct=False``, the rest are the
+    answer).  The rest are tested by the full search, first as deep as
+    ``threat`` (at least two threats); while more than one candidate holds,
+    the holders are tested one threat deeper (a block that holds for two
+    threats may lose to three), up to ``VCT_DEPTH``.  Returns the candidates
+    holding at the deepest level finished; when the deadline interrupts a
+    level, those that held it so far and those not yet tested at it (they
+    held the level before; at the first level, only when none held).  When
+    none holds at a level, the holders of the level before (they resist
+    longest: at the first level, the survivors of the fours); when none
+    survives the fours, [].
     """
     cell_of = board.geometry.cell_of
+
+    def loses(vct_depth: int | None) -> Callable[[Bitboard], bool]:
+        """Whether the opponent wins after a move: by fours alone (None), or up to ``vct_depth`` threats."""
+        if vct_depth is None:
+            return lambda move: searches.win(opp, me | move, vct=False) is not None
+        return lambda move: searches.win(opp, me | move, vct_depth=vct_depth) is not None
+
+    # Fours first: a loss by continuous fours is found in milliseconds, so a
+    # deadline that interrupts the slower tests below leaves no such loser.
+    holding, untested = _survivors(candidates, loses(None))
+    if untested or not holding or not vct:
+        return [cell_of[move] for move in holding + untested]
     depth = max(threat.depth, 2)
-    holding = candidates
     first = True
     while True:
-        passed = []
-        for tested, move in enumerate(holding):
-            try:
-                if searches.win(opp, me | move, vct_depth=depth) is None:
-                    passed.append(move)
-            except SearchTimeout:
-                untested = holding[tested:]
-                return [cell_of[move] for move in (passed or untested if first else passed + untested)]
-        if not passed and not first:
+        passed, untested = _survivors(holding, loses(depth))
+        if untested:
+            return [cell_of[move] for move in (passed or untested if first else passed + untested)]
+        if not passed:
             passed = holding  # all lose deeper: keep those that resist longest
         if len(passed) <= 1 or depth >= VCT_DEPTH or passed is holding:
             return [cell_of[move] for move in passed]
         holding, depth, first = passed, depth + 1, False
+
+
+def _survivors(moves: list[Bitboard], loses: Callable[[Bitboard], bool],
+               ) -> tuple[list[Bitboard], list[Bitboard]]:
+    """The moves found not to lose, and those left untested when the deadline struck (else [])."""
+    passed = []
+    for tested, move in enumerate(moves):
+        try:
+            if not loses(move):
+                passed.append(move)
+        except SearchTimeout:
+            return passed, moves[tested:]
+    return passed, []
 
 
 __all__ = [
