@@ -11,8 +11,19 @@ from collections.abc import Mapping
 from flask import Flask
 from flask.json.provider import DefaultJSONProvider
 
-from web import (api, cache, errors, health, metrics, pages, positions, protocol, rate_limit,
-                 request_log, security)
+from web import (
+    api,
+    cache,
+    errors,
+    health,
+    metrics,
+    pages,
+    positions,
+    protocol,
+    rate_limit,
+    request_log,
+    security,
+)
 from web.config import load_settings
 from web.search_slots import SearchSlots
 
@@ -37,10 +48,12 @@ def create_app(config: Mapping[str, object] | None = None) -> Flask:
     app.json = CompactJSON(app)
 
     request_log.register(app, observe=metrics.init_app(app).observe_request)
-    slots = SearchSlots(budget=settings.search_budget,
-                        max_searches=settings.max_concurrent_searches,
-                        table_limit=settings.solver_table_limit,
-                        admit=rate_limit.init_app(app, settings))
+    slots = SearchSlots(
+        budget=settings.search_budget,
+        max_searches=settings.max_concurrent_searches,
+        table_limit=settings.solver_table_limit,
+        admit=rate_limit.init_app(app, settings),
+    )
     solved = cache.init_app(app, settings, slots)
     app.extensions["solved_positions"] = solved
     health.init_app(app, settings, solved.backend)

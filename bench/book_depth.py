@@ -60,10 +60,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", type=parse_size, required=True, metavar="RxC")
     parser.add_argument("--k", type=int, default=4)
-    parser.add_argument("--stones", type=stone_range,
-                        help="stone counts, like 3 or 0-3 (default: one past the shipped book)")
-    parser.add_argument("--sample", type=int, default=200,
-                        help="positions per stone count beyond which a seeded sample is taken")
+    parser.add_argument(
+        "--stones", type=stone_range, help="stone counts, like 3 or 0-3 (default: one past the shipped book)"
+    )
+    parser.add_argument(
+        "--sample",
+        type=int,
+        default=200,
+        help="positions per stone count beyond which a seeded sample is taken",
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--cap", type=float, default=20.0, help="seconds at most per proof")
     args = parser.parse_args()
@@ -71,11 +76,12 @@ def main() -> None:
     book = book_for(rules)
     stones = args.stones or stone_range(str(book.max_stones + 1 if book else 0))
     covered = f"up to {book.max_stones} stones" if book else "none"
-    print(f"{rules}: book {covered};"
-          f" budget {DEFAULT_BUDGET:g} s; times are wall clock on a shared machine")
-    print(f"{'stones':>6}  {'positions':>9}  {'measured':>14}  {'solver share':>12}"
-          f"  {'worst /move (s, nodes)':>23}  {'worst /analyze (s, nodes)':>26}"
-          f"  {'analyse proven':>14}")
+    print(f"{rules}: book {covered}; budget {DEFAULT_BUDGET:g} s; times are wall clock on a shared machine")
+    print(
+        f"{'stones':>6}  {'positions':>9}  {'measured':>14}  {'solver share':>12}"
+        f"  {'worst /move (s, nodes)':>23}  {'worst /analyze (s, nodes)':>26}"
+        f"  {'analyse proven':>14}"
+    )
     for count, level in positions_by_stones(rules, max(stones)):
         if count not in stones:
             continue
@@ -91,9 +97,12 @@ def main() -> None:
             move_times.append(proof_cost(board, False, args.cap))
             analyze_times.append(proof_cost(board, True, args.cap))
             proven += analyse(board, budget=DEFAULT_BUDGET, all_moves=True).proven
-        print(f"{count:>6}  {len(level):>9,}  {measured:>14}  {share:>10.2f} s"
-              f"  {worst(move_times, args.cap):>23}  {worst(analyze_times, args.cap):>26}"
-              f"  {proven:>6}/{len(boards):<7}", flush=True)
+        print(
+            f"{count:>6}  {len(level):>9,}  {measured:>14}  {share:>10.2f} s"
+            f"  {worst(move_times, args.cap):>23}  {worst(analyze_times, args.cap):>26}"
+            f"  {proven:>6}/{len(boards):<7}",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

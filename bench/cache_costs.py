@@ -44,8 +44,10 @@ def entry_costs(folder: Path) -> None:
     solved = create_app({"CACHE_DIR": str(folder)}).extensions["solved_positions"]
     store, signer = solved.backend.store, solved.backend.signer
     rng = random.Random(1)
-    print("| board | stones | nodes median / max | search ms median / max"
-          " | write ms median / max | read + check ms median / max |")
+    print(
+        "| board | stones | nodes median / max | search ms median / max"
+        " | write ms median / max | read + check ms median / max |"
+    )
     print("| --- | ---: | ---: | ---: | ---: | ---: |")
     for rows, cols, k, stones in KINDS:
         nodes, search, write, read = [], [], [], []
@@ -63,17 +65,30 @@ def entry_costs(folder: Path) -> None:
             start = time.perf_counter()
             decode_entry(signer.check(key, store.get(key)), canon)
             read.append(time.perf_counter() - start)
-        print(f"| {rows}x{cols} k={k} | {stones} | {statistics.median(nodes):g} / {max(nodes)}"
-              f" | {milliseconds(search)} | {milliseconds(write)} | {milliseconds(read)} |")
+        print(
+            f"| {rows}x{cols} k={k} | {stones} | {statistics.median(nodes):g} / {max(nodes)}"
+            f" | {milliseconds(search)} | {milliseconds(write)} | {milliseconds(read)} |"
+        )
 
 
 def sweep_costs(folder: Path, entries: int) -> None:
     """Print the time of a sweep with nothing to evict, and of one evicting 10%."""
     (folder / "solved").mkdir(parents=True)
-    store = BoundedFileCache(str(folder / "solved"), max_entries=entries * 2,
-                             sweep_lock=str(folder / "sweep.lock"), default_timeout=0)
-    entry = {"format": 3, "value": "draw", "plies": 8, "best": [1, 3], "moves": None,
-             "source": "proof", "signature": "0" * 64}
+    store = BoundedFileCache(
+        str(folder / "solved"),
+        max_entries=entries * 2,
+        sweep_lock=str(folder / "sweep.lock"),
+        default_timeout=0,
+    )
+    entry = {
+        "format": 3,
+        "value": "draw",
+        "plies": 8,
+        "best": [1, 3],
+        "moves": None,
+        "source": "proof",
+        "signature": "0" * 64,
+    }
     for i in range(entries):
         store.set(f"key{i}", entry)
     store.max_entries = entries
@@ -84,8 +99,10 @@ def sweep_costs(folder: Path, entries: int) -> None:
     start = time.perf_counter()
     removed = store.sweep()
     evicted = time.perf_counter() - start
-    print(f"\n{entries:,} files: a sweep with nothing to evict {listed * 1000:.0f} ms;"
-          f" one evicting {removed:,} entries {evicted * 1000:.0f} ms")
+    print(
+        f"\n{entries:,} files: a sweep with nothing to evict {listed * 1000:.0f} ms;"
+        f" one evicting {removed:,} entries {evicted * 1000:.0f} ms"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -64,7 +64,8 @@ class Client:
         try:
             if self.connection is None:
                 self.connection = http.client.HTTPConnection(
-                    "127.0.0.1", self.port, timeout=30, source_address=(self.source, 0))
+                    "127.0.0.1", self.port, timeout=30, source_address=(self.source, 0)
+                )
             self.connection.request("POST", path, data, {"Content-Type": "application/json"})
             response = self.connection.getresponse()
             answer = json.loads(response.read() or b"null")
@@ -147,17 +148,19 @@ def measure(server: Gunicorn, seconds: int, flood_connections: int, seed: int) -
     flooded: Counter = Counter()
     flooder = None
     if flood_connections:
-        flooder = threading.Thread(target=lambda: flooded.update(
-            flood(server.port, flood_connections, stop)))
+        flooder = threading.Thread(target=lambda: flooded.update(flood(server.port, flood_connections, stop)))
         flooder.start()
-    latencies, statuses = play_games(Client(server.port), random.Random(seed),
-                                     time.monotonic() + seconds)
+    latencies, statuses = play_games(Client(server.port), random.Random(seed), time.monotonic() + seconds)
     stop.set()
     if flooder is not None:
         flooder.join()
-    return {"requests": len(latencies), "errors": sum(n for s, n in statuses.items() if s != 200),
-            "p50": percentile(latencies, 0.50) * 1000, "p99": percentile(latencies, 0.99) * 1000,
-            "flooder": flooded}
+    return {
+        "requests": len(latencies),
+        "errors": sum(n for s, n in statuses.items() if s != 200),
+        "p50": percentile(latencies, 0.50) * 1000,
+        "p99": percentile(latencies, 0.99) * 1000,
+        "flooder": flooded,
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -170,21 +173,30 @@ def main(argv: list[str] | None = None) -> int:
         cache = str(Path(tmp) / "cache")
         solve_every_3x3_position(cache)
         for limit in (DEFAULT_SEARCH_RATE_LIMIT, "off"):
-            with Gunicorn(workers=2, env={"CACHE_DIR": cache, "SEARCH_RATE_LIMIT": limit}) \
-                    as server:
+            with Gunicorn(workers=2, env={"CACHE_DIR": cache, "SEARCH_RATE_LIMIT": limit}) as server:
                 wait_for_workers(server.url, 2)
                 if not rows:
                     rows.append(("idle", measure(server, args.seconds, 0, seed=1)))
-                rows.append((f"flood, SEARCH_RATE_LIMIT={limit}",
-                             measure(server, args.seconds, args.flood_connections, seed=2)))
-    print(f"gunicorn 2 workers x 4 threads, {args.seconds} s a run, flooder: "
-          f"{args.flood_connections} connections of 15x15 /move from {FLOODER_ADDRESS}")
-    print(f"{'run':<52} {'player req':>10} {'errors':>7} {'p50 ms':>7} {'p99 ms':>7} "
-          f"{'flood 200':>9} {'429':>6} {'503':>6}")
+                rows.append(
+                    (
+                        f"flood, SEARCH_RATE_LIMIT={limit}",
+                        measure(server, args.seconds, args.flood_connections, seed=2),
+                    )
+                )
+    print(
+        f"gunicorn 2 workers x 4 threads, {args.seconds} s a run, flooder: "
+        f"{args.flood_connections} connections of 15x15 /move from {FLOODER_ADDRESS}"
+    )
+    print(
+        f"{'run':<52} {'player req':>10} {'errors':>7} {'p50 ms':>7} {'p99 ms':>7} "
+        f"{'flood 200':>9} {'429':>6} {'503':>6}"
+    )
     for name, row in rows:
         flooder = row["flooder"]
-        print(f"{name:<52} {row['requests']:>10} {row['errors']:>7} {row['p50']:>7.1f} "
-              f"{row['p99']:>7.1f} {flooder[200]:>9} {flooder[429]:>6} {flooder[503]:>6}")
+        print(
+            f"{name:<52} {row['requests']:>10} {row['errors']:>7} {row['p50']:>7.1f} "
+            f"{row['p99']:>7.1f} {flooder[200]:>9} {flooder[429]:>6} {flooder[503]:>6}"
+        )
     return 0
 
 

@@ -44,8 +44,7 @@ CLIENTS = 8
 WORKERS = 2
 
 
-def random_position(rng: random.Random, rows: int = 4, cols: int = 4, k: int = 4,
-                    stones: int = 8) -> Board:
+def random_position(rng: random.Random, rows: int = 4, cols: int = 4, k: int = 4, stones: int = 8) -> Board:
     """A position reached by ``stones`` random moves from the empty board, the game not over."""
     while True:
         board = Board(Rules(rows, cols, k))
@@ -60,8 +59,9 @@ def random_position(rng: random.Random, rows: int = 4, cols: int = 4, k: int = 4
 def post_move(url: str, board: Board) -> tuple[int, dict | None]:
     """POST ``board`` to ``url``/move: the status and the JSON answer (None if unreadable)."""
     body = json.dumps({"board": board.to_text(), "k": board.rules.k}).encode()
-    request = urllib.request.Request(url + "/move", data=body, method="POST",
-                                     headers={"Content-Type": "application/json"})
+    request = urllib.request.Request(
+        url + "/move", data=body, method="POST", headers={"Content-Type": "application/json"}
+    )
     try:
         with urllib.request.urlopen(request, timeout=30) as response:
             return response.status, json.loads(response.read())
@@ -126,12 +126,22 @@ def flood(name: str, seconds: float, cap: int, min_nodes: int | None) -> dict[st
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     bound = cap + WORKERS * max(1, cap // SWEEP_SHARE) + CLIENTS
-    return {"run": name, "cap": cap, "requests": counts["requests"],
-            "503 busy": counts["busy"], "failed": counts["failed"], "searches": totals["searches"],
-            "stored": totals["stored"], "peak entries": peak["entries"],
-            "peak MiB": round(peak["bytes"] / 2**20, 1), "end entries": entries,
-            "end MiB": round(allocated / 2**20, 1), "temp files": temps,
-            "cap + slack": bound, "held": peak["entries"] <= bound and entries <= bound}
+    return {
+        "run": name,
+        "cap": cap,
+        "requests": counts["requests"],
+        "503 busy": counts["busy"],
+        "failed": counts["failed"],
+        "searches": totals["searches"],
+        "stored": totals["stored"],
+        "peak entries": peak["entries"],
+        "peak MiB": round(peak["bytes"] / 2**20, 1),
+        "end entries": entries,
+        "end MiB": round(allocated / 2**20, 1),
+        "temp files": temps,
+        "cap + slack": bound,
+        "held": peak["entries"] <= bound and entries <= bound,
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -139,9 +149,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--cap", type=int, default=1000)
     args = parser.parse_args(argv)
-    rows = [flood("unbounded", args.seconds, 100_000_000, 0),
-            flood("capped", args.seconds, args.cap, 0),
-            flood("defaults", args.seconds, args.cap, None)]
+    rows = [
+        flood("unbounded", args.seconds, 100_000_000, 0),
+        flood("capped", args.seconds, args.cap, 0),
+        flood("defaults", args.seconds, args.cap, None),
+    ]
     columns = list(rows[0])
     print("| " + " | ".join(columns) + " |")
     print("| " + " | ".join("---" for _ in columns) + " |")

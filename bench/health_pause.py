@@ -53,8 +53,7 @@ class KeptAlive:
 
     def post(self, path: str, body: dict) -> float:
         start = time.monotonic()
-        self.connection.request("POST", path, json.dumps(body),
-                                {"Content-Type": "application/json"})
+        self.connection.request("POST", path, json.dumps(body), {"Content-Type": "application/json"})
         response = self.connection.getresponse()
         response.read()
         return time.monotonic() - start
@@ -68,8 +67,7 @@ def summary(seconds: list[float]) -> str:
         return "-"
     ordered = sorted(seconds)
     p90 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.9))]
-    return (f"{statistics.median(ordered) * 1000:.1f} / {p90 * 1000:.1f} / "
-            f"{ordered[-1] * 1000:.0f} ms")
+    return f"{statistics.median(ordered) * 1000:.1f} / {p90 * 1000:.1f} / {ordered[-1] * 1000:.0f} ms"
 
 
 def run(server: Gunicorn, redis: RedisServer, pollers: int, seconds: int, pause: bool) -> dict:
@@ -97,11 +95,17 @@ def run(server: Gunicorn, redis: RedisServer, pollers: int, seconds: int, pause:
     probes = client.info("commandstats").get("cmdstat_set", {}).get("calls", 0)
     client.close()
     wait_for_workers(server.url, 2)  # both breakers closed again
-    return {"redis": "paused" if pause else "running", "pollers": pollers,
-            "move": summary(moves), "moves": len(moves),
-            "health": f"{polled['p50']} / {polled['p99']}" if polled else "-",
-            "polls": polled.get("requests", 0), "503": polled.get("non_2xx", 0),
-            "errors": polled.get("socket_errors", 0), "probes": probes}
+    return {
+        "redis": "paused" if pause else "running",
+        "pollers": pollers,
+        "move": summary(moves),
+        "moves": len(moves),
+        "health": f"{polled['p50']} / {polled['p99']}" if polled else "-",
+        "polls": polled.get("requests", 0),
+        "503": polled.get("non_2xx", 0),
+        "errors": polled.get("socket_errors", 0),
+        "probes": probes,
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -111,9 +115,13 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        with RedisServer(folder) as redis, \
-                Gunicorn(workers=2, env={"REDIS_URL": redis.url, "CACHE_SECRET": TEST_SECRET,
-                                         "CACHE_DIR": str(folder / "c")}) as server:
+        with (
+            RedisServer(folder) as redis,
+            Gunicorn(
+                workers=2,
+                env={"REDIS_URL": redis.url, "CACHE_SECRET": TEST_SECRET, "CACHE_DIR": str(folder / "c")},
+            ) as server,
+        ):
             wait_for_workers(server.url, 2)
             seen: set[int] = set()
 
@@ -126,18 +134,22 @@ def main(argv: list[str] | None = None) -> int:
             wait_until(both_warm, 30, what="both workers caching the position")
             with KeptAlive(server.port) as connection:
                 idle = [connection.post("/move", CACHED) for _ in range(200)]
-            print(f"cached POST /move, Redis running, nobody polling: {summary(idle)}"
-                  " (median / p90 / max)\n")
-            print("| Redis | /healthz pollers | cached /move median / p90 / max | moves "
-                  "| /healthz p50 / p99 | polls | of them 503 | socket errors "
-                  "| probes that reached Redis |")
+            print(f"cached POST /move, Redis running, nobody polling: {summary(idle)} (median / p90 / max)\n")
+            print(
+                "| Redis | /healthz pollers | cached /move median / p90 / max | moves "
+                "| /healthz p50 / p99 | polls | of them 503 | socket errors "
+                "| probes that reached Redis |"
+            )
             print("| --- | ---: | --- | ---: | --- | ---: | ---: | ---: | ---: |")
             for pollers in args.pollers:
                 for pause in (False, True):
                     row = run(server, redis, pollers, args.seconds, pause)
-                    print(f"| {row['redis']} | {row['pollers']} | {row['move']} | {row['moves']} "
-                          f"| {row['health']} | {row['polls']} | {row['503']} | {row['errors']} "
-                          f"| {row['probes']} |", flush=True)
+                    print(
+                        f"| {row['redis']} | {row['pollers']} | {row['move']} | {row['moves']} "
+                        f"| {row['health']} | {row['polls']} | {row['503']} | {row['errors']} "
+                        f"| {row['probes']} |",
+                        flush=True,
+                    )
     return 0
 
 

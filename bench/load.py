@@ -65,13 +65,13 @@ def load_run(name: str, bodies: list[str], seconds: int, connections: int) -> di
         script = write_script(folder, "/move", bodies)
         # wrk is one client address: without this its cold searches would be rate-limited
         # (web/rate_limit.py); this run measures capacity, bench/fairness.py the limit.
-        with Gunicorn(workers=2, env={"CACHE_DIR": str(folder / "cache"),
-                                      "SEARCH_RATE_LIMIT": "off"}) as server:
+        with Gunicorn(
+            workers=2, env={"CACHE_DIR": str(folder / "cache"), "SEARCH_RATE_LIMIT": "off"}
+        ) as server:
             wait_for_workers(server.url, 2)
             run = run_wrk(server.url, seconds, connections, script)
             totals = json.loads(urllib.request.urlopen(server.url + "/stats").read())["total"]
-    return {"name": name, "bodies": len(bodies), "distinct": distinct_positions(bodies),
-            **run, **totals}
+    return {"name": name, "bodies": len(bodies), "distinct": distinct_positions(bodies), **run, **totals}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -84,23 +84,36 @@ def main(argv: list[str] | None = None) -> int:
         print("wrk is not installed: apt-get install wrk", file=sys.stderr)
         return 2
     small = positions()
-    runs = [load_run("3x3", small, args.seconds, args.connections),
-            load_run(f"mix: 3x3 + {args.cold} cold 4x4", small + cold_4x4_positions(args.cold),
-                     args.seconds, args.connections)]
-    print(f"gunicorn 2 workers x 4 threads, cold file cache; wrk -t2 -c{args.connections}"
-          f" -d{args.seconds}s, 127.0.0.1")
-    print(f"{'run':<28} {'requests':>9} {'req/s':>7} {'p50':>8} {'p99':>8} {'non-2xx':>7}"
-          f" {'sock err':>8} {'distinct':>8} {'searches':>8} {'waited':>6} {'hits':>7}")
+    runs = [
+        load_run("3x3", small, args.seconds, args.connections),
+        load_run(
+            f"mix: 3x3 + {args.cold} cold 4x4",
+            small + cold_4x4_positions(args.cold),
+            args.seconds,
+            args.connections,
+        ),
+    ]
+    print(
+        f"gunicorn 2 workers x 4 threads, cold file cache; wrk -t2 -c{args.connections}"
+        f" -d{args.seconds}s, 127.0.0.1"
+    )
+    print(
+        f"{'run':<28} {'requests':>9} {'req/s':>7} {'p50':>8} {'p99':>8} {'non-2xx':>7}"
+        f" {'sock err':>8} {'distinct':>8} {'searches':>8} {'waited':>6} {'hits':>7}"
+    )
     for run in runs:
-        print(f"{run['name']:<28} {run['requests']:>9} {run['rps']:>7.0f} {run['p50']:>8}"
-              f" {run['p99']:>8} {run['non_2xx']:>7} {run['socket_errors']:>8}"
-              f" {run['distinct']:>8} {run['searches']:>8} {run['waited']:>6} {run['hits']:>7}")
+        print(
+            f"{run['name']:<28} {run['requests']:>9} {run['rps']:>7.0f} {run['p50']:>8}"
+            f" {run['p99']:>8} {run['non_2xx']:>7} {run['socket_errors']:>8}"
+            f" {run['distinct']:>8} {run['searches']:>8} {run['waited']:>6} {run['hits']:>7}"
+        )
     ok = all(run["non_2xx"] == 0 and run["socket_errors"] == 0 for run in runs)
     for run in runs:
         # Every body was asked for at least once only if wrk went round the list.
         if run["requests"] >= 2 * run["bodies"] and run["searches"] != run["distinct"]:
-            print(f"{run['name']}: {run['searches']} searches for {run['distinct']} positions",
-                  file=sys.stderr)
+            print(
+                f"{run['name']}: {run['searches']} searches for {run['distinct']} positions", file=sys.stderr
+            )
             ok = False
     return 0 if ok else 1
 

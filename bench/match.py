@@ -31,8 +31,12 @@ OPENING_RADIUS = 2  # opening stones lie within this many cells (Chebyshev) of t
 def random_opening(rules: Rules, rng: random.Random) -> list[Cell]:
     """2 to 4 distinct cells near the centre, played in this order (x first)."""
     centre_r, centre_c = rules.rows // 2, rules.cols // 2
-    near = [rules.cell(r, c) for r in range(rules.rows) for c in range(rules.cols)
-            if max(abs(r - centre_r), abs(c - centre_c)) <= OPENING_RADIUS]
+    near = [
+        rules.cell(r, c)
+        for r in range(rules.rows)
+        for c in range(rules.cols)
+        if max(abs(r - centre_r), abs(c - centre_c)) <= OPENING_RADIUS
+    ]
     return rng.sample(near, rng.randint(*OPENING_STONES))
 
 
@@ -50,8 +54,7 @@ class Record:
 
     def lengths(self, colour: str, outcome: int | None = None) -> list[int]:
         """The stones at the end of its games in this colour (only those with ``outcome``, if given)."""
-        return [stones for result, stones in self.games[colour]
-                if outcome is None or result == outcome]
+        return [stones for result, stones in self.games[colour] if outcome is None or result == outcome]
 
 
 def average(values: list[int]) -> str:
@@ -59,8 +62,9 @@ def average(values: list[int]) -> str:
     return f"{sum(values) / len(values):.1f}" if values else "-"
 
 
-def play(name_a: str, name_b: str, rules: Rules, games: int, budget: float,
-         seed: int) -> tuple[Record, Record, tuple[Standing, Standing]]:
+def play(
+    name_a: str, name_b: str, rules: Rules, games: int, budget: float, seed: int
+) -> tuple[Record, Record, tuple[Standing, Standing]]:
     """Play ``games`` games (rounded up to pairs), each opening with both colour assignments."""
     players = (get_player(name_a), get_player(name_b))
     records = (Record(name_a), Record(name_b))
@@ -77,26 +81,33 @@ def play(name_a: str, name_b: str, rules: Rules, games: int, budget: float,
                 outcome = 1 if winner is None else 0 if winner == index else 2
                 record.games[colour].append((outcome, len(moves)))
             ending = "draw" if winner is None else f"{records[winner].name} wins"
-            print(f"game {2 * pair + x_player + 1}: x {records[x_player].name},"
-                  f" o {records[1 - x_player].name}, opening {opening}: {ending} with"
-                  f" {len(moves)} stones ({time.monotonic() - started:.0f} s); moves {moves}",
-                  file=sys.stderr, flush=True)
+            print(
+                f"game {2 * pair + x_player + 1}: x {records[x_player].name},"
+                f" o {records[1 - x_player].name}, opening {opening}: {ending} with"
+                f" {len(moves)} stones ({time.monotonic() - started:.0f} s); moves {moves}",
+                file=sys.stderr,
+                flush=True,
+            )
     return records[0], records[1], standings
 
 
 def table(records: tuple[Record, Record], standings: tuple[Standing, Standing]) -> str:
     """The Markdown table of a match."""
-    header = ("| player | as x: W-D-L | as o: W-D-L | total W-D-L | stones as x | stones as o |"
-              " stones in o's losses | ms a move |")
+    header = (
+        "| player | as x: W-D-L | as o: W-D-L | total W-D-L | stones as x | stones as o |"
+        " stones in o's losses | ms a move |"
+    )
     lines = [header, "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for record, standing in zip(records, standings, strict=True):
         x, o = record.tally("x"), record.tally("o")
         total = [a + b for a, b in zip(x, o, strict=True)]
         ms = standing.seconds / max(standing.moves, 1) * 1000
-        lines.append(f"| {record.name} | {'-'.join(map(str, x))} | {'-'.join(map(str, o))} |"
-                     f" {'-'.join(map(str, total))} | {average(record.lengths('x'))} |"
-                     f" {average(record.lengths('o'))} | {average(record.lengths('o', 2))} |"
-                     f" {ms:.0f} |")
+        lines.append(
+            f"| {record.name} | {'-'.join(map(str, x))} | {'-'.join(map(str, o))} |"
+            f" {'-'.join(map(str, total))} | {average(record.lengths('x'))} |"
+            f" {average(record.lengths('o'))} | {average(record.lengths('o', 2))} |"
+            f" {ms:.0f} |"
+        )
     return "\n".join(lines)
 
 
@@ -113,8 +124,10 @@ def main() -> int:
     rows, cols = (int(part) for part in args.size.lower().split("x"))
     rules = Rules(rows, cols, args.k)
     a, b, standings = play(args.engine_a, args.engine_b, rules, args.games, args.budget, args.seed)
-    print(f"{args.engine_a} against {args.engine_b}: {rules}, {args.budget} s a move,"
-          f" {2 * ((args.games + 1) // 2)} games, seed {args.seed}\n")
+    print(
+        f"{args.engine_a} against {args.engine_b}: {rules}, {args.budget} s a move,"
+        f" {2 * ((args.games + 1) // 2)} games, seed {args.seed}\n"
+    )
     print(table((a, b), standings), flush=True)
     return 0
 

@@ -63,9 +63,12 @@ def cell(answered: list[float], timeouts: int) -> str:
 
 
 def run(setting: str, stalled: int, requests: int) -> dict:
-    with tempfile.TemporaryDirectory() as tmp, \
-            Gunicorn(workers=2, env={"CACHE_DIR": str(Path(tmp) / "cache")},
-                     extra_args=SETTINGS[setting]) as server:
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        Gunicorn(
+            workers=2, env={"CACHE_DIR": str(Path(tmp) / "cache")}, extra_args=SETTINGS[setting]
+        ) as server,
+    ):
         wait_for_workers(server.url, 2)
         for _ in range(8):  # solved once, then in the store and both workers' memory
             timed_request(server.url + "/move", CACHED)
@@ -77,9 +80,15 @@ def run(setting: str, stalled: int, requests: int) -> dict:
                 time.sleep(0.1)  # a benchmark's polling interval
             left = hung.open_count()
             closed = time.monotonic() - start
-    return {"setting": setting, "stalled": stalled, "livez": cell(*livez), "move": cell(*move),
-            "closed": f"all within {closed:.1f} s" if not left
-            else f"{left} still open after {CLOSE_LIMIT:.0f} s"}
+    return {
+        "setting": setting,
+        "stalled": stalled,
+        "livez": cell(*livez),
+        "move": cell(*move),
+        "closed": f"all within {closed:.1f} s"
+        if not left
+        else f"{left} still open after {CLOSE_LIMIT:.0f} s",
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -88,14 +97,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--stalled", type=int, nargs="+", default=[40, 200])
     parser.add_argument("--settings", nargs="+", default=list(SETTINGS), choices=list(SETTINGS))
     args = parser.parse_args(argv)
-    print("| worker | stalled | GET /livez median / worst | cached POST /move median / worst "
-          "| stalled connections closed |")
+    print(
+        "| worker | stalled | GET /livez median / worst | cached POST /move median / worst "
+        "| stalled connections closed |"
+    )
     print("| --- | ---: | --- | --- | --- |")
     for setting in args.settings:
         for stalled in args.stalled:
             row = run(setting, stalled, args.requests)
-            print(f"| {row['setting']} | {row['stalled']} | {row['livez']} | {row['move']} "
-                  f"| {row['closed']} |", flush=True)
+            print(
+                f"| {row['setting']} | {row['stalled']} | {row['livez']} | {row['move']} | {row['closed']} |",
+                flush=True,
+            )
     return 0
 
 

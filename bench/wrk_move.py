@@ -60,8 +60,7 @@ end
 
 def positions() -> list[str]:
     """The request bodies: every non-terminal 3x3 position, in the text form."""
-    return [json.dumps({"board": board.to_text()})
-            for board in reachable_positions() if not board.is_over()]
+    return [json.dumps({"board": board.to_text()}) for board in reachable_positions() if not board.is_over()]
 
 
 def lua_quote(text: str) -> str:
@@ -77,15 +76,14 @@ def write_script(folder: Path, path: str, bodies: list[str]) -> Path:
 
 def run_wrk(url: str, seconds: int, connections: int, script: Path | None) -> dict:
     """One bounded wrk run; returns requests/s, latencies and the non-2xx count."""
-    command = ["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--latency",
-               "--timeout", "10s"]
+    command = ["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--latency", "--timeout", "10s"]
     if script is not None:
         command += ["-s", str(script)]
-    output = subprocess.run(command + [url], capture_output=True, text=True, check=True,
-                            timeout=seconds + 30).stdout
+    output = subprocess.run(
+        [*command, url], capture_output=True, text=True, check=True, timeout=seconds + 30
+    ).stdout
     non_2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", output)
-    errors = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)",
-                       output)
+    errors = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", output)
     return {
         "rps": float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1)),
         "p50": re.search(r"\s50%\s+(\S+)", output).group(1),
@@ -134,11 +132,11 @@ class Row:
 def fill(server: Gunicorn, bodies: list[str]) -> None:
     """Post every body once: the cache then holds every position."""
     wait_for_workers(server.url, WORKERS)
-    print(f"filling the cache of {server.root.name} with {len(bodies)} positions...",
-          file=sys.stderr)
+    print(f"filling the cache of {server.root.name} with {len(bodies)} positions...", file=sys.stderr)
     for body in bodies:
-        request = urllib.request.Request(server.url + "/move", data=body.encode(),
-                                         headers={"Content-Type": "application/json"})
+        request = urllib.request.Request(
+            server.url + "/move", data=body.encode(), headers={"Content-Type": "application/json"}
+        )
         urllib.request.urlopen(request, timeout=30).read()
 
 
@@ -147,9 +145,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=int, default=5, help="each wrk run (default 5)")
     parser.add_argument("--rounds", type=int, default=3, help="rounds over every row (default 3)")
     parser.add_argument("--connections", type=int, default=16)
-    parser.add_argument("--compare", type=Path, metavar="DIR",
-                        help="another checkout of this project (say, the commit before a change): "
-                             "its cached /move is measured in the same run, under its own settings")
+    parser.add_argument(
+        "--compare",
+        type=Path,
+        metavar="DIR",
+        help="another checkout of this project (say, the commit before a change): "
+        "its cached /move is measured in the same run, under its own settings",
+    )
     args = parser.parse_args(argv)
     if shutil.which("wrk") is None:
         print("wrk is not installed: apt-get install wrk", file=sys.stderr)
@@ -157,24 +159,32 @@ def main(argv: list[str] | None = None) -> int:
     bodies = positions()
     with tempfile.TemporaryDirectory() as tmp, ExitStack() as servers:
         folder = Path(tmp)
-        move, state, echo = (write_script(folder, path, bodies)
-                             for path in ("/move", "/state", "/echo"))
+        move, state, echo = (write_script(folder, path, bodies) for path in ("/move", "/state", "/echo"))
         # Filling the cache is one client solving 4,520 positions: past any per-client
         # limit on searches (web/rate_limit.py); the measured runs are cache hits, never limited.
-        app = servers.enter_context(Gunicorn(workers=WORKERS, env={
-            "CACHE_DIR": str(folder / "cache"), "SEARCH_RATE_LIMIT": "off"}))
-        bare = servers.enter_context(Gunicorn(workers=WORKERS, app="bare_app:app",
-                                              root=ROOT / "bench", ready_path="/echo"))
+        app = servers.enter_context(
+            Gunicorn(workers=WORKERS, env={"CACHE_DIR": str(folder / "cache"), "SEARCH_RATE_LIMIT": "off"})
+        )
+        bare = servers.enter_context(
+            Gunicorn(workers=WORKERS, app="bare_app:app", root=ROOT / "bench", ready_path="/echo")
+        )
         fill(app, bodies)
-        rows = [Row("POST /move (cached, 4,520 positions)", app, "/move", move),
-                Row("POST /echo (bare Flask app)", bare, "/echo", echo),
-                Row("POST /state (parse and outcome only)", app, "/state", state),
-                Row("GET /livez (constant JSON)", app, "/livez", None)]
+        rows = [
+            Row("POST /move (cached, 4,520 positions)", app, "/move", move),
+            Row("POST /echo (bare Flask app)", bare, "/echo", echo),
+            Row("POST /state (parse and outcome only)", app, "/state", state),
+            Row("GET /livez (constant JSON)", app, "/livez", None),
+        ]
         if args.compare is not None:
             root = args.compare.resolve()
-            other = servers.enter_context(Gunicorn(
-                workers=WORKERS, root=root, config=root / "gunicorn.conf.py",
-                env={"CACHE_DIR": str(folder / "cache-compare"), "SEARCH_RATE_LIMIT": "off"}))
+            other = servers.enter_context(
+                Gunicorn(
+                    workers=WORKERS,
+                    root=root,
+                    config=root / "gunicorn.conf.py",
+                    env={"CACHE_DIR": str(folder / "cache-compare"), "SEARCH_RATE_LIMIT": "off"},
+                )
+            )
             fill(other, bodies)
             rows.append(Row(f"POST /move (cached) at {root.name}", other, "/move", move))
         for row in rows:  # warm-up: every worker reads each entry once into its memory
@@ -183,18 +193,24 @@ def main(argv: list[str] | None = None) -> int:
             for row in rows:
                 row.measure(args.seconds, args.connections)
             print(f"round {round_ + 1} of {args.rounds} done", file=sys.stderr)
-    print(f"gunicorn {WORKERS} workers (this tree's gunicorn.conf.py unless named), "
-          f"wrk -t2 -c{args.connections} -d{args.seconds}s x {args.rounds} rounds, 127.0.0.1; "
-          "means over the rounds")
-    print(f"{'row':<40} {'req/s':>7} {'p50':>8} {'p99':>8} {'non-2xx':>7} {'µs CPU':>7}"
-          f" {'/move vs row':>12} {'(by CPU)':>9}")
+    print(
+        f"gunicorn {WORKERS} workers (this tree's gunicorn.conf.py unless named), "
+        f"wrk -t2 -c{args.connections} -d{args.seconds}s x {args.rounds} rounds, 127.0.0.1; "
+        "means over the rounds"
+    )
+    print(
+        f"{'row':<40} {'req/s':>7} {'p50':>8} {'p99':>8} {'non-2xx':>7} {'µs CPU':>7}"
+        f" {'/move vs row':>12} {'(by CPU)':>9}"
+    )
     move_rps, move_cpu = rows[0].mean("rps"), rows[0].mean("cpu_us")
     for row in rows:
         last = row.runs[-1]
-        print(f"{row.name:<40} {row.mean('rps'):>7.0f} {last['p50']:>8} {last['p99']:>8} "
-              f"{sum(r['non_2xx'] + r['socket_errors'] for r in row.runs):>7} "
-              f"{row.mean('cpu_us'):>7.0f} {move_rps / row.mean('rps'):>12.2f} "
-              f"{row.mean('cpu_us') / move_cpu:>9.2f}")
+        print(
+            f"{row.name:<40} {row.mean('rps'):>7.0f} {last['p50']:>8} {last['p99']:>8} "
+            f"{sum(r['non_2xx'] + r['socket_errors'] for r in row.runs):>7} "
+            f"{row.mean('cpu_us'):>7.0f} {move_rps / row.mean('rps'):>12.2f} "
+            f"{row.mean('cpu_us') / move_cpu:>9.2f}"
+        )
     return 0
 
 

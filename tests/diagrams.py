@@ -12,8 +12,7 @@ from tictactoe.board import Board
 def position(rows: list[str], k: int | None = None) -> tuple[Board, set[int]]:
     """The board drawn by ``rows`` and the cells marked ``*`` (empty on the board)."""
     cols = len(rows[0])
-    marked = {r * cols + c for r, row in enumerate(rows) for c, char in enumerate(row)
-              if char == "*"}
+    marked = {r * cols + c for r, row in enumerate(rows) for c, char in enumerate(row) if char == "*"}
     return Board.from_text([row.replace("*", ".") for row in rows], k), marked
 
 

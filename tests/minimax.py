@@ -46,7 +46,7 @@ def moves(board: tuple[str, ...]) -> list[tuple[int, int]]:
 def play(board: tuple[str, ...], r: int, c: int) -> tuple[str, ...]:
     """The board with the side to move's stone at (r, c)."""
     row = board[r]
-    return (*board[:r], row[:c] + to_move(board) + row[c + 1:], *board[r + 1:])
+    return (*board[:r], row[:c] + to_move(board) + row[c + 1 :], *board[r + 1 :])
 
 
 def rank(value: str, plies: int) -> tuple[int, int]:

@@ -48,10 +48,18 @@ class Gunicorn:
             urllib.request.urlopen(server.url + "/healthz")
     """
 
-    def __init__(self, workers: int = 2, env: dict[str, str] | None = None,
-                 extra_args: list[str] | None = None, *, app: str = "app:app",
-                 root: Path = ROOT, config: Path | None = None,
-                 ready_path: str = "/healthz", command: list[str] | None = None) -> None:
+    def __init__(
+        self,
+        workers: int = 2,
+        env: dict[str, str] | None = None,
+        extra_args: list[str] | None = None,
+        *,
+        app: str = "app:app",
+        root: Path = ROOT,
+        config: Path | None = None,
+        ready_path: str = "/healthz",
+        command: list[str] | None = None,
+    ) -> None:
         """``app`` is served from folder ``root`` with gunicorn settings ``config``
         (default: this project's gunicorn.conf.py); it is up once ``ready_path`` answers 2xx.
 
@@ -73,13 +81,22 @@ class Gunicorn:
     def __enter__(self) -> Gunicorn:
         gunicorn = str(Path(sys.executable).with_name("gunicorn"))
         self.log = open(os.devnull, "wb") if self.log_path is None else open(self.log_path, "wb")
-        argv = [gunicorn, "--config", str(self.config),
-                "--bind", f"127.0.0.1:{self.port}", "--workers", str(self.workers),
-                *self.extra_args, self.app]
+        argv = [
+            gunicorn,
+            "--config",
+            str(self.config),
+            "--bind",
+            f"127.0.0.1:{self.port}",
+            "--workers",
+            str(self.workers),
+            *self.extra_args,
+            self.app,
+        ]
         if self.command is not None:
             argv = [gunicorn, *(arg.format(port=self.port) for arg in self.command[1:])]
         self.process = subprocess.Popen(
-            argv, cwd=self.root, env=self.env, stdout=self.log, stderr=subprocess.STDOUT)
+            argv, cwd=self.root, env=self.env, stdout=self.log, stderr=subprocess.STDOUT
+        )
         try:
             wait_until(self._answers, what="gunicorn")
         except BaseException:
@@ -129,9 +146,23 @@ class RedisServer:
         if executable is None:
             raise RuntimeError("redis-server is not installed (apt-get install redis-server)")
         self.process = subprocess.Popen(
-            [executable, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-             "--appendonly", "no", "--dir", str(self.workdir), *self.args],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            [
+                executable,
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                str(self.workdir),
+                *self.args,
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         wait_until(self._answers, what="redis-server")
 
     def _answers(self) -> bool:
@@ -195,10 +226,16 @@ def gunicorn_settings(env: dict[str, str | None] | None = None) -> dict:
     """
     import json
 
-    script = ("import json, runpy, sys; conf = runpy.run_path(sys.argv[1]); print(json.dumps("
-              "{k: v for k, v in conf.items() if isinstance(v, (int, str)) and not k.startswith('_')}))")
-    done = subprocess.run([sys.executable, "-c", script, str(ROOT / "gunicorn.conf.py")],
-                          env={name: value for name, value in {**os.environ, **(env or {})}.items()
-                               if value is not None}, capture_output=True, text=True,
-                          check=True, timeout=60)
+    script = (
+        "import json, runpy, sys; conf = runpy.run_path(sys.argv[1]); print(json.dumps("
+        "{k: v for k, v in conf.items() if isinstance(v, (int, str)) and not k.startswith('_')}))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(ROOT / "gunicorn.conf.py")],
+        env={name: value for name, value in {**os.environ, **(env or {})}.items() if value is not None},
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
     return json.loads(done.stdout)

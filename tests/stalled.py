@@ -14,8 +14,7 @@ import urllib.request
 
 # The first lines of a POST /move, without the blank line that ends the head:
 # the server has read a request line and headers and waits for the rest.
-STALLED_HEAD = (b"POST /move HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                b"Content-Type: application/json\r\n")
+STALLED_HEAD = b"POST /move HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
 
 
 class StalledConnections:

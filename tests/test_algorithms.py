@@ -16,18 +16,16 @@ import pytest
 from tictactoe import Board, GameOverError, Solver, analyse
 from tictactoe.algorithms import ENGINES, UnknownEngineError, describe_engines, get_engine
 from tictactoe.algorithms.base import INFINITY
-from tictactoe.experiments import NEGASCOUT_ON_TT, root_moves_apart
 from tictactoe.algorithms.mcts import MonteCarloTreeSearch
 from tictactoe.algorithms.minimax import Minimax
 from tictactoe.algorithms.table import Bound, Entry, TranspositionTable
 from tictactoe.arena import play_match
 from tictactoe.counting import reachable_positions
+from tictactoe.experiments import NEGASCOUT_ON_TT, root_moves_apart
 
 CENTRE = 4
-EXACT_ENGINES = ["minimax", "alphabeta", "alphabeta-ordered", "alphabeta-tt", "negascout",
-                 "perfect"]
-PRUNING_ENGINES = [ENGINES[name] for name in
-                   ("alphabeta", "alphabeta-ordered", "alphabeta-tt", "negascout")]
+EXACT_ENGINES = ["minimax", "alphabeta", "alphabeta-ordered", "alphabeta-tt", "negascout", "perfect"]
+PRUNING_ENGINES = [ENGINES[name] for name in ("alphabeta", "alphabeta-ordered", "alphabeta-tt", "negascout")]
 # Engines without a table: their principal variations run to the end of the game
 # (an exact table entry would cut a line short where it was found).
 NO_TABLE_ENGINES = ["minimax", "alphabeta", "alphabeta-ordered", "negascout"]
@@ -110,10 +108,8 @@ def test_minimax_agrees_with_perfect_on_every_position(minimax_pass, perfect_val
     assert {position: names[scores.pop()] for position, scores in seen.items()} == perfect_values
 
 
-@pytest.mark.parametrize("engine", [*PRUNING_ENGINES, NEGASCOUT_ON_TT],
-                         ids=lambda engine: engine.name)
-def test_pruning_engine_agrees_with_perfect_on_every_position(engine, nonterminal,
-                                                             perfect_values):
+@pytest.mark.parametrize("engine", [*PRUNING_ENGINES, NEGASCOUT_ON_TT], ids=lambda engine: engine.name)
+def test_pruning_engine_agrees_with_perfect_on_every_position(engine, nonterminal, perfect_values):
     """A fresh search of each of the 4,520 positions (a few seconds per engine)."""
     wrong = {}
     for board in nonterminal:
@@ -137,12 +133,13 @@ def test_plain_minimax_visits_the_whole_game_tree(minimax_pass):
 @pytest.mark.parametrize("moves", [(), (CENTRE,)], ids=["empty board", "after x takes the centre"])
 def test_each_enhancement_visits_fewer_nodes(moves, minimax_pass):
     board = board_after(*moves)
-    nodes = {name: get_engine(name).search(board).nodes
-             for name in ("alphabeta", "alphabeta-ordered", "alphabeta-tt", "negascout")}
+    nodes = {
+        name: get_engine(name).search(board).nodes
+        for name in ("alphabeta", "alphabeta-ordered", "alphabeta-tt", "negascout")
+    }
     # The empty board's minimax search is the module's one pass (it takes seconds).
     nodes["minimax"] = (minimax_pass[0] if not moves else get_engine("minimax").search(board)).nodes
-    assert (nodes["minimax"] > nodes["alphabeta"] > nodes["alphabeta-ordered"]
-            > nodes["alphabeta-tt"])
+    assert nodes["minimax"] > nodes["alphabeta"] > nodes["alphabeta-ordered"] > nodes["alphabeta-tt"]
     # negascout is alphabeta (row-major, no table) with null windows.
     assert nodes["negascout"] < nodes["alphabeta"]
 
@@ -250,7 +247,10 @@ def test_mcts_is_reproducible_with_a_seed():
     first = engine.search(board, rng=random.Random(5))
     again = engine.search(board, rng=random.Random(5))
     assert (first.move, first.nodes, first.principal_variation) == (
-        again.move, again.nodes, again.principal_variation)
+        again.move,
+        again.nodes,
+        again.principal_variation,
+    )
     assert first.value is None and first.leaves == 300
 
 
@@ -278,15 +278,22 @@ def test_mcts_never_beats_perfect():
 
 def test_the_registry_lists_every_engine_in_teaching_order():
     assert [entry["name"] for entry in describe_engines()] == [
-        "minimax", "alphabeta", "alphabeta-ordered", "alphabeta-tt", "negascout", "mcts",
-        "perfect"]
+        "minimax",
+        "alphabeta",
+        "alphabeta-ordered",
+        "alphabeta-tt",
+        "negascout",
+        "mcts",
+        "perfect",
+    ]
     for entry in describe_engines():
         assert entry["description"] and "\n" not in entry["description"]
         assert get_engine(entry["name"]).name == entry["name"]
 
 
 def test_an_unknown_engine_is_a_clear_error():
-    with pytest.raises(UnknownEngineError, match="unknown engine 'deep-blue': choose one of"
-                                                 " minimax, alphabeta"):
+    with pytest.raises(
+        UnknownEngineError, match="unknown engine 'deep-blue': choose one of minimax, alphabeta"
+    ):
         get_engine("deep-blue")
     assert issubclass(UnknownEngineError, ValueError)

@@ -40,15 +40,15 @@ def optimal_moves(cells: str) -> set[int]:
 
 def reachable_positions() -> list[str]:
     """Every position reachable from the empty 3x3 board where the game goes on."""
-    return ["".join(board.to_text()) for board in counting.reachable_positions()
-            if not board.is_over()]
+    return ["".join(board.to_text()) for board in counting.reachable_positions() if not board.is_over()]
 
 
 def rows(cells: str, cols: int = 3) -> list[str]:
-    return [cells[i:i + cols] for i in range(0, len(cells), cols)]
+    return [cells[i : i + cols] for i in range(0, len(cells), cols)]
 
 
 # -- fixtures ------------------------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def app(tmp_path_factory):
@@ -75,111 +75,317 @@ CASES = [
     ("ok", "POST", "/move", {"json": {"board": ["x..", ".o.", "..."]}}, 200, None),
     ("ok-analyze", "POST", "/analyze", {"json": {"board": ["x..", ".o.", "..."]}}, 200, None),
     ("ok-state-over", "POST", "/state", {"json": {"board": ["xxx", "oo.", "..."]}}, 200, None),
-    ("not-json", "POST", "/move", {"data": "{board: [x]", "content_type": J}, 400,
-     "not valid JSON"),
-    ("nan", "POST", "/move", {"data": '{"board": ["x..", ".o.", "..."], "k": NaN}',
-                              "content_type": J}, 400, "not valid JSON"),
-    ("not-utf8", "POST", "/move", {"data": b'{"board": ["\xff.."]}', "content_type": J}, 400,
-     "not UTF-8"),
-    ("wrong-content-type", "POST", "/move",
-     {"data": '{"board": ["x..", ".o.", "..."]}', "content_type": "text/plain"}, 400,
-     "Content-Type must be application/json, not 'text/plain'"),
-    ("form-content-type", "POST", "/move", {"data": {"board": "x.."}}, 400,
-     "Content-Type must be application/json"),
-    ("no-content-type", "POST", "/move", {"data": '{"board": ["x..", ".o.", "..."]}'}, 400,
-     "none was given"),
+    ("not-json", "POST", "/move", {"data": "{board: [x]", "content_type": J}, 400, "not valid JSON"),
+    (
+        "nan",
+        "POST",
+        "/move",
+        {"data": '{"board": ["x..", ".o.", "..."], "k": NaN}', "content_type": J},
+        400,
+        "not valid JSON",
+    ),
+    ("not-utf8", "POST", "/move", {"data": b'{"board": ["\xff.."]}', "content_type": J}, 400, "not UTF-8"),
+    (
+        "wrong-content-type",
+        "POST",
+        "/move",
+        {"data": '{"board": ["x..", ".o.", "..."]}', "content_type": "text/plain"},
+        400,
+        "Content-Type must be application/json, not 'text/plain'",
+    ),
+    (
+        "form-content-type",
+        "POST",
+        "/move",
+        {"data": {"board": "x.."}},
+        400,
+        "Content-Type must be application/json",
+    ),
+    ("no-content-type", "POST", "/move", {"data": '{"board": ["x..", ".o.", "..."]}'}, 400, "none was given"),
     ("empty-body", "POST", "/move", {"data": "", "content_type": J}, 400, "body is empty"),
-    ("body-array", "POST", "/move", {"json": [["x..", ".o.", "..."]]}, 400,
-     "must be a JSON object, not an array"),
-    ("body-null", "POST", "/analyze", {"json": None, "data": "null", "content_type": J}, 400,
-     "must be a JSON object, not null"),
+    (
+        "body-array",
+        "POST",
+        "/move",
+        {"json": [["x..", ".o.", "..."]]},
+        400,
+        "must be a JSON object, not an array",
+    ),
+    (
+        "body-null",
+        "POST",
+        "/analyze",
+        {"json": None, "data": "null", "content_type": J},
+        400,
+        "must be a JSON object, not null",
+    ),
     ("no-board", "POST", "/move", {"json": {"level": "perfect"}}, 400, "board is required"),
-    ("board-string", "POST", "/move", {"json": {"board": "x...o...."}}, 400,
-     "board must be a list of row strings"),
-    ("board-object", "POST", "/analyze", {"json": {"board": {"0": "x.."}}}, 400,
-     "board must be a list of row strings"),
+    (
+        "board-string",
+        "POST",
+        "/move",
+        {"json": {"board": "x...o...."}},
+        400,
+        "board must be a list of row strings",
+    ),
+    (
+        "board-object",
+        "POST",
+        "/analyze",
+        {"json": {"board": {"0": "x.."}}},
+        400,
+        "board must be a list of row strings",
+    ),
     ("board-empty", "POST", "/move", {"json": {"board": []}}, 400, "board has no rows"),
-    ("row-not-string", "POST", "/move", {"json": {"board": ["x..", 5, "..."]}}, 400,
-     "board row 1 must be a string, not int"),
-    ("ragged", "POST", "/move", {"json": {"board": ["x..", ".o", "..."]}}, 400,
-     "row 0 has 3 cells, row 1 has 2"),
-    ("bad-char", "POST", "/move", {"json": {"board": ["x..", ".q.", "..."]}}, 400,
-     "bad character 'q' at row 1, column 1"),
-    ("2x2", "POST", "/move", {"json": {"board": ["x.", ".o"]}}, 400,
-     "rows must be between 3 and 15, not 2"),
-    ("16x16", "POST", "/move", {"json": {"board": ["." * 16] * 16}}, 400,
-     "rows must be between 3 and 15, not 16"),
-    ("3x16", "POST", "/analyze", {"json": {"board": ["." * 16] * 3}}, 400,
-     "cols must be between 3 and 15, not 16"),
-    ("k-2", "POST", "/move", {"json": {"board": ["x..", ".o.", "..."], "k": 2}}, 400,
-     "k must be between 3 and 3 on a 3x3 board, not 2"),
-    ("k-too-big", "POST", "/move", {"json": {"board": ["x..", ".o.", "..."], "k": 4}}, 400,
-     "k must be between 3 and 3 on a 3x3 board, not 4"),
-    ("k-too-big-4x5", "POST", "/move", {"json": {"board": ["....."] * 4, "k": 6}}, 400,
-     "k must be between 3 and 5 on a 4x5 board, not 6"),
-    ("k-string", "POST", "/move", {"json": {"board": ["x..", ".o.", "..."], "k": "3"}}, 400,
-     'k must be an integer, not "3"'),
-    ("k-float", "POST", "/move", {"json": {"board": ["x..", ".o.", "..."], "k": 3.0}}, 400,
-     "k must be an integer, not 3.0"),
-    ("k-bool", "POST", "/move", {"json": {"board": ["x..", ".o.", "..."], "k": True}}, 400,
-     "k must be an integer, not true"),
-    ("k-null", "POST", "/move", {"json": {"board": ["x..", ".o.", "..."], "k": None}}, 400,
-     "k must be an integer, not null"),
-    ("unknown-level", "POST", "/move",
-     {"json": {"board": ["x..", ".o.", "..."], "level": "hard"}}, 400,
-     'level must be one of easy, medium, perfect, not "hard"'),
-    ("level-number", "POST", "/analyze",
-     {"json": {"board": ["x..", ".o.", "..."], "level": 3}}, 400, "level must be one of"),
-    ("unknown-field", "POST", "/move",
-     {"json": {"board": ["x..", ".o.", "..."], "depth": 3}}, 400,
-     'unknown field "depth": the fields are board, k, level, seed'),
-    ("seed-on-analyze", "POST", "/analyze",
-     {"json": {"board": ["x..", ".o.", "..."], "seed": 1}}, 400, 'unknown field "seed"'),
-    ("level-on-state", "POST", "/state",
-     {"json": {"board": ["x..", ".o.", "..."], "level": "easy"}}, 400, 'unknown field "level"'),
-    ("seed-negative", "POST", "/move",
-     {"json": {"board": ["x..", ".o.", "..."], "seed": -1}}, 400, "seed must be an integer"),
-    ("seed-bool", "POST", "/move",
-     {"json": {"board": ["x..", ".o.", "..."], "seed": False}}, 400, "seed must be an integer"),
-    ("counts-x", "POST", "/move", {"json": {"board": ["xx.", "...", "..."]}}, 409,
-     "impossible counts: 2 x and 0 o"),
-    ("counts-o", "POST", "/analyze", {"json": {"board": ["oo.", "x..", "..."]}}, 409,
-     "impossible counts: 1 x and 2 o"),
-    ("counts-state", "POST", "/state", {"json": {"board": ["xxx", "x..", "..."]}}, 409,
-     "impossible counts"),
-    ("both-lines", "POST", "/move", {"json": {"board": ["xxx", "ooo", "..."]}}, 409,
-     "both x and o have a line"),
-    ("o-line-then-x", "POST", "/move", {"json": {"board": ["ooo", "xx.", "x.x"]}}, 409,
-     "o has a line but x moved after it"),
-    ("x-line-then-o", "POST", "/analyze", {"json": {"board": ["xxx", "oo.", "o.."]}}, 409,
-     "x has a line but o moved after it"),
-    ("over-won", "POST", "/move", {"json": {"board": ["xxx", "oo.", "..."]}}, 409,
-     "the game is over: x has won"),
-    ("over-won-o", "POST", "/analyze", {"json": {"board": ["xx.", "ooo", "x.."]}}, 409,
-     "the game is over: o has won"),
-    ("over-full", "POST", "/move", {"json": {"board": ["xox", "xox", "oxo"]}}, 409,
-     "the game is over: the board is full"),
-    ("over-full-analyze", "POST", "/analyze", {"json": {"board": ["xox", "xox", "oxo"]}}, 409,
-     "the board is full"),
-    ("too-large", "POST", "/move", {"data": BIG, "content_type": J}, 413,
-     "too large: at most 16 KiB"),
-    ("too-large-analyze", "POST", "/analyze", {"data": BIG, "content_type": J}, 413,
-     "too large"),
+    (
+        "row-not-string",
+        "POST",
+        "/move",
+        {"json": {"board": ["x..", 5, "..."]}},
+        400,
+        "board row 1 must be a string, not int",
+    ),
+    (
+        "ragged",
+        "POST",
+        "/move",
+        {"json": {"board": ["x..", ".o", "..."]}},
+        400,
+        "row 0 has 3 cells, row 1 has 2",
+    ),
+    (
+        "bad-char",
+        "POST",
+        "/move",
+        {"json": {"board": ["x..", ".q.", "..."]}},
+        400,
+        "bad character 'q' at row 1, column 1",
+    ),
+    ("2x2", "POST", "/move", {"json": {"board": ["x.", ".o"]}}, 400, "rows must be between 3 and 15, not 2"),
+    (
+        "16x16",
+        "POST",
+        "/move",
+        {"json": {"board": ["." * 16] * 16}},
+        400,
+        "rows must be between 3 and 15, not 16",
+    ),
+    (
+        "3x16",
+        "POST",
+        "/analyze",
+        {"json": {"board": ["." * 16] * 3}},
+        400,
+        "cols must be between 3 and 15, not 16",
+    ),
+    (
+        "k-2",
+        "POST",
+        "/move",
+        {"json": {"board": ["x..", ".o.", "..."], "k": 2}},
+        400,
+        "k must be between 3 and 3 on a 3x3 board, not 2",
+    ),
+    (
+        "k-too-big",
+        "POST",
+        "/move",
+        {"json": {"board": ["x..", ".o.", "..."], "k": 4}},
+        400,
+        "k must be between 3 and 3 on a 3x3 board, not 4",
+    ),
+    (
+        "k-too-big-4x5",
+        "POST",
+        "/move",
+        {"json": {"board": ["....."] * 4, "k": 6}},
+        400,
+        "k must be between 3 and 5 on a 4x5 board, not 6",
+    ),
+    (
+        "k-string",
+        "POST",
+        "/move",
+        {"json": {"board": ["x..", ".o.", "..."], "k": "3"}},
+        400,
+        'k must be an integer, not "3"',
+    ),
+    (
+        "k-float",
+        "POST",
+        "/move",
+        {"json": {"board": ["x..", ".o.", "..."], "k": 3.0}},
+        400,
+        "k must be an integer, not 3.0",
+    ),
+    (
+        "k-bool",
+        "POST",
+        "/move",
+        {"json": {"board": ["x..", ".o.", "..."], "k": True}},
+        400,
+        "k must be an integer, not true",
+    ),
+    (
+        "k-null",
+        "POST",
+        "/move",
+        {"json": {"board": ["x..", ".o.", "..."], "k": None}},
+        400,
+        "k must be an integer, not null",
+    ),
+    (
+        "unknown-level",
+        "POST",
+        "/move",
+        {"json": {"board": ["x..", ".o.", "..."], "level": "hard"}},
+        400,
+        'level must be one of easy, medium, perfect, not "hard"',
+    ),
+    (
+        "level-number",
+        "POST",
+        "/analyze",
+        {"json": {"board": ["x..", ".o.", "..."], "level": 3}},
+        400,
+        "level must be one of",
+    ),
+    (
+        "unknown-field",
+        "POST",
+        "/move",
+        {"json": {"board": ["x..", ".o.", "..."], "depth": 3}},
+        400,
+        'unknown field "depth": the fields are board, k, level, seed',
+    ),
+    (
+        "seed-on-analyze",
+        "POST",
+        "/analyze",
+        {"json": {"board": ["x..", ".o.", "..."], "seed": 1}},
+        400,
+        'unknown field "seed"',
+    ),
+    (
+        "level-on-state",
+        "POST",
+        "/state",
+        {"json": {"board": ["x..", ".o.", "..."], "level": "easy"}},
+        400,
+        'unknown field "level"',
+    ),
+    (
+        "seed-negative",
+        "POST",
+        "/move",
+        {"json": {"board": ["x..", ".o.", "..."], "seed": -1}},
+        400,
+        "seed must be an integer",
+    ),
+    (
+        "seed-bool",
+        "POST",
+        "/move",
+        {"json": {"board": ["x..", ".o.", "..."], "seed": False}},
+        400,
+        "seed must be an integer",
+    ),
+    (
+        "counts-x",
+        "POST",
+        "/move",
+        {"json": {"board": ["xx.", "...", "..."]}},
+        409,
+        "impossible counts: 2 x and 0 o",
+    ),
+    (
+        "counts-o",
+        "POST",
+        "/analyze",
+        {"json": {"board": ["oo.", "x..", "..."]}},
+        409,
+        "impossible counts: 1 x and 2 o",
+    ),
+    ("counts-state", "POST", "/state", {"json": {"board": ["xxx", "x..", "..."]}}, 409, "impossible counts"),
+    (
+        "both-lines",
+        "POST",
+        "/move",
+        {"json": {"board": ["xxx", "ooo", "..."]}},
+        409,
+        "both x and o have a line",
+    ),
+    (
+        "o-line-then-x",
+        "POST",
+        "/move",
+        {"json": {"board": ["ooo", "xx.", "x.x"]}},
+        409,
+        "o has a line but x moved after it",
+    ),
+    (
+        "x-line-then-o",
+        "POST",
+        "/analyze",
+        {"json": {"board": ["xxx", "oo.", "o.."]}},
+        409,
+        "x has a line but o moved after it",
+    ),
+    (
+        "over-won",
+        "POST",
+        "/move",
+        {"json": {"board": ["xxx", "oo.", "..."]}},
+        409,
+        "the game is over: x has won",
+    ),
+    (
+        "over-won-o",
+        "POST",
+        "/analyze",
+        {"json": {"board": ["xx.", "ooo", "x.."]}},
+        409,
+        "the game is over: o has won",
+    ),
+    (
+        "over-full",
+        "POST",
+        "/move",
+        {"json": {"board": ["xox", "xox", "oxo"]}},
+        409,
+        "the game is over: the board is full",
+    ),
+    (
+        "over-full-analyze",
+        "POST",
+        "/analyze",
+        {"json": {"board": ["xox", "xox", "oxo"]}},
+        409,
+        "the board is full",
+    ),
+    ("too-large", "POST", "/move", {"data": BIG, "content_type": J}, 413, "too large: at most 16 KiB"),
+    ("too-large-analyze", "POST", "/analyze", {"data": BIG, "content_type": J}, 413, "too large"),
     ("get-move", "GET", "/move", {}, 405, "GET is not allowed on /move: use POST"),
     ("get-analyze", "GET", "/analyze", {}, 405, "use POST"),
     ("put-state", "PUT", "/state", {"json": {}}, 405, "PUT is not allowed on /state"),
     ("post-healthz", "POST", "/healthz", {"json": {}}, 405, "use GET"),
     ("delete-openapi", "DELETE", "/openapi.json", {}, 405, "use GET"),
-    ("unknown-api-path", "GET", "/api/nope", {"headers": {"Accept": "text/html"}}, 404,
-     "no such resource"),
-    ("unknown-api-post", "POST", "/api/move", {"json": {"board": ["x..", ".o.", "..."]}}, 404,
-     "no such resource"),
+    ("unknown-api-path", "GET", "/api/nope", {"headers": {"Accept": "text/html"}}, 404, "no such resource"),
+    (
+        "unknown-api-post",
+        "POST",
+        "/api/move",
+        {"json": {"board": ["x..", ".o.", "..."]}},
+        404,
+        "no such resource",
+    ),
     ("unknown-path-json", "GET", "/nope", {}, 404, "no such resource"),
 ]
 
 
-@pytest.mark.parametrize("method,path,kwargs,status,message",
-                         [case[1:] for case in CASES], ids=[case[0] for case in CASES])
+@pytest.mark.parametrize(
+    "method,path,kwargs,status,message", [case[1:] for case in CASES], ids=[case[0] for case in CASES]
+)
 def test_status_and_message(client, method, path, kwargs, status, message):
     response = client.open(path, method=method, **kwargs)
     assert response.status_code == status, response.get_data(as_text=True)
@@ -205,16 +411,32 @@ def test_an_internal_error_is_a_json_500(app, monkeypatch):
     monkeypatch.setattr(api, "_status", broken)
     response = app.test_client().post("/move", json={"board": ["x..", ".o.", "..."]})
     assert response.status_code == 500
-    assert response.get_json() == {
-        "error": "internal error: the server could not answer this request"}
+    assert response.get_json() == {"error": "internal error: the server could not answer this request"}
 
 
 # -- the answers' content ----------------------------------------------------------
 
+
 def test_move_answer_shape(client):
     body = client.post("/move", json={"board": ["x..", ".o.", "..."], "seed": 7}).get_json()
-    assert set(body) == {"move", "player", "board", "status", "line", "value", "plies",
-                         "proven", "source", "cached", "level", "k", "depth", "nodes", "ms", "worker"}
+    assert set(body) == {
+        "move",
+        "player",
+        "board",
+        "status",
+        "line",
+        "value",
+        "plies",
+        "proven",
+        "source",
+        "cached",
+        "level",
+        "k",
+        "depth",
+        "nodes",
+        "ms",
+        "worker",
+    }
     assert body["player"] == "x" and body["level"] == "perfect" and body["k"] == 3
     assert body["proven"] is True and body["depth"] is None
     assert (body["value"], body["plies"]) == position_value("x...o....")
@@ -235,8 +457,13 @@ def test_the_last_move_draws(client):
 
 def test_state_of_a_game_in_progress_and_won(client):
     going = client.post("/state", json={"board": ["X..", ".O.", "..."]}).get_json()
-    assert going == {"board": ["x..", ".o.", "..."], "k": 3, "status": "in_progress",
-                     "line": None, "to_move": "x"}
+    assert going == {
+        "board": ["x..", ".o.", "..."],
+        "k": 3,
+        "status": "in_progress",
+        "line": None,
+        "to_move": "x",
+    }
     won_by_o = client.post("/state", json={"board": ["xx.", "ooo", "x.."]}).get_json()
     assert won_by_o["status"] == "o_won" and won_by_o["line"] == [[1, 0], [1, 1], [1, 2]]
     assert won_by_o["to_move"] is None
@@ -246,8 +473,9 @@ def test_easy_and_medium_answer_without_searching(app):
     client = app.test_client()
     before = client.get("/stats").get_json()["worker"]["searches"]
     for level in ("easy", "medium"):
-        body = client.post("/move", json={"board": ["x.o", "...", "..."], "level": level,
-                                          "seed": 3}).get_json()
+        body = client.post(
+            "/move", json={"board": ["x.o", "...", "..."], "level": level, "seed": 3}
+        ).get_json()
         assert body["level"] == level and body["player"] == "x"
         # medium blocks nothing here and easy wins nothing: any empty cell will do
         assert body["board"][body["move"]["row"]][body["move"]["col"]] == "x"
@@ -295,6 +523,7 @@ def test_the_answer_says_how_it_is_known(app):
 
 # -- perfect play on every position -------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def positions():
     found = reachable_positions()
@@ -326,7 +555,7 @@ def test_move_is_optimal_on_every_position(client, positions):
         assert cell in optimal_moves(cells), cells
         assert (body["value"], body["plies"]) == position_value(cells), cells
         mover = "x" if cells.count("x") == cells.count("o") else "o"
-        after = cells[:cell] + mover + cells[cell + 1:]
+        after = cells[:cell] + mover + cells[cell + 1 :]
         assert body["board"] == rows(after) and body["player"] == mover
         if minimax.winner(tuple(rows(after)), 3) == mover:
             assert body["status"] == f"{mover}_won"
@@ -338,6 +567,7 @@ def test_move_is_optimal_on_every_position(client, positions):
 
 
 # -- the OpenAPI document ------------------------------------------------------------
+
 
 def resolve(schema: dict, spec: dict) -> dict:
     while "$ref" in schema:
@@ -358,15 +588,19 @@ def schema_errors(value, schema: dict, spec: dict, where: str = "$") -> list[str
     checks = {"object": dict, "array": list, "string": str, "boolean": bool}
     if kind in checks and not isinstance(value, checks[kind]):
         return [f"{where}: not {kind}"]
-    if kind in ("integer", "number") and (isinstance(value, bool) or not isinstance(
-            value, int if kind == "integer" else (int, float))):
+    if kind in ("integer", "number") and (
+        isinstance(value, bool) or not isinstance(value, int if kind == "integer" else (int, float))
+    ):
         return [f"{where}: not {kind}"]
     if "enum" in schema and value not in schema["enum"]:
         errors.append(f"{where}: {value!r} not in enum")
     # Each keyword below applies to one kind of value only, as in JSON Schema.
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        if value < schema.get("minimum", value) or value > schema.get("maximum", value):
-            errors.append(f"{where}: out of range")
+    if (
+        isinstance(value, (int, float))
+        and not isinstance(value, bool)
+        and (value < schema.get("minimum", value) or value > schema.get("maximum", value))
+    ):
+        errors.append(f"{where}: out of range")
     if isinstance(value, str):
         if "pattern" in schema and not re.search(schema["pattern"], value):
             errors.append(f"{where}: does not match {schema['pattern']}")
@@ -380,8 +614,7 @@ def schema_errors(value, schema: dict, spec: dict, where: str = "$") -> list[str
                 errors += schema_errors(item, schema["items"], spec, f"{where}[{i}]")
     if isinstance(value, dict):
         properties = schema.get("properties", {})
-        errors += [f"{where}: {name} missing" for name in schema.get("required", ())
-                   if name not in value]
+        errors += [f"{where}: {name} missing" for name in schema.get("required", ()) if name not in value]
         if schema.get("additionalProperties") is False:
             errors += [f"{where}: {name} not allowed" for name in value if name not in properties]
         for name, item in value.items():
@@ -389,8 +622,7 @@ def schema_errors(value, schema: dict, spec: dict, where: str = "$") -> list[str
                 errors += schema_errors(item, properties[name], spec, f"{where}.{name}")
     for part in schema.get("allOf", ()):
         errors += schema_errors(value, part, spec, where)
-    if "anyOf" in schema and all(schema_errors(value, part, spec, where)
-                                 for part in schema["anyOf"]):
+    if "anyOf" in schema and all(schema_errors(value, part, spec, where) for part in schema["anyOf"]):
         errors.append(f"{where}: matches no anyOf branch")
     return errors
 
@@ -408,18 +640,17 @@ def test_openapi_is_an_openapi_3_document(spec):
                 for media in response.get("content", {}).values():
                     resolve(media["schema"], spec)  # every $ref resolves
             if "requestBody" in operation:
-                resolve(operation["requestBody"]["content"]["application/json"]["schema"],
-                        spec)
+                resolve(operation["requestBody"]["content"]["application/json"]["schema"], spec)
 
 
 def documented(spec: dict, method: str, path: str) -> dict | None:
     return spec["paths"].get(path, {}).get(method.lower())
 
 
-@pytest.mark.parametrize("method,path,kwargs,status,message",
-                         [case[1:] for case in CASES], ids=[case[0] for case in CASES])
-def test_every_answer_in_the_table_is_documented(client, spec, method, path, kwargs, status,
-                                                 message):
+@pytest.mark.parametrize(
+    "method,path,kwargs,status,message", [case[1:] for case in CASES], ids=[case[0] for case in CASES]
+)
+def test_every_answer_in_the_table_is_documented(client, spec, method, path, kwargs, status, message):
     operation = documented(spec, method, path)
     if status in (404, 405):
         # No such resource or method: the path or the method is absent from the document.
@@ -442,8 +673,7 @@ def test_other_answers_are_documented_and_fit(app, spec):
     for path in ("/healthz", "/stats", "/openapi.json"):
         response = client.get(path)
         operation = documented(spec, "GET", path)
-        schema = operation["responses"][str(response.status_code)]["content"][
-            "application/json"]["schema"]
+        schema = operation["responses"][str(response.status_code)]["content"]["application/json"]["schema"]
         assert schema_errors(response.get_json(), schema, spec) == [], path
     assert "503" in documented(spec, "POST", "/move")["responses"]
     assert "Retry-After" in documented(spec, "POST", "/move")["responses"]["503"]["headers"]

@@ -19,8 +19,9 @@ CENTRE = 4
 
 def run(*args: str) -> subprocess.CompletedProcess:
     """Run ``python -m tictactoe ARGS`` from the project root; a generous guard, not a timing."""
-    return subprocess.run([sys.executable, "-m", "tictactoe", *args], capture_output=True,
-                          text=True, cwd=ROOT, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "tictactoe", *args], capture_output=True, text=True, cwd=ROOT, timeout=120
+    )
 
 
 def test_tallies_add_up_and_mirror_each_other():
@@ -84,14 +85,20 @@ def test_levels_and_engines_are_players():
 def test_cli_arena_prints_the_tally_and_progress():
     proc = run("arena", "mcts", "easy", "--games", "4", "--seed", "1", "--size", "3x3")
     assert proc.returncode == 0, proc.stderr
-    rows = {name: tuple(map(int, counts)) for name, *counts in re.findall(
-        r"^(mcts|easy)\s+(\d+)\s+(\d+)\s+(\d+)\s", proc.stdout, re.M)}
+    rows = {
+        name: tuple(map(int, counts))
+        for name, *counts in re.findall(r"^(mcts|easy)\s+(\d+)\s+(\d+)\s+(\d+)\s", proc.stdout, re.M)
+    }
     assert sum(rows["mcts"]) == sum(rows["easy"]) == 4
     assert rows["mcts"] == (rows["easy"][2], rows["easy"][1], rows["easy"][0])
     assert "3x3 k=3, 4 games, seed 1" in proc.stdout
     progress = re.findall(r"^game (\d)/4: x (\w+), o (\w+): ", proc.stderr, re.M)
-    assert progress == [("1", "mcts", "easy"), ("2", "easy", "mcts"), ("3", "mcts", "easy"),
-                        ("4", "easy", "mcts")]
+    assert progress == [
+        ("1", "mcts", "easy"),
+        ("2", "easy", "mcts"),
+        ("3", "mcts", "easy"),
+        ("4", "easy", "mcts"),
+    ]
 
 
 def test_cli_arena_rejects_an_unknown_engine():

@@ -33,8 +33,12 @@ BAD_INPUTS = [
     (["xxx", "oo.", "..o"], None, IllegalPositionError, "x has a line but o moved after it"),
     (["ooo", "xx.", "xx."], None, IllegalPositionError, "o has a line but x moved after it"),
     # X has two separate lines: the game would have ended at the first one.
-    (["xxx....", "oo.o...", ".......", "xxx....", "o.o...."], 3, IllegalPositionError,
-     "no single last move completes"),
+    (
+        ["xxx....", "oo.o...", ".......", "xxx....", "o.o...."],
+        3,
+        IllegalPositionError,
+        "no single last move completes",
+    ),
 ]
 
 
@@ -116,8 +120,15 @@ def random_game(rng: random.Random, rules: Rules) -> Board:
     return board
 
 
-RULE_SETS = [Rules(3, 3, 3), Rules(4, 4, 4), Rules(3, 5, 3), Rules(6, 4, 4), Rules(7, 7, 5),
-             Rules(15, 15, 5), Rules(5, 9, 4)]
+RULE_SETS = [
+    Rules(3, 3, 3),
+    Rules(4, 4, 4),
+    Rules(3, 5, 3),
+    Rules(6, 4, 4),
+    Rules(7, 7, 5),
+    Rules(15, 15, 5),
+    Rules(5, 9, 4),
+]
 
 
 @pytest.mark.parametrize("rules", RULE_SETS, ids=str)
@@ -143,6 +154,7 @@ def test_the_canonical_key_is_the_same_under_every_symmetry(rules):
         assert canon == board.transformed(symmetry)
         for perm in rules.geometry.symmetries:
             from tictactoe import Symmetry
+
             image = board.transformed(Symmetry(perm))
             assert image.canonical_key() == board.canonical_key()
             assert image.canonical()[0] == canon

@@ -67,8 +67,12 @@ def test_a_book_answers_every_orientation_exactly_as_the_solver_does(tmp_path):
                 answer = book.lookup(board, all_moves=all_moves)
                 proof = Solver(RULES_4X4).solve(board, all_moves=all_moves)
                 assert answer.source == Source.BOOK and answer.proven
-                assert (answer.value, answer.plies, answer.best_moves, answer.move_values) == \
-                       (proof.value, proof.plies, proof.best_moves, proof.move_values), board
+                assert (answer.value, answer.plies, answer.best_moves, answer.move_values) == (
+                    proof.value,
+                    proof.plies,
+                    proof.best_moves,
+                    proof.move_values,
+                ), board
             checked += 1
     assert checked == 1 + 16 + 16 * 15
     assert book.lookup(Board.from_text(["x...", ".o..", "..x.", "...."], k=4)) is None
@@ -107,8 +111,20 @@ def test_a_killed_build_goes_on_from_its_last_save(tmp_path):
 def test_a_turned_book_is_the_book_the_solver_builds_for_the_turned_board(tmp_path, capsys):
     """3x4 k=3 turned into 4x3 (through the command line) equals the 4x3 book built by proofs."""
     build_book(Rules(3, 4, 3), 3, tmp_path / "3x4.json.gz", ENGINE_VERSION)
-    status = main(["book", "transpose", "--size", "3x4", "--k", "3",
-                   "--book", str(tmp_path / "3x4.json.gz"), "--out", str(tmp_path / "4x3.json.gz")])
+    status = main(
+        [
+            "book",
+            "transpose",
+            "--size",
+            "3x4",
+            "--k",
+            "3",
+            "--book",
+            str(tmp_path / "3x4.json.gz"),
+            "--out",
+            str(tmp_path / "4x3.json.gz"),
+        ]
+    )
     assert status == 0 and "book 4x3 k=3: every position up to 3 stones" in capsys.readouterr().out
     built = build_book(Rules(4, 3, 3), 3, tmp_path / "4x3-built.json.gz", ENGINE_VERSION)
     turned = load_book(tmp_path / "4x3.json.gz")
@@ -165,11 +181,12 @@ def test_no_book_is_read_at_import():
     import subprocess
     import sys
 
-    code = ("import tictactoe, tictactoe.book as b; assert b._books == {}, b._books;"
-            " tictactoe.analyse(tictactoe.Board(tictactoe.Rules(3, 3, 3)));"
-            " assert set(b._books) == {tictactoe.Rules(3, 3, 3)}")
-    subprocess.run([sys.executable, "-c", code], check=True, cwd=BOOK_DIR.parent.parent,
-                   timeout=120)
+    code = (
+        "import tictactoe, tictactoe.book as b; assert b._books == {}, b._books;"
+        " tictactoe.analyse(tictactoe.Board(tictactoe.Rules(3, 3, 3)));"
+        " assert set(b._books) == {tictactoe.Rules(3, 3, 3)}"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=BOOK_DIR.parent.parent, timeout=120)
 
 
 # -- the shipped books ---------------------------------------------------------------
@@ -208,8 +225,9 @@ def test_a_shipped_book_agrees_with_the_solver_on_a_sample(path):
     fewest_empty = min(key.count(".") for key in book.entries)
     deepest = sorted(key for key in book.entries if key.count(".") == fewest_empty)
     keys = random.Random(10).sample(deepest, min(SAMPLE_PER_BOOK, len(deepest)))
-    sample = book_module.Book(book.rules, book.engine, book.max_stones,
-                              {key: book.entries[key] for key in keys})
+    sample = book_module.Book(
+        book.rules, book.engine, book.max_stones, {key: book.entries[key] for key in keys}
+    )
     checked, mismatches = verify_book(sample)
     assert checked == len(keys) and mismatches == []
 
@@ -229,8 +247,7 @@ def test_the_5x5_k4_empty_board_comes_from_the_book():
 
 def test_book_build_and_verify_from_the_command_line(tmp_path, capsys):
     path = tmp_path / "book.json.gz"
-    status = main(["book", "build", "--size", "4x4", "--k", "4", "--max-stones", "2",
-                   "--book", str(path)])
+    status = main(["book", "build", "--size", "4x4", "--k", "4", "--max-stones", "2", "--book", str(path)])
     out, err = capsys.readouterr()
     assert status == 0
     assert "every position up to 2 stones, 37 entries" in out
@@ -248,7 +265,6 @@ def test_book_build_and_verify_from_the_command_line(tmp_path, capsys):
 
 
 def test_book_verify_of_a_missing_book_is_a_clear_error(tmp_path, capsys):
-    status = main(["book", "verify", "--size", "4x4", "--k", "4",
-                   "--book", str(tmp_path / "none.json.gz")])
+    status = main(["book", "verify", "--size", "4x4", "--k", "4", "--book", str(tmp_path / "none.json.gz")])
     assert status == 2
     assert "cannot read the book" in capsys.readouterr().err

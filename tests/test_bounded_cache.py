@@ -62,10 +62,12 @@ def positions(count: int, seed: int, stones: int = 8) -> list[Board]:
 
 # -- the cap -------------------------------------------------------------------
 
+
 def test_a_flood_through_move_never_grows_the_cache_past_its_cap(tmp_path):
     cap = 100
-    client = create_app({"CACHE_DIR": str(tmp_path), "CACHE_MAX_ENTRIES": cap,
-                         "CACHE_MIN_NODES": 0}).test_client()
+    client = create_app(
+        {"CACHE_DIR": str(tmp_path), "CACHE_MAX_ENTRIES": cap, "CACHE_MIN_NODES": 0}
+    ).test_client()
     solved = tmp_path / "solved"
     most = 0
     boards = positions(500, seed=1)
@@ -103,8 +105,9 @@ def test_a_flood_on_two_gunicorn_workers_stays_within_the_cap_and_answers_right(
 
 def make_store(folder: Path, cap: int = 100) -> BoundedFileCache:
     (folder / "solved").mkdir(parents=True, exist_ok=True)
-    return BoundedFileCache(str(folder / "solved"), max_entries=cap,
-                            sweep_lock=str(folder / "sweep.lock"), default_timeout=0)
+    return BoundedFileCache(
+        str(folder / "solved"), max_entries=cap, sweep_lock=str(folder / "sweep.lock"), default_timeout=0
+    )
 
 
 def test_the_least_recently_used_entries_go_first(tmp_path):
@@ -139,11 +142,12 @@ def test_only_one_worker_sweeps_at_a_time_and_a_skipped_sweep_is_retried(tmp_pat
 
 # -- temp files ----------------------------------------------------------------
 
+
 class DiskFull:
     """A serializer that writes part of an entry, then fails as a full disk does."""
 
     def dump(self, value, file):
-        file.write(b"{\"format\": 3, \"val")
+        file.write(b'{"format": 3, "val')
         raise OSError(errno.ENOSPC, "No space left on device")
 
 
@@ -201,14 +205,17 @@ def test_stale_temp_files_are_swept_at_start_up(tmp_path):
 
 # -- what is worth storing -----------------------------------------------------
 
+
 def test_cheap_positions_are_searched_again_and_dear_ones_stored(tmp_path):
     # x o x / o x o / . . .: X wins at once; the search takes a handful of nodes.
     cheap = ["xox", "oxo", "..."]
     dear = ["...", "...", "..."]  # about 100 nodes
     settings = {"CACHE_DIR": str(tmp_path), "CACHE_MIN_NODES": 50}
     first = create_app(settings).test_client()
-    answers = {name: first.post("/move", json={"board": board}).get_json()
-               for name, board in (("cheap", cheap), ("dear", dear))}
+    answers = {
+        name: first.post("/move", json={"board": board}).get_json()
+        for name, board in (("cheap", cheap), ("dear", dear))
+    }
     assert 0 < answers["cheap"]["nodes"] < 50 <= answers["dear"]["nodes"]
     # this worker keeps both in memory ...
     assert first.post("/move", json={"board": cheap}).get_json()["cached"] is True
@@ -221,9 +228,16 @@ def test_cheap_positions_are_searched_again_and_dear_ones_stored(tmp_path):
     assert other.application.extensions["solved_positions"].backend.store.get(key) is None
 
 
-@pytest.mark.parametrize("name, value", [
-    ("CACHE_MAX_ENTRIES", "99"), ("CACHE_MAX_ENTRIES", "lots"), ("CACHE_MAX_ENTRIES", 1.5),
-    ("CACHE_MIN_NODES", "-1"), ("CACHE_MIN_NODES", "many")])
+@pytest.mark.parametrize(
+    "name, value",
+    [
+        ("CACHE_MAX_ENTRIES", "99"),
+        ("CACHE_MAX_ENTRIES", "lots"),
+        ("CACHE_MAX_ENTRIES", 1.5),
+        ("CACHE_MIN_NODES", "-1"),
+        ("CACHE_MIN_NODES", "many"),
+    ],
+)
 def test_bad_cache_bounds_stop_the_app(name, value):
     with pytest.raises(ConfigError, match=name):
         load_settings({}, {name: value})
@@ -236,6 +250,7 @@ def test_cache_bounds_have_documented_defaults():
 
 # -- Redis under maxmemory -----------------------------------------------------
 
+
 @pytest.mark.redis
 @pytest.mark.slow
 def test_redis_evicting_entries_under_maxmemory_keeps_every_answer_right(tmp_path):
@@ -243,8 +258,12 @@ def test_redis_evicting_entries_under_maxmemory_keeps_every_answer_right(tmp_pat
 
     args = ["--maxmemory", "1500kb", "--maxmemory-policy", "volatile-lru"]
     with RedisServer(tmp_path, args=args) as server:
-        settings = {"REDIS_URL": server.url, "CACHE_DIR": str(tmp_path / "unused"),
-                    "CACHE_MIN_NODES": 0, "CACHE_SECRET": secrets.token_hex(32)}
+        settings = {
+            "REDIS_URL": server.url,
+            "CACHE_DIR": str(tmp_path / "unused"),
+            "CACHE_MIN_NODES": 0,
+            "CACHE_SECRET": secrets.token_hex(32),
+        }
         client = redis_py.Redis.from_url(server.url)
         client.set("ttt:no-ttl", "kept")  # as the app's keys without a TTL
         writer = create_app(settings).test_client()

@@ -16,13 +16,12 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from app import create_app
+from servers import TEST_SECRET, free_port
+from test_api import move_values, optimal_moves, position_value
 from tictactoe import ENGINE_VERSION, Board, SolveResult, Source
 from web.breaker import Breaker
 from web.cache.entries import ENTRY_FORMAT, decode_entry, position_key
 from web.health import BREAKER_OPEN
-
-from servers import TEST_SECRET, free_port
-from test_api import move_values, optimal_moves, position_value
 
 EMPTY = ["...", "...", "..."]
 
@@ -59,8 +58,9 @@ def test_keys_name_the_engine_version_rules_and_canonical_position():
     key, _ = key_of(["..x", "...", "..."])
     assert key == f"solved:v{ENGINE_VERSION}:3x3k3:x../.../..."
     # all 8 images of a position share the key
-    assert {key_of(image)[0] for image in (["x..", "...", "..."], ["...", "...", "x.."],
-                                           ["...", "...", "..x"])} == {key}
+    assert {
+        key_of(image)[0] for image in (["x..", "...", "..."], ["...", "...", "x.."], ["...", "...", "..x"])
+    } == {key}
 
 
 def test_hits_and_misses_are_counted_and_symmetric_positions_share_an_entry(tmp_path):
@@ -97,16 +97,16 @@ def test_analyze_needs_move_values_and_upgrades_a_move_entry(tmp_path):
 def test_a_cache_hit_still_varies_the_move(tmp_path):
     client = make_app(tmp_path).test_client()
     client.post("/move", json={"board": EMPTY})  # every first move draws: 9 optimal moves
-    seeded = [client.post("/move", json={"board": EMPTY, "seed": seed}).get_json()
-              for seed in range(60)]
+    seeded = [client.post("/move", json={"board": EMPTY, "seed": seed}).get_json() for seed in range(60)]
     assert all(body["cached"] for body in seeded)
     chosen = {body["move"]["row"] * 3 + body["move"]["col"] for body in seeded}
     assert chosen == optimal_moves(".........") == set(range(9))
     # the same seed gives the same move; no seed is random
     repeat = client.post("/move", json={"board": EMPTY, "seed": 5}).get_json()
     assert repeat["move"] == seeded[5]["move"]
-    unseeded = {tuple(client.post("/move", json={"board": EMPTY}).get_json()["move"].values())
-                for _ in range(40)}
+    unseeded = {
+        tuple(client.post("/move", json={"board": EMPTY}).get_json()["move"].values()) for _ in range(40)
+    }
     assert len(unseeded) > 1
 
 
@@ -126,8 +126,7 @@ def raw_file(app, key: str):
 
 
 # A well-formed entry for x . . / . o . / . . . (its canonical image), before each case spoils it.
-ENTRY = {"format": ENTRY_FORMAT, "value": "draw", "plies": 7, "best": [1], "moves": None,
-         "source": "proof"}
+ENTRY = {"format": ENTRY_FORMAT, "value": "draw", "plies": 7, "best": [1], "moves": None, "source": "proof"}
 GARBAGE = {
     "not-json-bytes": b"\x80\x04\x95garbage pickle\x00\xff",
     "json-string": "garbage",
@@ -137,8 +136,7 @@ GARBAGE = {
     "extra-field": {**ENTRY, "trust": "me"},
     "other-format": {**ENTRY, "format": 99},
     # format 2 had no source: such entries are replaced, not guessed at
-    "format-2-without-source": {"format": 2, "value": "draw", "plies": 7, "best": [1],
-                                "moves": None},
+    "format-2-without-source": {"format": 2, "value": "draw", "plies": 7, "best": [1], "moves": None},
     "unknown-source": {**ENTRY, "source": "oracle"},
     "heuristic-source": {**ENTRY, "source": "heuristic"},
     "unknown-value": {**ENTRY, "value": "maybe"},
@@ -151,11 +149,13 @@ GARBAGE = {
     "best-unsorted": {**ENTRY, "best": [2, 1]},
     "best-not-list": {**ENTRY, "best": "1"},
     "moves-missing-a-cell": {**ENTRY, "moves": [[1, "draw", 7]]},
-    "moves-disagree-with-best": {
-        **ENTRY, "moves": [[c, "draw", 7] for c in (1, 2, 3, 5, 6, 7, 8)]},
+    "moves-disagree-with-best": {**ENTRY, "moves": [[c, "draw", 7] for c in (1, 2, 3, 5, 6, 7, 8)]},
     "moves-disagree-with-value": {
-        **ENTRY, "value": "win", "best": [1, 2, 3, 5, 6, 7, 8],
-        "moves": [[c, "draw", 7] for c in (1, 2, 3, 5, 6, 7, 8)]},
+        **ENTRY,
+        "value": "win",
+        "best": [1, 2, 3, 5, 6, 7, 8],
+        "moves": [[c, "draw", 7] for c in (1, 2, 3, 5, 6, 7, 8)],
+    },
 }
 
 
@@ -184,30 +184,35 @@ def test_garbage_and_wrong_schema_entries_are_ignored_and_replaced(tmp_path, gar
     # can read but does not fit the schema is counted as invalid.
     assert stats(client)["invalid"] >= (0 if isinstance(garbage, bytes) else 1)
     entry = stored_entry(app, key, canon)  # replaced by a valid one
-    assert {c: (mv.value, mv.plies) for c, mv in entry.moves.items()} == move_values(
-        "".join(canon.to_text()))
+    assert {c: (mv.value, mv.plies) for c, mv in entry.moves.items()} == move_values("".join(canon.to_text()))
 
 
 @pytest.mark.parametrize("tamper", ["unsigned", "wrong-mac", "signed-for-another-key"])
 def test_entries_the_app_did_not_sign_are_never_served(tmp_path, tamper):
     """A well-formed entry with a losing move: only its signature can tell it is not ours.
 
-        x x .      O to move: only (0, 2) draws; the planted entry says (1, 0)
-        . o .
-        . . .
+    x x .      O to move: only (0, 2) draws; the planted entry says (1, 0)
+    . o .
+    . . .
     """
     app = make_app(tmp_path)
     client = app.test_client()
     board = ["xx.", ".o.", "..."]
-    key, canon = key_of(board)
+    key, _canon = key_of(board)
     client.post("/analyze", json={"board": board})
     genuine = app.extensions["solved_positions"].backend.signer.check(key, backend(app).get(key))
-    forged = {**genuine, "value": "draw", "plies": 6, "best": [3],
-              "moves": [[c, "draw" if c == 3 else "loss", 6 if c == 3 else 2]
-                        for c, _, _ in genuine["moves"]]}
-    planted = {"unsigned": forged,
-               "wrong-mac": {**forged, "mac": "0" * 64},
-               "signed-for-another-key": sign(app, key + "x", forged)}[tamper]
+    forged = {
+        **genuine,
+        "value": "draw",
+        "plies": 6,
+        "best": [3],
+        "moves": [[c, "draw" if c == 3 else "loss", 6 if c == 3 else 2] for c, _, _ in genuine["moves"]],
+    }
+    planted = {
+        "unsigned": forged,
+        "wrong-mac": {**forged, "mac": "0" * 64},
+        "signed-for-another-key": sign(app, key + "x", forged),
+    }[tamper]
     assert backend(app).set(key, planted)
     fresh = make_app(tmp_path).test_client()  # a worker with nothing in its memory
     for _ in range(5):
@@ -220,9 +225,9 @@ def test_entries_the_app_did_not_sign_are_never_served(tmp_path, tamper):
 def test_a_cached_answer_still_says_how_it_was_known(tmp_path):
     """The engine's ``source`` is stored with the entry and comes back with every hit.
 
-        x . .      mirrored: . . x     both served from one entry
-        . o .                . o .
-        . . .                . . .
+    x . .      mirrored: . . x     both served from one entry
+    . o .                . o .
+    . . .                . . .
     """
     app = make_app(tmp_path)
     positions = app.extensions["solved_positions"]
@@ -272,6 +277,7 @@ def test_boards_too_big_to_prove_skip_the_cache(tmp_path):
 
 # -- failures -------------------------------------------------------------------
 
+
 def test_a_cache_dir_that_cannot_be_created_still_answers(tmp_path):
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder")
@@ -283,8 +289,11 @@ def test_a_cache_dir_that_cannot_be_created_still_answers(tmp_path):
     assert client.post("/analyze", json={"board": ["x..", ".o.", "..."]}).status_code == 200
     health = client.get("/healthz")
     assert health.status_code == 503
-    assert health.get_json()["cache"] == {"backend": "filesystem", "ok": False,
-                                          "detail": "cache folder unusable"}
+    assert health.get_json()["cache"] == {
+        "backend": "filesystem",
+        "ok": False,
+        "detail": "cache folder unusable",
+    }
     assert str(tmp_path) not in health.get_data(as_text=True)
 
 
@@ -322,8 +331,7 @@ def test_a_broken_lock_folder_still_answers(tmp_path):
 def test_healthz_ok_and_null_backend(tmp_path):
     ok = make_app(tmp_path).test_client().get("/healthz")
     assert ok.status_code == 200
-    assert ok.get_json()["cache"] == {"backend": "filesystem", "ok": True,
-                                      "detail": "read and write ok"}
+    assert ok.get_json()["cache"] == {"backend": "filesystem", "ok": True, "detail": "read and write ok"}
     null = create_app({"CACHE_TYPE": "null"}).test_client()
     assert null.get("/healthz").status_code == 200
     for _ in range(2):
@@ -333,11 +341,18 @@ def test_healthz_ok_and_null_backend(tmp_path):
 
 
 def test_redis_that_does_not_answer_is_503_on_healthz_and_200_on_moves():
-    app = create_app({"REDIS_URL": f"redis://127.0.0.1:{free_port()}/0",  # nothing listens
-                      "CACHE_SECRET": TEST_SECRET})
+    app = create_app(
+        {
+            "REDIS_URL": f"redis://127.0.0.1:{free_port()}/0",  # nothing listens
+            "CACHE_SECRET": TEST_SECRET,
+        }
+    )
     client = app.test_client()
-    for endpoint, board in (("/move", ["x..", ".o.", "..."]), ("/analyze", [".x.", ".o.", "..."]),
-                            ("/move", ["xo.", "...", "..."])):
+    for endpoint, board in (
+        ("/move", ["x..", ".o.", "..."]),
+        ("/analyze", [".x.", ".o.", "..."]),
+        ("/move", ["xo.", "...", "..."]),
+    ):
         response = client.post(endpoint, json={"board": board})
         assert response.status_code == 200 and response.get_json()["proven"] is True
         assert response.get_json()["cached"] is False
@@ -379,8 +394,7 @@ def test_concurrent_requests_for_one_position_search_once(tmp_path):
     with ThreadPoolExecutor(8) as pool:
         answers = list(pool.map(ask, range(8)))
     assert all(a["proven"] for a in answers)
-    assert {(a["value"], a["plies"]) for a in answers} == {(answers[0]["value"],
-                                                            answers[0]["plies"])}
+    assert {(a["value"], a["plies"]) for a in answers} == {(answers[0]["value"], answers[0]["plies"])}
     assert sum(not a["cached"] for a in answers) == 1
     counts = app.test_client().get("/stats").get_json()["worker"]
     assert counts["searches"] == 1

@@ -30,14 +30,19 @@ RESULT_LINE = re.compile(r"^(?:[xo] wins with(?: [a-o]\d+)+|draw: the board is f
 
 def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
     """Run ``python -m tictactoe ARGS`` from the project root; a generous guard, not a timing."""
-    return subprocess.run([sys.executable, "-m", "tictactoe", *args], input=stdin,
-                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "tictactoe", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
 
 
 def move_values(stdout: str) -> dict[str, str]:
     """The ``--all`` list as {label: value}, from its ``b2 (row 2, col 2): draw in 8`` lines."""
-    return dict(re.findall(r"^  ([a-o]\d+) \(row \d+, col \d+\): (win|draw|loss) in", stdout,
-                           re.M))
+    return dict(re.findall(r"^  ([a-o]\d+) \(row \d+, col \d+\): (win|draw|loss) in", stdout, re.M))
 
 
 def assert_clean_failure(proc: subprocess.CompletedProcess) -> None:
@@ -74,18 +79,21 @@ def test_solve_takes_the_board_as_one_slash_separated_argument():
     assert "value for x: draw in 7 plies (proven)" in split.stdout
 
 
-@pytest.mark.parametrize("opening, draws", [
-    # x . .
-    # . . .     after a corner opening only the centre draws
-    # . . .
-    (["x..", "...", "..."], {"b2"}),
-    # after a centre opening only the four corners draw
-    (["...", ".x.", "..."], {"a1", "c1", "a3", "c3"}),
-    # . x .
-    # . . .     after an edge opening: the centre, the two adjacent corners
-    # . . .     and the opposite edge draw
-    ([".x.", "...", "..."], {"b2", "a1", "c1", "b3"}),
-])
+@pytest.mark.parametrize(
+    "opening, draws",
+    [
+        # x . .
+        # . . .     after a corner opening only the centre draws
+        # . . .
+        (["x..", "...", "..."], {"b2"}),
+        # after a centre opening only the four corners draw
+        (["...", ".x.", "..."], {"a1", "c1", "a3", "c3"}),
+        # . x .
+        # . . .     after an edge opening: the centre, the two adjacent corners
+        # . . .     and the opposite edge draw
+        ([".x.", "...", "..."], {"b2", "a1", "c1", "b3"}),
+    ],
+)
 def test_solve_all_gives_every_reply_its_value(opening, draws):
     proc = run("solve", *opening, "--all")
     assert proc.returncode == 0, proc.stderr
@@ -103,14 +111,17 @@ def test_solve_of_a_finished_game_names_the_winner_and_line():
     assert "the game is over: x wins with a1 b1 c1" in proc.stdout
 
 
-@pytest.mark.parametrize("board, reason", [
-    (["x..", ".o", "..."], "same length"),
-    (["x..", ".q.", "..."], "bad character"),
-    (["xx.", "...", "..."], "impossible counts"),
-    (["xxx", "ooo", "x.."], "both x and o"),
-    (["x........"], "rows must be between"),
-    (["x../.o./...", "--k", "4"], "k must be between"),
-])
+@pytest.mark.parametrize(
+    "board, reason",
+    [
+        (["x..", ".o", "..."], "same length"),
+        (["x..", ".q.", "..."], "bad character"),
+        (["xx.", "...", "..."], "impossible counts"),
+        (["xxx", "ooo", "x.."], "both x and o"),
+        (["x........"], "rows must be between"),
+        (["x../.o./...", "--k", "4"], "k must be between"),
+    ],
+)
 def test_solve_rejects_bad_boards_with_status_2_and_no_traceback(board, reason):
     proc = run("solve", *board)
     assert_clean_failure(proc)
@@ -156,9 +167,13 @@ def test_play_stops_cleanly_at_the_end_of_input_or_on_quit(stdin):
 
 
 def test_play_exits_cleanly_on_ctrl_c_at_the_prompt():
-    proc = subprocess.Popen([sys.executable, "-m", "tictactoe", "play"], cwd=ROOT,
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tictactoe", "play"],
+        cwd=ROOT,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     seen = b""
     while b"your move" not in seen:  # the prompt is flushed before input is read
         chunk = os.read(proc.stdout.fileno(), 4096)
@@ -172,13 +187,16 @@ def test_play_exits_cleanly_on_ctrl_c_at_the_prompt():
     assert b"Traceback" not in err
 
 
-@pytest.mark.parametrize("options, reason", [
-    (["--size", "3by3"], "is not a size"),
-    (["--k", "7"], "k must be between"),
-    (["--budget", "0"], "more than 0 seconds"),
-    (["--size", "3x4", "--rows", "5"], "disagree"),
-    (["--level", "godlike"], "invalid choice"),
-])
+@pytest.mark.parametrize(
+    "options, reason",
+    [
+        (["--size", "3by3"], "is not a size"),
+        (["--k", "7"], "k must be between"),
+        (["--budget", "0"], "more than 0 seconds"),
+        (["--size", "3x4", "--rows", "5"], "disagree"),
+        (["--level", "godlike"], "invalid choice"),
+    ],
+)
 def test_play_rejects_bad_options_with_status_2(options, reason):
     proc = run("play", *options)
     assert_clean_failure(proc)
@@ -191,8 +209,7 @@ def test_play_rejects_bad_options_with_status_2(options, reason):
 def test_selfplay_perfect_against_perfect_on_3x3_is_a_draw():
     proc = run("selfplay", "--seed", "3")
     assert proc.returncode == 0, proc.stderr
-    plies = re.findall(r"^ply (\d): ([xo]) plays ([a-c][1-3]) .*proven; [\d,]+ nodes", proc.stdout,
-                       re.M)
+    plies = re.findall(r"^ply (\d): ([xo]) plays ([a-c][1-3]) .*proven; [\d,]+ nodes", proc.stdout, re.M)
     assert [int(ply) for ply, _, _ in plies] == list(range(1, 10))
     assert [side for _, side, _ in plies] == list("xoxoxoxox")
     assert len({cell for _, _, cell in plies}) == 9
@@ -200,8 +217,9 @@ def test_selfplay_perfect_against_perfect_on_3x3_is_a_draw():
 
 
 def test_selfplay_reports_levels_that_do_not_search():
-    proc = run("selfplay", "--size", "4x4", "--k", "3", "--x-level", "easy",
-               "--o-level", "medium", "--seed", "2")
+    proc = run(
+        "selfplay", "--size", "4x4", "--k", "3", "--x-level", "easy", "--o-level", "medium", "--seed", "2"
+    )
     assert proc.returncode == 0, proc.stderr
     assert "(easy: no search)" in proc.stdout
     assert "(medium: no search)" in proc.stdout
@@ -212,12 +230,17 @@ def test_stats_prints_the_reference_counts():
     proc = run("stats")
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
-    for label, figure in [("complete games", "255,168"), ("  x wins", "131,184"),
-                          ("  o wins", "77,904"), ("  draws", "46,080"),
-                          ("games up to symmetry", "26,830"),
-                          ("game tree nodes, root included", "549,946"),
-                          ("total", "5,478 +765"), ("terminal", "958 +138"),
-                          ("non-terminal", "4,520 +627")]:
+    for label, figure in [
+        ("complete games", "255,168"),
+        ("  x wins", "131,184"),
+        ("  o wins", "77,904"),
+        ("  draws", "46,080"),
+        ("games up to symmetry", "26,830"),
+        ("game tree nodes, root included", "549,946"),
+        ("total", "5,478 +765"),
+        ("terminal", "958 +138"),
+        ("non-terminal", "4,520 +627"),
+    ]:
         assert re.search(rf"^{label} +{figure}$", out, re.M), label
     assert re.search(r"^ +9 +81,792 +0 +46,080 +127,872$", out, re.M)
 
@@ -245,15 +268,17 @@ def test_bench_rejects_an_unknown_row():
 # -- helpers, in process ---------------------------------------------------------------
 
 
-@pytest.mark.parametrize("text, cell", [("2 3", 5), ("c2", 5), ("B1", 1), (" 1,1 ", 0),
-                                        ("3 1", 6), ("a3", 6)])
+@pytest.mark.parametrize(
+    "text, cell", [("2 3", 5), ("c2", 5), ("B1", 1), (" 1,1 ", 0), ("3 1", 6), ("a3", 6)]
+)
 def test_parse_move_reads_rows_and_columns_from_1_or_cell_names(text, cell):
     assert parse_move(text, Board()) == cell
 
 
-@pytest.mark.parametrize("text, reason", [("b", "not a move"), ("1 2 3", "not a move"),
-                                          ("0 1", "row 0"), ("d1", "column d"),
-                                          ("2 2", "taken")])
+@pytest.mark.parametrize(
+    "text, reason",
+    [("b", "not a move"), ("1 2 3", "not a move"), ("0 1", "row 0"), ("d1", "column d"), ("2 2", "taken")],
+)
 def test_parse_move_explains_what_is_wrong(text, reason):
     # . . .
     # . x .
@@ -286,8 +311,10 @@ def test_progress_rewrites_one_line_on_a_terminal_and_appends_lines_elsewhere():
         progress(2_000_000, 2.0)
         progress.finish()
     assert "\r" not in log.getvalue()
-    assert log.getvalue().splitlines() == ["solving: 1,000,000 nodes, 1,000,000 nodes/s, 1.0 s",
-                                           "solving: 2,000,000 nodes, 1,000,000 nodes/s, 2.0 s"]
+    assert log.getvalue().splitlines() == [
+        "solving: 1,000,000 nodes, 1,000,000 nodes/s, 1.0 s",
+        "solving: 2,000,000 nodes, 1,000,000 nodes/s, 2.0 s",
+    ]
     assert tty.getvalue().count("\r") == 2
     assert tty.getvalue().count("\n") == 1 and tty.getvalue().endswith("\n")
 
@@ -302,8 +329,7 @@ def test_main_writes_to_the_streams_it_is_given():
 
 def test_bench_quick_leaves_out_only_the_slow_rows_and_only_selects():
     names = [row.name for row in select_rows()]
-    assert {"3x3", "4x4k4", "4x5k4", "5x4k4", "5x5k4", "3x3-all", "3x3-selfplay",
-            "gomoku"} == set(names)
+    assert {"3x3", "4x4k4", "4x5k4", "5x4k4", "5x5k4", "3x3-all", "3x3-selfplay", "gomoku"} == set(names)
     assert [row.name for row in select_rows(quick=True)] == [n for n in names if n != "5x5k4"]
     assert [row.name for row in select_rows(only=["gomoku", "3x3"])] == ["3x3", "gomoku"]
 

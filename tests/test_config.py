@@ -8,10 +8,9 @@ from pathlib import Path
 import pytest
 
 from app import create_app
-from web.config import ConfigError, load_settings
-from web.cache.backends import UnsafeCacheDir, prepare_cache_dir
-
 from servers import TEST_SECRET
+from web.cache.backends import UnsafeCacheDir, prepare_cache_dir
+from web.config import ConfigError, load_settings
 
 
 def test_defaults():
@@ -41,30 +40,34 @@ def test_overrides_win_over_the_environment():
     assert settings.search_budget == 1.5 and settings.single_flight_wait == 2.5
 
 
-@pytest.mark.parametrize("env,message", [
-    ({"CACHE_TYPE": "memcached"}, "CACHE_TYPE must be one of filesystem, redis, null"),
-    ({"CACHE_TYPE": "redis"}, "CACHE_TYPE=redis needs REDIS_URL"),
-    ({"REDIS_URL": "http://localhost"}, "REDIS_URL must start with redis://"),
-    ({"SEARCH_BUDGET": "3"}, "SEARCH_BUDGET must be more than 0 and at most 2.0"),
-    ({"SEARCH_BUDGET": "0"}, "SEARCH_BUDGET must be more than 0"),
-    ({"SEARCH_BUDGET": "nan"}, "SEARCH_BUDGET must be a number"),
-    ({"SEARCH_BUDGET": "fast"}, "SEARCH_BUDGET must be a number, not 'fast'"),
-    ({"MAX_CONCURRENT_SEARCHES": "0"}, "MAX_CONCURRENT_SEARCHES must be between 1 and 64"),
-    ({"MAX_CONCURRENT_SEARCHES": "2.5"}, "MAX_CONCURRENT_SEARCHES must be an integer"),
-    ({"SINGLE_FLIGHT_WAIT": "-1"}, "SINGLE_FLIGHT_WAIT must be between 0 and 10"),
-    ({"SINGLE_FLIGHT_WAIT": "11"}, "SINGLE_FLIGHT_WAIT must be between 0 and 10"),
-    ({"SOLVER_TABLE_LIMIT": "10"}, "SOLVER_TABLE_LIMIT must be between 1000"),
-    ({"REDIS_TIMEOUT": "0"}, "REDIS_TIMEOUT must be more than 0"),
-    ({"STATIC_MAX_AGE": "-5"}, "STATIC_MAX_AGE must be between 0"),
-    ({"CACHE_KEY_PREFIX": "a b"}, "CACHE_KEY_PREFIX may hold"),
-    ({"FRAME_ANCESTORS": "https://a.example; script-src *"}, "is not a CSP source"),
-    ({"FRAME_ANCESTORS": "https://a.example,https://b.example"}, "is not a CSP source"),
-    ({"FRAME_ANCESTORS": "'unsafe-inline'"}, "is not a CSP source"),
-    ({"FRAME_ANCESTORS": "   "}, "FRAME_ANCESTORS must name at least one source"),
-])
+@pytest.mark.parametrize(
+    "env,message",
+    [
+        ({"CACHE_TYPE": "memcached"}, "CACHE_TYPE must be one of filesystem, redis, null"),
+        ({"CACHE_TYPE": "redis"}, "CACHE_TYPE=redis needs REDIS_URL"),
+        ({"REDIS_URL": "http://localhost"}, "REDIS_URL must start with redis://"),
+        ({"SEARCH_BUDGET": "3"}, "SEARCH_BUDGET must be more than 0 and at most 2.0"),
+        ({"SEARCH_BUDGET": "0"}, "SEARCH_BUDGET must be more than 0"),
+        ({"SEARCH_BUDGET": "nan"}, "SEARCH_BUDGET must be a number"),
+        ({"SEARCH_BUDGET": "fast"}, "SEARCH_BUDGET must be a number, not 'fast'"),
+        ({"MAX_CONCURRENT_SEARCHES": "0"}, "MAX_CONCURRENT_SEARCHES must be between 1 and 64"),
+        ({"MAX_CONCURRENT_SEARCHES": "2.5"}, "MAX_CONCURRENT_SEARCHES must be an integer"),
+        ({"SINGLE_FLIGHT_WAIT": "-1"}, "SINGLE_FLIGHT_WAIT must be between 0 and 10"),
+        ({"SINGLE_FLIGHT_WAIT": "11"}, "SINGLE_FLIGHT_WAIT must be between 0 and 10"),
+        ({"SOLVER_TABLE_LIMIT": "10"}, "SOLVER_TABLE_LIMIT must be between 1000"),
+        ({"REDIS_TIMEOUT": "0"}, "REDIS_TIMEOUT must be more than 0"),
+        ({"STATIC_MAX_AGE": "-5"}, "STATIC_MAX_AGE must be between 0"),
+        ({"CACHE_KEY_PREFIX": "a b"}, "CACHE_KEY_PREFIX may hold"),
+        ({"FRAME_ANCESTORS": "https://a.example; script-src *"}, "is not a CSP source"),
+        ({"FRAME_ANCESTORS": "https://a.example,https://b.example"}, "is not a CSP source"),
+        ({"FRAME_ANCESTORS": "'unsafe-inline'"}, "is not a CSP source"),
+        ({"FRAME_ANCESTORS": "   "}, "FRAME_ANCESTORS must name at least one source"),
+    ],
+)
 def test_bad_values_stop_the_app_naming_the_variable(env, message):
-    with pytest.raises(ConfigError, match=message.replace("(", r"\(").replace(".", r"\.")
-                       .replace("*", r"\*")):
+    with pytest.raises(
+        ConfigError, match=message.replace("(", r"\(").replace(".", r"\.").replace("*", r"\*")
+    ):
         load_settings(env=env)
 
 

@@ -36,8 +36,13 @@ def test_complete_games_split_by_winner():
 
 
 def test_complete_games_by_length():
-    expected = {5: Tally(x_wins=1_440), 6: Tally(o_wins=5_328), 7: Tally(x_wins=47_952),
-                8: Tally(o_wins=72_576), 9: Tally(x_wins=81_792, draws=46_080)}
+    expected = {
+        5: Tally(x_wins=1_440),
+        6: Tally(o_wins=5_328),
+        7: Tally(x_wins=47_952),
+        8: Tally(o_wins=72_576),
+        9: Tally(x_wins=81_792, draws=46_080),
+    }
     by_ply = count_games().by_ply
     assert len(by_ply) == 10
     for ply, tally in enumerate(by_ply):
@@ -154,7 +159,7 @@ class PlainGame:
         if self.winner(board) or "." not in board:
             return []
         mover = "x" if board.count("x") == board.count("o") else "o"
-        return [board[:i] + mover + board[i + 1:] for i, ch in enumerate(board) if ch == "."]
+        return [board[:i] + mover + board[i + 1 :] for i, ch in enumerate(board) if ch == "."]
 
     def empty(self) -> str:
         return "." * (self.rows * self.cols)
@@ -210,9 +215,16 @@ def test_games_up_to_symmetry_by_the_other_convention():
     Written without the engine: the 8 symmetries of the square as index maps.
     """
     game = PlainGame(3, 3, 3)
-    maps = [lambda r, c: (r, c), lambda r, c: (r, 2 - c), lambda r, c: (2 - r, c),
-            lambda r, c: (2 - r, 2 - c), lambda r, c: (c, r), lambda r, c: (2 - c, 2 - r),
-            lambda r, c: (c, 2 - r), lambda r, c: (2 - c, r)]
+    maps = [
+        lambda r, c: (r, c),
+        lambda r, c: (r, 2 - c),
+        lambda r, c: (2 - r, c),
+        lambda r, c: (2 - r, 2 - c),
+        lambda r, c: (c, r),
+        lambda r, c: (2 - c, 2 - r),
+        lambda r, c: (c, 2 - r),
+        lambda r, c: (2 - c, r),
+    ]
     perms = [[f(*divmod(i, 3))[0] * 3 + f(*divmod(i, 3))[1] for i in range(9)] for f in maps]
 
     def image(board: str, perm: list[int]) -> str:
@@ -227,6 +239,6 @@ def test_games_up_to_symmetry_by_the_other_convention():
         fixing = [perm for perm in perms if image(board, perm) == board]
         orbits = {min(perm[i] for perm in fixing) for i, ch in enumerate(board) if ch == "."}
         mover = "x" if board.count("x") == board.count("o") else "o"
-        return sum(games(board[:i] + mover + board[i + 1:]) for i in orbits)
+        return sum(games(board[:i] + mover + board[i + 1 :]) for i in orbits)
 
     assert games(game.empty()) == 26_830

@@ -48,16 +48,18 @@ def assert_legal(board: Board, result: SolveResult) -> None:
     assert board.empty & board.geometry.bits[move], f"{move} is occupied"
 
 
-MIDDLE_GAME = centred([  # from a self-play game; X to move, nothing forced
-    "....o....",
-    "..oxxx...",
-    ".xxxo....",
-    ".xooo....",
-    ".....o...",
-    "..o.x.o..",
-    "..ox.....",
-    "..x......",
-])
+MIDDLE_GAME = centred(
+    [  # from a self-play game; X to move, nothing forced
+        "....o....",
+        "..oxxx...",
+        ".xxxo....",
+        ".xooo....",
+        ".....o...",
+        "..o.x.o..",
+        "..ox.....",
+        "..x......",
+    ]
+)
 
 
 # -- the contract --------------------------------------------------------------------
@@ -118,8 +120,7 @@ def test_progress_is_reported_and_the_deadline_kept_on_a_fake_clock(monkeypatch)
     monkeypatch.setattr("tictactoe.clock.time", clock)
     reports = []
     board = Board.from_text(MIDDLE_GAME)
-    result = deepen(board, deadline=3.0, progress=lambda nodes, seconds: reports.append(
-        (nodes, seconds)))
+    result = deepen(board, deadline=3.0, progress=lambda nodes, seconds: reports.append((nodes, seconds)))
     assert_legal(board, result)
     assert reports and all(seconds >= 0.5 for _, seconds in reports)
     assert clock.now < 3.5  # it stopped at the first reading past the deadline
@@ -128,40 +129,58 @@ def test_progress_is_reported_and_the_deadline_kept_on_a_fake_clock(monkeypatch)
 # -- tactics ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("rows", [
-    centred([  # X to move
-        ".......",
-        "oxxxx*.",
-        "..ooo..",
-    ]),
-    centred([  # O to move: its win comes before blocking X's four
-        "*oooo*x",
-        ".xxxx..",
-        ".......",
-    ]),
-])
+@pytest.mark.parametrize(
+    "rows",
+    [
+        centred(
+            [  # X to move
+                ".......",
+                "oxxxx*.",
+                "..ooo..",
+            ]
+        ),
+        centred(
+            [  # O to move: its win comes before blocking X's four
+                "*oooo*x",
+                ".xxxx..",
+                ".......",
+            ]
+        ),
+    ],
+)
 def test_takes_a_win_in_one_on_15x15_with_or_without_time(rows):
     board, wins = position(rows)
     assert deepen(board, deadline=FAR, max_depth=3).best_moves[0] in wins
     assert deepen(board, deadline=time.monotonic() - 1).best_moves[0] in wins
 
 
-@pytest.mark.parametrize("rows, k", [
-    (centred([
-        "oxxxx*.",
-        "...o...",
-        ".o.....",
-    ]), 5),
-    ([
-        ".......",
-        ".......",
-        ".oxxxx*",
-        "..o....",
-        "...o...",
-        ".......",
-        ".......",
-    ], 5),
-])
+@pytest.mark.parametrize(
+    "rows, k",
+    [
+        (
+            centred(
+                [
+                    "oxxxx*.",
+                    "...o...",
+                    ".o.....",
+                ]
+            ),
+            5,
+        ),
+        (
+            [
+                ".......",
+                ".......",
+                ".oxxxx*",
+                "..o....",
+                "...o...",
+                ".......",
+                ".......",
+            ],
+            5,
+        ),
+    ],
+)
 def test_blocks_a_four(rows, k):
     board, block = position(rows, k)
     assert board.to_move == "o"
@@ -169,13 +188,15 @@ def test_blocks_a_four(rows, k):
     assert deepen(board, deadline=time.monotonic() - 1).best_moves[0] in block
 
 
-OPEN_THREE = centred([
-    ".........",
-    "..x......",
-    "..*ooo*..",
-    "....x....",
-    ".......x.",
-])
+OPEN_THREE = centred(
+    [
+        ".........",
+        "..x......",
+        "..*ooo*..",
+        "....x....",
+        ".......x.",
+    ]
+)
 
 
 def test_an_unblocked_open_three_loses():
@@ -193,14 +214,17 @@ def test_blocks_an_open_three_on_15x15():
 
 
 def test_makes_a_double_threat_to_win_in_three_plies():
-    board, _ = position([
-        "......",
-        "......",
-        ".xx...",
-        ".o....",
-        "..o...",
-        "......",
-    ], k=4)
+    board, _ = position(
+        [
+            "......",
+            "......",
+            ".xx...",
+            ".o....",
+            "..o...",
+            "......",
+        ],
+        k=4,
+    )
     found = list(iterate(board, poll=None, max_depth=3))
     last = found[-1]
     assert last.score >= WIN_SCORE
@@ -223,8 +247,7 @@ def test_picks_a_winning_move_where_the_solver_proves_a_win():
 # -- any position ------------------------------------------------------------------------
 
 
-def random_positions(rng: random.Random, count: int,
-                     sizes: list[tuple[int, int, int]] | None = None):
+def random_positions(rng: random.Random, count: int, sizes: list[tuple[int, int, int]] | None = None):
     """Positions made by random play from the empty board, each stopped before the game ends."""
     for _ in range(count):
         if sizes:
@@ -292,8 +315,12 @@ def test_move_tiers_cover_the_cells_of_live_windows():
                     if not other & line and (own & line).bit_count() >= level:
                         for cell in board.geometry.cells_of(line):
                             cover[cell] += 1
-                level_tiers.append([sum(board.geometry.bits[c] for c, n in enumerate(cover)
-                                        if n >= times) for times in (2, 1)])
+                level_tiers.append(
+                    [
+                        sum(board.geometry.bits[c] for c, n in enumerate(cover) if n >= times)
+                        for times in (2, 1)
+                    ]
+                )
             (mine_twice, mine_once), (theirs_twice, theirs_once) = level_tiers
             expected += [mine_twice, theirs_twice, mine_once, theirs_once]
         assert tiers == expected, board

@@ -32,15 +32,16 @@ def variables_read() -> set[str]:
 def heroku_env() -> dict[str, str]:
     """app.json's variables with the values Heroku would give them (a secret generated)."""
     env = json.loads((ROOT / "app.json").read_text())["env"]
-    return {name: spec["value"] if "value" in spec else secrets.token_hex(32)
-            for name, spec in env.items()}
+    return {name: spec["value"] if "value" in spec else secrets.token_hex(32) for name, spec in env.items()}
 
 
 def render_env() -> dict[str, str]:
     """render.yaml's variables, a generated value standing in for ``generateValue``."""
     service = web_service()
-    return {item["key"]: str(item["value"]) if "value" in item else secrets.token_urlsafe(32)
-            for item in service["envVars"]}
+    return {
+        item["key"]: str(item["value"]) if "value" in item else secrets.token_urlsafe(32)
+        for item in service["envVars"]
+    }
 
 
 def web_service() -> dict:
@@ -49,8 +50,14 @@ def web_service() -> dict:
 
 
 def test_the_variables_read_are_found():
-    assert {"REDIS_URL", "SEARCH_BUDGET", "PORT", "WEB_CONCURRENCY", "LOG_FORMAT",
-            "TRUSTED_PROXIES"} <= variables_read()
+    assert {
+        "REDIS_URL",
+        "SEARCH_BUDGET",
+        "PORT",
+        "WEB_CONCURRENCY",
+        "LOG_FORMAT",
+        "TRUSTED_PROXIES",
+    } <= variables_read()
 
 
 @pytest.mark.parametrize("deploy_env", [heroku_env, render_env], ids=["app.json", "render.yaml"])
@@ -72,8 +79,7 @@ def test_app_json_formation_and_no_required_add_on():
     manifest = json.loads((ROOT / "app.json").read_text())
     assert manifest["formation"]["web"]["quantity"] == 1  # one dyno needs no Redis
     assert manifest["addons"] == []  # Redis is optional: docs/deploy.md says when to add it
-    assert manifest["env"]["CACHE_SECRET"] == {**manifest["env"]["CACHE_SECRET"],
-                                               "generator": "secret"}
+    assert manifest["env"]["CACHE_SECRET"] == {**manifest["env"]["CACHE_SECRET"], "generator": "secret"}
     client = create_app({"CACHE_TYPE": "null"}).test_client()
     assert client.get(manifest["success_url"]).status_code == 200
 

@@ -29,8 +29,15 @@ def test_engines_lists_all_seven_in_teaching_order(client):
     response = client.get("/engines")
     assert response.status_code == 200
     engines = response.get_json()["engines"]
-    assert [e["name"] for e in engines] == ["minimax", "alphabeta", "alphabeta-ordered",
-                                           "alphabeta-tt", "negascout", "mcts", "perfect"]
+    assert [e["name"] for e in engines] == [
+        "minimax",
+        "alphabeta",
+        "alphabeta-ordered",
+        "alphabeta-tt",
+        "negascout",
+        "mcts",
+        "perfect",
+    ]
     assert all(isinstance(e["description"], str) and e["description"] for e in engines)
 
 
@@ -61,20 +68,22 @@ def test_every_engine_analyses_a_position(client, name):
 
 
 def test_exact_engines_prove_the_value_and_mcts_does_not(client):
-    values = {name: client.post("/analyze", json={"board": POSITION, "engine": name})
-              .get_json()["value"] for name in ENGINES}
+    values = {
+        name: client.post("/analyze", json={"board": POSITION, "engine": name}).get_json()["value"]
+        for name in ENGINES
+    }
     assert values == {**dict.fromkeys(ENGINES, "draw"), "mcts": None}
 
 
 def test_the_same_analysis_repeats_exactly(client):
-    first, second = (client.post("/analyze", json={"board": POSITION, "engine": "mcts"})
-                     .get_json() for _ in range(2))
+    first, second = (
+        client.post("/analyze", json={"board": POSITION, "engine": "mcts"}).get_json() for _ in range(2)
+    )
     assert first["move"] == second["move"] and first["nodes"] == second["nodes"]
 
 
 def test_minimax_stops_at_the_budget_on_4x4(short_client):
-    response = short_client.post("/move", json={"board": ["...."] * 4, "k": 4,
-                                                "engine": "minimax"})
+    response = short_client.post("/move", json={"board": ["...."] * 4, "k": 4, "engine": "minimax"})
     assert response.status_code == 200
     body = response.get_json()
     assert body["finished"] is False and body["value"] is None and body["proven"] is False

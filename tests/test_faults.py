@@ -27,23 +27,22 @@ import pytest
 import redis as redis_py
 
 from app import create_app
+from servers import TEST_SECRET, Gunicorn, RedisServer, wait_for_workers, wait_until
+from test_api import move_values, optimal_moves, position_value, reachable_positions, rows
+from test_workers import SLOW
 from tictactoe import Board
 from web import locks
 from web.cache.entries import position_key
-
-from servers import TEST_SECRET, Gunicorn, RedisServer, wait_for_workers, wait_until
-
-from test_api import move_values, optimal_moves, position_value, reachable_positions, rows
-from test_workers import SLOW
 
 pytestmark = pytest.mark.slow
 
 # 3x3 positions with the game going on, one of each symmetry class (so no two
 # share a cache entry), in a seeded order.  A stream asks about each once, so
 # every request meets the shared cache, not a worker's own copy of an entry.
-POSITIONS = random.Random(5).sample(sorted(
-    {Board.from_text(rows(cells)).canonical_key(): cells
-     for cells in reachable_positions()}.values()), 600)
+POSITIONS = random.Random(5).sample(
+    sorted({Board.from_text(rows(cells)).canonical_key(): cells for cells in reachable_positions()}.values()),
+    600,
+)
 
 
 @dataclass
@@ -60,9 +59,12 @@ class Answer:
 
 def ask(url: str, path: str, payload: dict, timeout: float = 30) -> tuple[int | None, dict | None]:
     """POST JSON; (status, body), or (None, None) when the connection fails."""
-    request = urllib.request.Request(url + path, data=json.dumps(payload).encode(),
-                                     method="POST",
-                                     headers={"Content-Type": "application/json"})
+    request = urllib.request.Request(
+        url + path,
+        data=json.dumps(payload).encode(),
+        method="POST",
+        headers={"Content-Type": "application/json"},
+    )
     try:
         with urllib.request.urlopen(request, timeout=timeout) as response:
             return response.status, json.loads(response.read())
@@ -92,8 +94,9 @@ class Stream:
     i, i + threads, ... round the list.  At most ``limit`` requests in all.
     """
 
-    def __init__(self, url: str, requests: list[tuple[str, dict, str | None]], threads: int = 3,
-                 limit: int = 20_000) -> None:
+    def __init__(
+        self, url: str, requests: list[tuple[str, dict, str | None]], threads: int = 3, limit: int = 20_000
+    ) -> None:
         self.url = url
         self.requests = requests
         self.answers: list[Answer] = []
@@ -137,8 +140,10 @@ class Stream:
 
 def position_requests() -> list[tuple[str, dict, str]]:
     """/move or /analyze, in turn, on each stream position."""
-    return [(("/move", "/analyze")[i % 2], {"board": rows(cells)}, cells)
-            for i, cells in enumerate(POSITIONS[100:])]  # the first 100 are for the tests
+    return [
+        (("/move", "/analyze")[i % 2], {"board": rows(cells)}, cells)
+        for i, cells in enumerate(POSITIONS[100:])
+    ]  # the first 100 are for the tests
 
 
 def store(cache: Path):
@@ -161,8 +166,9 @@ def check_correct(path: str, cells: str, body: dict) -> None:
         assert body["move"]["row"] * 3 + body["move"]["col"] in optimal_moves(cells), (cells, body)
     else:
         assert {m["row"] * 3 + m["col"] for m in body["best"]} == optimal_moves(cells), cells
-        assert {m["row"] * 3 + m["col"]: (m["value"], m["plies"])
-                for m in body["moves"]} == move_values(cells), cells
+        assert {m["row"] * 3 + m["col"]: (m["value"], m["plies"]) for m in body["moves"]} == move_values(
+            cells
+        ), cells
 
 
 def check_all_correct(answers: list[Answer]) -> None:
@@ -178,10 +184,13 @@ def check_all_correct(answers: list[Answer]) -> None:
 
 @pytest.mark.redis
 def test_redis_killed_mid_stream_costs_no_request_and_the_cache_comes_back(tmp_path):
-    with RedisServer(tmp_path) as redis, \
-            Gunicorn(workers=2, env={"REDIS_URL": redis.url, "CACHE_DIR": str(tmp_path / "c"),
-                                     "CACHE_SECRET": TEST_SECRET}) \
-            as server:
+    with (
+        RedisServer(tmp_path) as redis,
+        Gunicorn(
+            workers=2,
+            env={"REDIS_URL": redis.url, "CACHE_DIR": str(tmp_path / "c"), "CACHE_SECRET": TEST_SECRET},
+        ) as server,
+    ):
         wait_for_workers(server.url, 2)
         with Stream(server.url, position_requests(), limit=2000) as stream:
             stream.wait_for(60)  # the cache fills and serves
@@ -197,7 +206,7 @@ def test_redis_killed_mid_stream_costs_no_request_and_the_cache_comes_back(tmp_p
             stream.wait_for(60)
         check_all_correct(stream.answers)
         # new positions while Redis was gone: computed, not served from a cache
-        assert all(not a.body["cached"] for a in stream.answers[outage:outage + 60])
+        assert all(not a.body["cached"] for a in stream.answers[outage : outage + 60])
         # Once back (both breakers closed by the probes), Redis is used again: a
         # new position is stored there ...
         cells = POSITIONS[0]
@@ -234,8 +243,12 @@ def answer_from_another_worker(url: str, payload: dict, worker: int) -> dict:
 def test_a_killed_worker_costs_at_most_the_requests_in_flight_and_is_replaced(tmp_path):
     # No cache: every request searches (about 0.1 s on 5x5), so workers are busy
     # when one is killed; enough search slots that none is refused as busy.
-    env = {"CACHE_TYPE": "null", "MAX_CONCURRENT_SEARCHES": "8", "SEARCH_BUDGET": "2",
-           "CACHE_DIR": str(tmp_path / "c")}
+    env = {
+        "CACHE_TYPE": "null",
+        "MAX_CONCURRENT_SEARCHES": "8",
+        "SEARCH_BUDGET": "2",
+        "CACHE_DIR": str(tmp_path / "c"),
+    }
     with Gunicorn(workers=2, env=env) as server:
         workers = wait_for_workers(server.url, 2)
         with Stream(server.url, [("/move", SLOW, None)], threads=4) as stream:
@@ -246,8 +259,11 @@ def test_a_killed_worker_costs_at_most_the_requests_in_flight_and_is_replaced(tm
             os.kill(victim, signal.SIGKILL)
             after = time.monotonic()
             # the arbiter starts a new worker, which answers
-            wait_until(lambda: any(a.body and a.body["worker"] not in workers
-                                   for a in stream.answers[-8:]), 30, what="a new worker")
+            wait_until(
+                lambda: any(a.body and a.body["worker"] not in workers for a in stream.answers[-8:]),
+                30,
+                what="a new worker",
+            )
             stream.wait_for(16)
         in_flight = [a for a in stream.answers if a.started < after and a.ended > before]
         failed = [a for a in stream.answers if a.status != 200]
@@ -275,12 +291,14 @@ class AnyHealthGunicorn(Gunicorn):
 def test_a_cache_folder_that_cannot_be_created_leaves_a_working_server(tmp_path):
     # Its parent is a regular file: no mkdir can succeed, root or not.
     (tmp_path / "file").write_text("not a folder")
-    with AnyHealthGunicorn(workers=2, env={"CACHE_DIR": str(tmp_path / "file" / "cache")}) \
-            as server:
+    with AnyHealthGunicorn(workers=2, env={"CACHE_DIR": str(tmp_path / "file" / "cache")}) as server:
         status, body = health(server.url)
         assert status == 503 and body["cache"]["detail"] == "cache folder unusable"
-        answers = [(path, cells, *ask(server.url, path, {"board": rows(cells)}))
-                   for cells in POSITIONS[:8] for path in ("/move", "/analyze")]
+        answers = [
+            (path, cells, *ask(server.url, path, {"board": rows(cells)}))
+            for cells in POSITIONS[:8]
+            for path in ("/move", "/analyze")
+        ]
     for path, cells, status, body in answers:
         assert status == 200, (path, cells, body)
         check_correct(path, cells, body)
@@ -304,14 +322,13 @@ def test_the_cache_folder_replaced_by_a_file_while_serving(tmp_path):
             wait_until(lambda: health(server.url)[0] == 200, 30, what="healthz 200")
             stream.wait_for(40)
         check_all_correct(stream.answers)
-        assert all(not a.body["cached"] for a in stream.answers[broken:broken + 60])
+        assert all(not a.body["cached"] for a in stream.answers[broken : broken + 60])
         # the folder back, a new position is stored in it again
         assert ask(server.url, "/move", {"board": rows(POSITIONS[1])})[0] == 200
         assert store(cache)[1].get(key_of(POSITIONS[1])) is not None
 
 
-def test_a_lock_folder_replaced_while_a_lock_is_taken_is_unavailable_not_a_crash(tmp_path,
-                                                                              monkeypatch):
+def test_a_lock_folder_replaced_while_a_lock_is_taken_is_unavailable_not_a_crash(tmp_path, monkeypatch):
     # The race the test above meets now and then, made certain: the folder is
     # swapped for a file between opening the lock file and checking it is still
     # the one at its path.  The lock must report itself unavailable (the request
@@ -336,8 +353,7 @@ def test_a_lock_folder_replaced_while_a_lock_is_taken_is_unavailable_not_a_crash
 
 def solved_files(cache: Path) -> list[Path]:
     """The stored entries (cachelib's files) under the cache folder."""
-    return sorted(p for p in (cache / "solved").iterdir() if p.is_file()
-                  and not p.name.startswith("__"))
+    return sorted(p for p in (cache / "solved").iterdir() if p.is_file() and not p.name.startswith("__"))
 
 
 def test_garbage_entries_are_never_served(tmp_path):
@@ -361,8 +377,11 @@ def test_garbage_entries_are_never_served(tmp_path):
     for i, path in enumerate(files):
         path.write_bytes(damages[i % len(damages)](path.read_bytes()))
     with Gunicorn(workers=2, env={"CACHE_DIR": str(cache)}) as server:
-        answers = [(cells, path, *ask(server.url, path, {"board": rows(cells)}))
-                   for cells in POSITIONS[:12] for path in ("/analyze", "/move")]
+        answers = [
+            (cells, path, *ask(server.url, path, {"board": rows(cells)}))
+            for cells in POSITIONS[:12]
+            for path in ("/analyze", "/move")
+        ]
     for cells, path, status, body in answers:
         assert status == 200, (cells, path, body)
         check_correct(path, cells, body)
@@ -399,9 +418,13 @@ def test_a_well_formed_entry_with_a_wrong_move_is_never_served(tmp_path, kind):
         entry["best"] = [wrong]
         if kind == "with-move-values":
             entry["moves"] = [
-                [cell, value, plies] if cell == wrong
-                else [cell, *wrong_value] if cell in optimal_moves(cells)
-                else [cell, v, p] for cell, v, p in entry["moves"]]
+                [cell, value, plies]
+                if cell == wrong
+                else [cell, *wrong_value]
+                if cell in optimal_moves(cells)
+                else [cell, v, p]
+                for cell, v, p in entry["moves"]
+            ]
         else:
             entry["moves"] = None
         assert backend.set(key_of(cells), entry)

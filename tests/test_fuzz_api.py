@@ -32,8 +32,7 @@ CONFIG = {
 _CACHE = tempfile.TemporaryDirectory(prefix="fuzz-cache-")
 # A short budget keeps the big boards quick; the answers' form does not depend on it.
 APP = create_app({"CACHE_DIR": _CACHE.name, "SEARCH_BUDGET": "0.2"})
-schema = schemathesis.openapi.from_wsgi("/openapi.json", APP,
-                                        config=schemathesis.Config.from_dict(CONFIG))
+schema = schemathesis.openapi.from_wsgi("/openapi.json", APP, config=schemathesis.Config.from_dict(CONFIG))
 
 
 @schema.parametrize()
@@ -54,7 +53,11 @@ def test_the_run_is_seeded_bounded_and_has_every_check_on():
     assert phases.examples.enabled and phases.fuzzing.enabled and not phases.coverage.enabled
     load_all_checks()
     names = CHECKS.get_all_names()
-    assert {"not_a_server_error", "positive_data_acceptance", "negative_data_rejection",
-            "response_schema_conformance"} <= set(names)
+    assert {
+        "not_a_server_error",
+        "positive_data_acceptance",
+        "negative_data_rejection",
+        "response_schema_conformance",
+    } <= set(names)
     checks = config.checks_config_for(operation=None)
     assert [name for name in names if not checks.get_by_name(name=name).enabled] == []

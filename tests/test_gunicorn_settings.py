@@ -25,8 +25,11 @@ def test_defaults_fit_a_dyno():
     assert conf["worker_class"] == "gevent" and conf["keepalive"] >= 1
     assert conf["graceful_timeout"] < PLATFORM_GRACE
     assert conf["max_requests"] > 0 and 0 < conf["max_requests_jitter"] < conf["max_requests"]
-    assert (conf["limit_request_line"], conf["limit_request_fields"],
-            conf["limit_request_field_size"]) == (4094, 100, 8190)
+    assert (conf["limit_request_line"], conf["limit_request_fields"], conf["limit_request_field_size"]) == (
+        4094,
+        100,
+        8190,
+    )
 
 
 def test_the_platform_sets_port_and_workers():
@@ -49,7 +52,8 @@ def test_sigterm_lets_the_request_in_flight_finish_then_exits(tmp_path):
         idle = cpu_seconds(worker)
         answers = []
         long_search = threading.Thread(  # 9x9: the whole 2 s budget
-            target=lambda: answers.append(post(server.url + "/move", {"board": ["." * 9] * 9, "k": 5})))
+            target=lambda: answers.append(post(server.url + "/move", {"board": ["." * 9] * 9, "k": 5}))
+        )
         long_search.start()
         # Nothing else runs: the worker burning CPU means the search is under way.
         wait_until(lambda: cpu_seconds(worker) - idle > 0.3, 10, what="the long search in flight")

@@ -78,37 +78,44 @@ def test_every_response_carries_the_security_headers(client, method, path, kwarg
 
 def test_a_conditional_static_request_is_a_304_with_the_headers(client):
     first = client.get("/static/css/app.css", buffered=True)
-    again = client.get("/static/css/app.css", buffered=True,
-                       headers={"If-None-Match": first.headers["ETag"]})
+    again = client.get("/static/css/app.css", buffered=True, headers={"If-None-Match": first.headers["ETag"]})
     assert again.status_code == 304 and again.get_data() == b""
     assert again.headers["X-Content-Type-Options"] == "nosniff"
     assert csp(again)["script-src"] == ["'self'"]
-    since = client.get("/static/css/app.css", buffered=True,
-                       headers={"If-Modified-Since": first.headers["Last-Modified"]})
+    since = client.get(
+        "/static/css/app.css", buffered=True, headers={"If-Modified-Since": first.headers["Last-Modified"]}
+    )
     assert since.status_code == 304
 
 
-@pytest.mark.parametrize("ancestors,expected", [
-    ("'none'", ["'none'"]),
-    ("'self'", ["'self'"]),
-    ("https://blog.example.org  https://*.example.com:8443", [
-        "https://blog.example.org", "https://*.example.com:8443"]),
-])
+@pytest.mark.parametrize(
+    "ancestors,expected",
+    [
+        ("'none'", ["'none'"]),
+        ("'self'", ["'self'"]),
+        (
+            "https://blog.example.org  https://*.example.com:8443",
+            ["https://blog.example.org", "https://*.example.com:8443"],
+        ),
+    ],
+)
 def test_frame_ancestors_come_from_the_configuration(tmp_path, ancestors, expected):
     client = make_app(tmp_path, FRAME_ANCESTORS=ancestors).test_client()
     for path in ("/", "/embed", "/healthz", "/static/css/app.css"):
         assert csp(client.get(path, buffered=True))["frame-ancestors"] == expected, path
 
 
-@pytest.mark.parametrize("ancestors,message", [
-    ("https://a.example; script-src *", "is not a CSP source"),  # a directive smuggled in
-    ("https://a.example, https://b.example", "is not a CSP source"),
-    ("https://a.example\r\nSet-Cookie: x=1", "is not a CSP source"),  # header injection
-    ("'unsafe-inline'", "is not a CSP source"),
-    ("   ", "must name at least one source"),
-])
-def test_a_frame_ancestors_value_that_could_change_the_policy_stops_the_app(tmp_path, ancestors,
-                                                                            message):
+@pytest.mark.parametrize(
+    "ancestors,message",
+    [
+        ("https://a.example; script-src *", "is not a CSP source"),  # a directive smuggled in
+        ("https://a.example, https://b.example", "is not a CSP source"),
+        ("https://a.example\r\nSet-Cookie: x=1", "is not a CSP source"),  # header injection
+        ("'unsafe-inline'", "is not a CSP source"),
+        ("   ", "must name at least one source"),
+    ],
+)
+def test_a_frame_ancestors_value_that_could_change_the_policy_stops_the_app(tmp_path, ancestors, message):
     with pytest.raises(ConfigError, match=f"FRAME_ANCESTORS.*{message}"):
         make_app(tmp_path, FRAME_ANCESTORS=ancestors)
 
@@ -124,8 +131,7 @@ class Markup(HTMLParser):
 
     def handle_starttag(self, tag, attrs):
         names = dict(attrs)
-        self.inline += [f"{tag}[{name}]" for name in names
-                        if name.startswith("on") or name == "style"]
+        self.inline += [f"{tag}[{name}]" for name in names if name.startswith("on") or name == "style"]
         if tag == "script":
             self._in_script = True
             self.scripts.append(names.get("src") or "")
@@ -153,15 +159,19 @@ def test_the_pages_need_nothing_the_policy_forbids(client, path):
 # -- caching -----------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("path", sorted(
-    "/static/" + p.relative_to(STATIC).as_posix() for p in STATIC.rglob("*") if p.is_file()))
+@pytest.mark.parametrize(
+    "path", sorted("/static/" + p.relative_to(STATIC).as_posix() for p in STATIC.rglob("*") if p.is_file())
+)
 def test_static_files_are_cacheable_with_validators_and_the_right_type(client, path):
     response = client.get(path, buffered=True)
     assert response.status_code == 200
     assert response.headers["Cache-Control"] == "public, max-age=120"  # STATIC_MAX_AGE
     assert response.headers["ETag"] and response.headers["Last-Modified"]
-    expected = {".js": ("text/javascript", "application/javascript"), ".css": ("text/css",),
-                ".svg": ("image/svg+xml",)}[Path(path).suffix]
+    expected = {
+        ".js": ("text/javascript", "application/javascript"),
+        ".css": ("text/css",),
+        ".svg": ("image/svg+xml",),
+    }[Path(path).suffix]
     # with nosniff a browser refuses a module script or a stylesheet of another type
     assert response.mimetype in expected
 
@@ -182,8 +192,7 @@ def test_every_api_path_is_never_stored_and_answers_errors_in_json(client):
     for path, operations in spec["paths"].items():
         if "get" in operations and path != "/openapi.json":  # the document sets its own
             assert client.get(path).headers["Cache-Control"] == "no-store", path
-        wrong = client.open(path, method="POST" if "get" in operations else "GET",
-                            headers=BROWSER)
+        wrong = client.open(path, method="POST" if "get" in operations else "GET", headers=BROWSER)
         assert wrong.status_code == 405 and wrong.mimetype == "application/json", path
         assert wrong.headers["Cache-Control"] == "no-store", path
 
@@ -222,19 +231,32 @@ def broken_app(tmp_path, monkeypatch):
 
 
 def assert_no_details(text: str) -> None:
-    for leak in (SECRET, "Traceback", "File \"", ".py", "/srv/", "/work/", "RuntimeError",
-                 "KeyError", "line 42"):
+    for leak in (
+        SECRET,
+        "Traceback",
+        'File "',
+        ".py",
+        "/srv/",
+        "/work/",
+        "RuntimeError",
+        "KeyError",
+        "line 42",
+    ):
         assert leak not in text, leak
 
 
-@pytest.mark.parametrize("method,path,kwargs,mimetype", [
-    ("POST", "/move", {"json": BOARD}, "application/json"),
-    ("POST", "/analyze", {"json": BOARD, "headers": BROWSER}, "application/json"),
-    ("GET", "/boom", {}, "application/json"),
-    ("GET", "/boom", {"headers": BROWSER}, "text/html"),
-])
-def test_an_internal_error_says_only_that_and_logs_the_details(tmp_path, monkeypatch, caplog,
-                                                               method, path, kwargs, mimetype):
+@pytest.mark.parametrize(
+    "method,path,kwargs,mimetype",
+    [
+        ("POST", "/move", {"json": BOARD}, "application/json"),
+        ("POST", "/analyze", {"json": BOARD, "headers": BROWSER}, "application/json"),
+        ("GET", "/boom", {}, "application/json"),
+        ("GET", "/boom", {"headers": BROWSER}, "text/html"),
+    ],
+)
+def test_an_internal_error_says_only_that_and_logs_the_details(
+    tmp_path, monkeypatch, caplog, method, path, kwargs, mimetype
+):
     client = broken_app(tmp_path, monkeypatch).test_client()
     with caplog.at_level(logging.ERROR, logger="web.errors"):
         response = client.open(path, method=method, **kwargs)
@@ -248,15 +270,22 @@ def test_an_internal_error_says_only_that_and_logs_the_details(tmp_path, monkeyp
     assert response.headers["X-Content-Type-Options"] == "nosniff"
     assert response.headers["Cache-Control"] == "no-store"
     # the details are in the log, for us
-    assert any(SECRET in record.exc_text or SECRET in str(record.exc_info[1])
-               for record in caplog.records if record.exc_info)
+    assert any(
+        SECRET in record.exc_text or SECRET in str(record.exc_info[1])
+        for record in caplog.records
+        if record.exc_info
+    )
 
 
 def test_bad_input_is_never_a_500_even_when_the_engine_is_broken(tmp_path, monkeypatch):
     # Refusals happen before any search: a broken engine cannot turn them into 500s.
     client = broken_app(tmp_path, monkeypatch).test_client()
-    for body, status in (({"board": "x"}, 400), ({"board": ["xx.", "...", "..."]}, 409),
-                         ({"board": ["xxx", "oo.", "..."]}, 409), ({}, 400)):
+    for body, status in (
+        ({"board": "x"}, 400),
+        ({"board": ["xx.", "...", "..."]}, 409),
+        ({"board": ["xxx", "oo.", "..."]}, 409),
+        ({}, 400),
+    ):
         assert client.post("/move", json=body).status_code == status, body
 
 
@@ -272,4 +301,5 @@ def test_a_browser_gets_a_404_page_and_the_api_answers_json(client):
         answer = client.open(path, method=method, headers=BROWSER)
         assert answer.mimetype == "application/json" and set(answer.get_json()) == {"error"}
     assert client.get("/no/such/page").get_json() == {
-        "error": "no such resource: see /openapi.json for the API"}
+        "error": "no such resource: see /openapi.json for the API"
+    }

@@ -57,8 +57,14 @@ class RoundTrip:
 
 def check(round_trip, breaker=None, clock=None, fresh=1.0) -> HealthCheck:
     import logging
-    return HealthCheck(round_trip, breaker or Breaker(), ThrottledLog(logging.getLogger("t")),
-                       fresh=fresh, clock=clock or FakeClock())
+
+    return HealthCheck(
+        round_trip,
+        breaker or Breaker(),
+        ThrottledLog(logging.getLogger("t")),
+        fresh=fresh,
+        clock=clock or FakeClock(),
+    )
 
 
 def test_polls_that_find_a_probe_in_flight_wait_for_it_and_never_start_another():
@@ -114,6 +120,7 @@ def test_a_failure_seen_by_requests_makes_the_shared_result_stale():
 
 # -- a real Redis, paused ----------------------------------------------------------
 
+
 def poll_health(url: str) -> tuple[int, str]:
     try:
         with urllib.request.urlopen(url + "/healthz", timeout=HANG_GUARD) as response:
@@ -127,8 +134,7 @@ def poll_health(url: str) -> tuple[int, str]:
 def test_a_paused_redis_leaves_healthz_quick_and_cached_moves_answered(tmp_path):
     cached = {"board": ["x..", ".o.", "..."]}
     env = {"REDIS_URL": "", "CACHE_SECRET": TEST_SECRET, "CACHE_DIR": str(tmp_path / "c")}
-    with RedisServer(tmp_path) as redis, \
-            Gunicorn(workers=2, env={**env, "REDIS_URL": redis.url}) as server:
+    with RedisServer(tmp_path) as redis, Gunicorn(workers=2, env={**env, "REDIS_URL": redis.url}) as server:
         wait_for_workers(server.url, 2)
         # Both workers hold the position in memory: a cached answer needs no Redis.
         warm: set[int] = set()
@@ -136,7 +142,8 @@ def test_a_paused_redis_leaves_healthz_quick_and_cached_moves_answered(tmp_path)
         def both_warm() -> bool:
             with ThreadPoolExecutor(4) as pool:
                 for _, status, body in pool.map(
-                        lambda _: timed_request(server.url + "/move", cached, HANG_GUARD), range(4)):
+                    lambda _: timed_request(server.url + "/move", cached, HANG_GUARD), range(4)
+                ):
                     if status == 200 and body["cached"]:
                         warm.add(body["worker"])
             return len(warm) == 2
@@ -161,8 +168,7 @@ def test_a_paused_redis_leaves_healthz_quick_and_cached_moves_answered(tmp_path)
 
             with ThreadPoolExecutor(64) as pool:
                 polls = [pool.submit(poll) for _ in range(64)]
-                moves = [timed_request(server.url + "/move", cached, HANG_GUARD)
-                         for _ in range(10)]
+                moves = [timed_request(server.url + "/move", cached, HANG_GUARD) for _ in range(10)]
                 answers = [answer for each in polls for answer in each.result()]
             paused = time.monotonic() - start
         finally:
@@ -173,8 +179,11 @@ def test_a_paused_redis_leaves_healthz_quick_and_cached_moves_answered(tmp_path)
         details = {status: {d for s, d in answers if s == status} for status, _ in answers}
         assert set(details) <= {200, 503} and 503 in details, details
         assert details.get(200, {"read and write ok"}) == {"read and write ok"}
-        assert details[503] <= {BREAKER_OPEN, "cache backend error (TimeoutError)",
-                                "the cache backend's health probe did not finish in time"}
+        assert details[503] <= {
+            BREAKER_OPEN,
+            "cache backend error (TimeoutError)",
+            "the cache backend's health probe did not finish in time",
+        }
         assert all(status == 200 and body["cached"] for _, status, body in moves)
         # Probes that reached Redis (its SET calls; cached moves set nothing): at
         # most one per worker per breaker cooldown, against 512 polls or more.
@@ -182,8 +191,9 @@ def test_a_paused_redis_leaves_healthz_quick_and_cached_moves_answered(tmp_path)
         assert probes <= 2 * (1 + math.ceil(paused / DEFAULT_COOLDOWN)), (probes, paused)
         client.close()
         # Resumed: a probe finds it again once the breaker's moment is over.
-        wait_until(lambda: poll_health(server.url) == (200, "read and write ok"), 10,
-                   what="/healthz ok again")
+        wait_until(
+            lambda: poll_health(server.url) == (200, "read and write ok"), 10, what="/healthz ok again"
+        )
 
 
 def test_after_the_cooldown_one_trial_in_the_background_decides_and_requests_keep_skipping():

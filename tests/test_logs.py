@@ -23,8 +23,7 @@ BODY = {"board": ["x..", ".o.", "..."]}
 
 def served_log(tmp_path, env: dict[str, str], requests) -> list[str]:
     """Run a real gunicorn (2 workers) with ``env``, make ``requests(url)``, return its output lines."""
-    server = Gunicorn(workers=2, env={"CACHE_DIR": str(tmp_path / "cache"),
-                                      "CACHE_SECRET": SECRET, **env})
+    server = Gunicorn(workers=2, env={"CACHE_DIR": str(tmp_path / "cache"), "CACHE_SECRET": SECRET, **env})
     server.log_path = tmp_path / "gunicorn.log"
     with server:
         requests(server.url)
@@ -32,24 +31,29 @@ def served_log(tmp_path, env: dict[str, str], requests) -> list[str]:
 
 
 def some_requests(url: str) -> None:
-    request = urllib.request.Request(url + "/move", data=json.dumps(BODY).encode(),
-                                     headers={"Content-Type": "application/json",
-                                              "X-Request-ID": "router-id-1"})
+    request = urllib.request.Request(
+        url + "/move",
+        data=json.dumps(BODY).encode(),
+        headers={"Content-Type": "application/json", "X-Request-ID": "router-id-1"},
+    )
     with urllib.request.urlopen(request, timeout=30) as response:
         assert response.headers["X-Request-ID"] == "router-id-1"
     status, _ = post(url + "/move", {"board": ["xx.", "...", "..."]})
     assert status == 409
 
 
-@pytest.mark.parametrize("header, kept", [
-    ("5d1c2a4e-8f7b-4c1d-9e0f-a1b2c3d4e5f6", True),  # Heroku's form: a UUID
-    ("edge:abc.123_x/y+z=", True),
-    ("", False),
-    ("has space", False),
-    ("quote\"and<angle>", False),
-    ("a" * 201, False),
-    (None, False),
-])
+@pytest.mark.parametrize(
+    "header, kept",
+    [
+        ("5d1c2a4e-8f7b-4c1d-9e0f-a1b2c3d4e5f6", True),  # Heroku's form: a UUID
+        ("edge:abc.123_x/y+z=", True),
+        ("", False),
+        ("has space", False),
+        ('quote"and<angle>', False),
+        ("a" * 201, False),
+        (None, False),
+    ],
+)
 def test_a_sane_router_id_is_kept_and_anything_else_replaced(header, kept):
     assert (request_id(header) == header) is kept
     if not kept:
@@ -60,8 +64,7 @@ def test_the_response_echoes_the_request_id(tmp_path):
     client = create_app({"CACHE_DIR": str(tmp_path / "cache")}).test_client()
     given = client.post("/move", json=BODY, headers={"X-Request-ID": "abc-123"})
     assert given.headers["X-Request-ID"] == "abc-123"
-    fresh = client.post("/move", json={"board": ["xq.", "...", "..."]},
-                        headers={"X-Request-ID": "bad id;"})
+    fresh = client.post("/move", json={"board": ["xq.", "...", "..."]}, headers={"X-Request-ID": "bad id;"})
     assert fresh.status_code == 400 and len(fresh.headers["X-Request-ID"]) == 32
 
 
@@ -70,15 +73,20 @@ def test_gunicorn_writes_one_json_line_per_request_and_its_own_lines_as_json(tmp
     lines = served_log(tmp_path, {}, some_requests)
     records = [json.loads(line) for line in lines]  # every line is JSON
     assert all({"time", "level", "logger", "message", "pid"} <= set(r) for r in records)
-    booted = [r for r in records if r["logger"] == "gunicorn.error"
-              and r["message"].startswith("Booting worker")]
+    booted = [
+        r for r in records if r["logger"] == "gunicorn.error" and r["message"].startswith("Booting worker")
+    ]
     assert len(booted) == 2
     moves = [r for r in records if r["logger"] == "web.request" and r["path"] == "/move"]
     assert len(moves) == 2  # one line per request: gunicorn's access line stays quiet
     first, refused = moves
     assert first["request_id"] == "router-id-1"
-    assert (first["method"], first["status"], first["cache"], first["board"]) == \
-        ("POST", 200, "search", "3x3k3")
+    assert (first["method"], first["status"], first["cache"], first["board"]) == (
+        "POST",
+        200,
+        "search",
+        "3x3k3",
+    )
     assert first["duration_ms"] > 0 and first["level"] == "INFO"
     assert (refused["status"], refused["cache"], len(refused["request_id"])) == (409, None, 32)
     assert not any(r["logger"] == "gunicorn.access" for r in records)

@@ -16,8 +16,11 @@ from tictactoe.counting import reachable_positions
 
 def samples(text: str) -> dict[tuple, float]:
     """Every sample of an exposition, keyed by (name, sorted labels)."""
-    return {(sample.name, tuple(sorted(sample.labels.items()))): sample.value
-            for family in text_string_to_metric_families(text) for sample in family.samples}
+    return {
+        (sample.name, tuple(sorted(sample.labels.items()))): sample.value
+        for family in text_string_to_metric_families(text)
+        for sample in family.samples
+    }
 
 
 def value(found: dict, name: str, **labels: str) -> float:
@@ -41,8 +44,12 @@ def test_requests_latency_and_cache_events_are_counted(tmp_path):
     assert value(found, requests, method="GET", endpoint="other", status="404") == 1
     assert value(found, "tictactoe_http_request_duration_seconds_count", endpoint="/move") == 4
     events = "tictactoe_cache_events_total"
-    assert (value(found, events, event="misses"), value(found, events, event="searches"),
-            value(found, events, event="hits"), value(found, events, event="stored")) == (1, 1, 2, 1)
+    assert (
+        value(found, events, event="misses"),
+        value(found, events, event="searches"),
+        value(found, events, event="hits"),
+        value(found, events, event="stored"),
+    ) == (1, 1, 2, 1)
     assert value(found, "tictactoe_search_seconds_count", board="3x3") == 1
     assert value(found, "tictactoe_refused_total", reason="busy") == 0
 
@@ -52,8 +59,7 @@ def test_methods_clients_invent_are_counted_as_other(tmp_path):
     for method in ("BREW", "WHEN", "BREW"):
         assert client.open("/move", method=method).status_code == 405
     found = samples(client.get("/metrics").get_data(as_text=True))
-    assert value(found, "tictactoe_http_requests_total", method="other", endpoint="other",
-                 status="405") == 3
+    assert value(found, "tictactoe_http_requests_total", method="other", endpoint="other", status="405") == 3
     assert not any(dict(labels).get("method") in ("BREW", "WHEN") for _, labels in found)
 
 
@@ -64,28 +70,28 @@ def test_stats_reads_the_same_counters_as_metrics(tmp_path):
     stats = client.get("/stats").get_json()
     found = samples(client.get("/metrics").get_data(as_text=True))
     for name, count in stats["total"].items():
-        metric, label = (("tictactoe_refused_total", "reason") if name == "busy"
-                         else ("tictactoe_cache_events_total", "event"))
+        metric, label = (
+            ("tictactoe_refused_total", "reason")
+            if name == "busy"
+            else ("tictactoe_cache_events_total", "event")
+        )
         assert value(found, metric, **{label: name}) == count, name
     assert stats["worker"] == {"pid": stats["worker"]["pid"], **stats["total"]}
 
 
 @pytest.mark.slow
 def test_totals_are_correct_across_two_gunicorn_workers(tmp_path):
-    bodies = [{"board": board.to_text()} for board in reachable_positions()
-              if not board.is_over()][:200]
+    bodies = [{"board": board.to_text()} for board in reachable_positions() if not board.is_over()][:200]
     with Gunicorn(workers=2, env={"CACHE_DIR": str(tmp_path / "cache")}) as server:
         wait_for_workers(server.url, 2)
         with ThreadPoolExecutor(4) as pool:  # concurrent, so both workers answer
-            answers = list(pool.map(lambda body: post(server.url + "/move", body),
-                                    bodies + bodies))
+            answers = list(pool.map(lambda body: post(server.url + "/move", body), bodies + bodies))
         assert all(status == 200 for status, _ in answers)
         assert len({body["worker"] for _, body in answers}) == 2
         with urllib.request.urlopen(server.url + "/metrics", timeout=10) as response:
             found = samples(response.read().decode())
         stats = get(server.url + "/stats")
-    requests = value(found, "tictactoe_http_requests_total", method="POST", endpoint="/move",
-                     status="200")
+    requests = value(found, "tictactoe_http_requests_total", method="POST", endpoint="/move", status="200")
     assert requests == 400  # every request, whichever worker answered it
     assert value(found, "tictactoe_http_request_duration_seconds_count", endpoint="/move") == 400
     total = stats["total"]

@@ -1,8 +1,8 @@
 """The position text (tictactoe/notation.py): round trips, both spellings, clear refusals.
 
-    x . .
-    . o .    <->   "x2/1o1/3"   and   "x../.o./..."
-    . . .
+x . .
+. o .    <->   "x2/1o1/3"   and   "x../.o./..."
+. . .
 """
 
 from __future__ import annotations
@@ -57,29 +57,35 @@ def test_a_board_survives_its_position_text(board):
     assert again.to_text() == board.to_text() and again.rules == board.rules
 
 
-@pytest.mark.parametrize(("text", "rows"), [
-    ("3/3/3", ["...", "...", "..."]),
-    ("x2/1o1/3", ["x..", ".o.", "..."]),
-    ("x.1/.o./2x", ["x..", ".o.", "..x"]),
-    ("15/" * 14 + "7x7", ["." * 15] * 14 + ["." * 7 + "x" + "." * 7]),
-    ("10xo3/15/15", ["." * 10 + "xo" + "...", "." * 15, "." * 15]),
-])
+@pytest.mark.parametrize(
+    ("text", "rows"),
+    [
+        ("3/3/3", ["...", "...", "..."]),
+        ("x2/1o1/3", ["x..", ".o.", "..."]),
+        ("x.1/.o./2x", ["x..", ".o.", "..x"]),
+        ("15/" * 14 + "7x7", ["." * 15] * 14 + ["." * 7 + "x" + "." * 7]),
+        ("10xo3/15/15", ["." * 10 + "xo" + "...", "." * 15, "." * 15]),
+    ],
+)
 def test_examples_read_as_drawn(text, rows):
     assert rows_from_position_text(text) == rows
 
 
-@pytest.mark.parametrize(("text", "message"), [
-    ("x2/1q1/3", "row 1, character 1: bad character 'q'"),
-    ("x2/1o1/3 ", "row 2, character 1: bad character ' '"),
-    ("0/3/3", "row 0, character 0: a run of empty cells is 1 to 15"),
-    ("03/3/3", "written without leading zeros"),
-    ("16/3/3", "row 0: a run of 16 empty cells is longer than the largest board's rows (15)"),
-    ("x15/3/3", "row 0 has more than 15 cells"),
-    ("3//3", "row 1 is empty"),
-    ("", "row 0 is empty"),
-    ("/".join(["3"] * 16), "the position has 16 rows, more than 15"),
-    ("x" * (MAX_TEXT_LENGTH + 1), f"more than the {MAX_TEXT_LENGTH} of the largest board"),
-])
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("x2/1q1/3", "row 1, character 1: bad character 'q'"),
+        ("x2/1o1/3 ", "row 2, character 1: bad character ' '"),
+        ("0/3/3", "row 0, character 0: a run of empty cells is 1 to 15"),
+        ("03/3/3", "written without leading zeros"),
+        ("16/3/3", "row 0: a run of 16 empty cells is longer than the largest board's rows (15)"),
+        ("x15/3/3", "row 0 has more than 15 cells"),
+        ("3//3", "row 1 is empty"),
+        ("", "row 0 is empty"),
+        ("/".join(["3"] * 16), "the position has 16 rows, more than 15"),
+        ("x" * (MAX_TEXT_LENGTH + 1), f"more than the {MAX_TEXT_LENGTH} of the largest board"),
+    ],
+)
 def test_text_that_is_not_a_position_is_refused_saying_where(text, message):
     with pytest.raises(BoardFormatError) as raised:
         rows_from_position_text(text)

@@ -65,8 +65,7 @@ def test_the_answer_is_analyze_s_about_the_position_with_moves_best_first(client
     by_cell = sorted(answer["moves"], key=lambda m: (m["row"], m["col"]))
     if analysis["proven"]:
         # The GET was a cache hit of what the POST proved: the very same facts.
-        assert {**answer, "moves": by_cell} == {
-            f: v for f, v in analysis.items() if f not in PER_REQUEST}
+        assert {**answer, "moves": by_cell} == {f: v for f, v in analysis.items() if f not in PER_REQUEST}
         assert answer["source"] in {"proof", "book", "threats"}
         assert ranks(answer["moves"]) == sorted(ranks(answer["moves"]), reverse=True)
         assert answer["moves"][0]["best"] and len(answer["best"]) >= 1
@@ -74,10 +73,10 @@ def test_the_answer_is_analyze_s_about_the_position_with_moves_best_first(client
         # Unproven: two searches within a budget may differ in their guess, not in the form.
         assert answer["value"] is answer["plies"] is None
         assert answer["source"] == analysis["source"] == "heuristic"
-        assert [(m["row"], m["col"]) for m in by_cell] == [
-            (m["row"], m["col"]) for m in analysis["moves"]]
+        assert [(m["row"], m["col"]) for m in by_cell] == [(m["row"], m["col"]) for m in analysis["moves"]]
         assert [(m["row"], m["col"]) for m in answer["moves"]] == [
-            (m["row"], m["col"]) for m in by_cell]  # row by row when nothing is known
+            (m["row"], m["col"]) for m in by_cell
+        ]  # row by row when nothing is known
 
 
 def test_a_proven_answer_is_immutable_with_a_strong_etag(client):
@@ -118,15 +117,22 @@ def test_the_default_k_and_the_same_k_spelled_out_get_one_etag(client):
 
 
 def test_other_positions_and_other_k_get_other_etags(client):
-    tags = {get(client, text, k).headers["ETag"]
-            for text, k in [("x2/1o1/3", None), ("2x/1o1/3", None), ("x3/1o2/4/4", 3),
-                            ("x3/1o2/4/4", 4)]}
+    tags = {
+        get(client, text, k).headers["ETag"]
+        for text, k in [("x2/1o1/3", None), ("2x/1o1/3", None), ("x3/1o2/4/4", 3), ("x3/1o2/4/4", 4)]
+    }
     assert len(tags) == 4
 
 
-@pytest.mark.parametrize("if_none_match", [
-    "{tag}", 'W/{tag}', '"other", {tag}', "*",
-])
+@pytest.mark.parametrize(
+    "if_none_match",
+    [
+        "{tag}",
+        "W/{tag}",
+        '"other", {tag}',
+        "*",
+    ],
+)
 def test_a_matching_if_none_match_gets_304_with_no_body(client, if_none_match):
     tag = get(client, "x2/1o1/3").headers["ETag"]
     response = get(client, "x../.o./...", **{"If-None-Match": if_none_match.format(tag=tag)})
@@ -145,7 +151,10 @@ def test_a_304_needs_no_lookup_and_no_search(client):
     after = client.get("/stats").get_json()["worker"]
     assert response.status_code == 304
     assert {n: after[n] - before[n] for n in ("hits", "misses", "searches")} == {
-        "hits": 0, "misses": 0, "searches": 0}
+        "hits": 0,
+        "misses": 0,
+        "searches": 0,
+    }
 
 
 def test_a_stale_if_none_match_gets_the_full_answer(client):
@@ -184,8 +193,9 @@ BAD = [
 ]
 
 
-@pytest.mark.parametrize(("query", "status", "message"),
-                         [case[1:] for case in BAD], ids=[case[0] for case in BAD])
+@pytest.mark.parametrize(
+    ("query", "status", "message"), [case[1:] for case in BAD], ids=[case[0] for case in BAD]
+)
 def test_bad_queries_get_a_clear_json_error_that_is_not_stored(client, query, status, message):
     response = client.get("/position", query_string=query)
     assert response.status_code == status

@@ -23,15 +23,20 @@ from test_solver import check_against_oracle
 from tests import minimax
 from tictactoe import Board, IllegalMoveError, Rules, Solver, Symmetry
 
-SETTINGS = {"derandomize": True, "database": None, "deadline": None,
-            "suppress_health_check": [HealthCheck.too_slow]}
+SETTINGS = {
+    "derandomize": True,
+    "database": None,
+    "deadline": None,
+    "suppress_health_check": [HealthCheck.too_slow],
+}
 
 # -- positions by random play --------------------------------------------------
 
 
 @st.composite
-def positions(draw, sizes=st.integers(3, 15), max_moves: int = 60, min_moves: int = 0,
-              rules: Rules | None = None) -> Board:
+def positions(
+    draw, sizes=st.integers(3, 15), max_moves: int = 60, min_moves: int = 0, rules: Rules | None = None
+) -> Board:
     """A position reached by drawn legal moves, whose game is not over.
 
     A drawn move that would end the game is taken back and another drawn, so
@@ -62,6 +67,7 @@ def text_images(rows: list[str]) -> list[list[str]]:
     two mirrors and the half turn; on a square also the transpose, the
     anti-transpose and the two quarter turns.
     """
+
     def flip_rows(b):
         return b[::-1]
 
@@ -71,8 +77,7 @@ def text_images(rows: list[str]) -> list[list[str]]:
     images = [rows, flip_rows(rows), flip_cols(rows), flip_cols(flip_rows(rows))]
     if len(rows) == len(rows[0]):
         transposed = ["".join(col) for col in zip(*rows, strict=True)]
-        images += [transposed, flip_rows(transposed), flip_cols(transposed),
-                   flip_cols(flip_rows(transposed))]
+        images += [transposed, flip_rows(transposed), flip_cols(transposed), flip_cols(flip_rows(transposed))]
     return images
 
 
@@ -114,14 +119,18 @@ def test_the_canonical_key_is_the_same_for_every_symmetric_image(board):
         assert twin.canonical_key() == key, image
         assert twin.canonical()[0] == canon
     # the engine's symmetries are exactly the images found by string operations
-    engine_images = {tuple(board.transformed(Symmetry(perm)).to_text())
-                     for perm in board.geometry.symmetries}
+    engine_images = {tuple(board.transformed(Symmetry(perm)).to_text()) for perm in board.geometry.symmetries}
     assert engine_images == {tuple(image) for image in images}
 
 
 # Boards small enough for the oracle: (rules, fewest stones), so at most 9 cells are empty.
-SMALL = [(Rules(3, 3, 3), 0), (Rules(3, 4, 3), 3), (Rules(3, 4, 4), 3), (Rules(4, 4, 3), 7),
-         (Rules(4, 4, 4), 7)]
+SMALL = [
+    (Rules(3, 3, 3), 0),
+    (Rules(3, 4, 3), 3),
+    (Rules(3, 4, 4), 3),
+    (Rules(4, 4, 3), 7),
+    (Rules(4, 4, 4), 7),
+]
 _WARM: dict[Rules, Solver] = {}
 
 
@@ -142,8 +151,7 @@ def test_the_solver_agrees_with_brute_force_minimax(data):
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory):
-    app = create_app({"CACHE_DIR": str(tmp_path_factory.mktemp("cache")),
-                      "SEARCH_BUDGET": "0.1"})
+    app = create_app({"CACHE_DIR": str(tmp_path_factory.mktemp("cache")), "SEARCH_BUDGET": "0.1"})
     return app.test_client()
 
 
@@ -170,12 +178,14 @@ def check_answer(response) -> dict:
 JSON_VALUES = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
-    max_leaves=12)
+    max_leaves=12,
+)
 # Boards: positions of random play (mostly playable), grids of random stones
 # (often impossible, 409), and rows of anything (400).
 PLAYED = positions(sizes=st.integers(3, 6), max_moves=20).map(lambda board: board.to_text())
-GRIDS = st.integers(3, 6).flatmap(lambda width: st.lists(
-    st.text(alphabet="xXoO.", min_size=width, max_size=width), min_size=3, max_size=6))
+GRIDS = st.integers(3, 6).flatmap(
+    lambda width: st.lists(st.text(alphabet="xXoO.", min_size=width, max_size=width), min_size=3, max_size=6)
+)
 ROWS = st.lists(st.text(alphabet="xXoO.q \u00e9\u2028", max_size=17), max_size=17)
 FIELD_VALUES = {
     "board": PLAYED | GRIDS | ROWS | JSON_VALUES,
@@ -184,12 +194,17 @@ FIELD_VALUES = {
     "seed": st.integers(0, 2**63 - 1) | st.integers(-1, 2**64) | JSON_VALUES,
 }
 BODIES = (
-    st.fixed_dictionaries({"board": FIELD_VALUES["board"]},
-                          optional={name: FIELD_VALUES[name] for name in ("k", "level", "seed")})
-    | st.dictionaries(st.sampled_from(list(FIELD_VALUES)) | st.text(max_size=8), st.none(),
-                      max_size=5).flatmap(lambda keys: st.fixed_dictionaries(
-                          {name: FIELD_VALUES.get(name, JSON_VALUES) for name in keys}))
-    | JSON_VALUES)
+    st.fixed_dictionaries(
+        {"board": FIELD_VALUES["board"]},
+        optional={name: FIELD_VALUES[name] for name in ("k", "level", "seed")},
+    )
+    | st.dictionaries(
+        st.sampled_from(list(FIELD_VALUES)) | st.text(max_size=8), st.none(), max_size=5
+    ).flatmap(
+        lambda keys: st.fixed_dictionaries({name: FIELD_VALUES.get(name, JSON_VALUES) for name in keys})
+    )
+    | JSON_VALUES
+)
 
 
 @settings(max_examples=1000, **SETTINGS)
@@ -203,13 +218,16 @@ def test_any_json_body_gets_a_json_answer_never_a_5xx(client, path, body):
     posted = [row.lower() for row in body["board"]]
     if path == "/move":  # one stone more, on a cell that was empty
         cell = answer["move"]["row"], answer["move"]["col"]
-        changed = [(r, c) for r, row in enumerate(posted) for c, char in enumerate(row)
-                   if answer["board"][r][c] != char]
+        changed = [
+            (r, c)
+            for r, row in enumerate(posted)
+            for c, char in enumerate(row)
+            if answer["board"][r][c] != char
+        ]
         assert changed == [cell] and posted[cell[0]][cell[1]] == "."
         assert answer["board"][cell[0]][cell[1]] == answer["player"]
     elif path == "/analyze":  # a value for every empty cell, the best among them
-        empty = {(r, c) for r, row in enumerate(posted) for c, char in enumerate(row)
-                 if char == "."}
+        empty = {(r, c) for r, row in enumerate(posted) for c, char in enumerate(row) if char == "."}
         assert {(m["row"], m["col"]) for m in answer["moves"]} == empty
         assert answer["best"] and {(m["row"], m["col"]) for m in answer["best"]} <= empty
     else:
@@ -217,44 +235,118 @@ def test_any_json_body_gets_a_json_answer_never_a_5xx(client, path, body):
 
 
 # Pieces of JSON and of things that are nearly JSON, put together at random.
-FRAGMENTS = ['{', '}', '[', ']', ',', ':', '"board"', '"k"', '"level"', '"seed"', '"x.."',
-             '".o."', '"..."', '3', '-0', '1e999', '-1e999', '9' * 120, '1.5', 'NaN',
-             'Infinity', '-Infinity', 'true', 'null', '"\\ud800"', '"\\u0000"', '"\u00e9\u4e2d"',
-             '"\\"', '\ufeff', ' ', '\n', '//', '/*', "'x'", '"' + 'y' * 300 + '"']
+FRAGMENTS = [
+    "{",
+    "}",
+    "[",
+    "]",
+    ",",
+    ":",
+    '"board"',
+    '"k"',
+    '"level"',
+    '"seed"',
+    '"x.."',
+    '".o."',
+    '"..."',
+    "3",
+    "-0",
+    "1e999",
+    "-1e999",
+    "9" * 120,
+    "1.5",
+    "NaN",
+    "Infinity",
+    "-Infinity",
+    "true",
+    "null",
+    '"\\ud800"',
+    '"\\u0000"',
+    '"\u00e9\u4e2d"',
+    '"\\"',
+    "\ufeff",
+    " ",
+    "\n",
+    "//",
+    "/*",
+    "'x'",
+    '"' + "y" * 300 + '"',
+]
 
 
 @settings(max_examples=1000, **SETTINGS)
-@given(path=st.sampled_from(ENDPOINTS),
-       body=st.lists(st.sampled_from(FRAGMENTS), max_size=30).map("".join)
-       | st.binary(max_size=200))
+@given(
+    path=st.sampled_from(ENDPOINTS),
+    body=st.lists(st.sampled_from(FRAGMENTS), max_size=30).map("".join) | st.binary(max_size=200),
+)
 def test_nearly_json_bytes_get_a_json_answer_never_a_5xx(client, path, body):
     check_answer(client.post(path, data=body, content_type=J))
 
 
-HEADER_TEXT = st.text(st.characters(min_codepoint=0x20, max_codepoint=0xFF,
-                                    blacklist_characters="\x7f"), max_size=40)
-CONTENT_TYPES = st.sampled_from([
-    J, "APPLICATION/JSON", "application/json; charset=utf-8", "application/json; charset=latin-1",
-    "application/json;;;", "application/jsonx", "text/json", "text/plain", "text/html",
-    "application/x-www-form-urlencoded", "multipart/form-data; boundary=zz", "*/*", "",
-    "application/json, text/plain"]) | HEADER_TEXT
+HEADER_TEXT = st.text(
+    st.characters(min_codepoint=0x20, max_codepoint=0xFF, blacklist_characters="\x7f"), max_size=40
+)
+CONTENT_TYPES = (
+    st.sampled_from(
+        [
+            J,
+            "APPLICATION/JSON",
+            "application/json; charset=utf-8",
+            "application/json; charset=latin-1",
+            "application/json;;;",
+            "application/jsonx",
+            "text/json",
+            "text/plain",
+            "text/html",
+            "application/x-www-form-urlencoded",
+            "multipart/form-data; boundary=zz",
+            "*/*",
+            "",
+            "application/json, text/plain",
+        ]
+    )
+    | HEADER_TEXT
+)
 
 
 @settings(max_examples=500, **SETTINGS)
-@given(path=st.sampled_from((*ENDPOINTS, "/healthz", "/stats", "/openapi.json", "/api/x")),
-       method=st.sampled_from(["GET", "POST", "PUT", "DELETE", "PATCH"]),
-       content_type=CONTENT_TYPES,
-       headers=st.dictionaries(
-           st.sampled_from(["Accept", "Accept-Encoding", "Accept-Language", "Origin", "Cookie",
-                            "X-Forwarded-For", "X-Forwarded-Proto", "If-None-Match", "Range",
-                            "Authorization", "X-Custom"]), HEADER_TEXT, max_size=4),
-       accept_html=st.booleans())
-def test_random_headers_and_content_types_get_a_json_answer(client, path, method, content_type,
-                                                            headers, accept_html):
+@given(
+    path=st.sampled_from((*ENDPOINTS, "/healthz", "/stats", "/openapi.json", "/api/x")),
+    method=st.sampled_from(["GET", "POST", "PUT", "DELETE", "PATCH"]),
+    content_type=CONTENT_TYPES,
+    headers=st.dictionaries(
+        st.sampled_from(
+            [
+                "Accept",
+                "Accept-Encoding",
+                "Accept-Language",
+                "Origin",
+                "Cookie",
+                "X-Forwarded-For",
+                "X-Forwarded-Proto",
+                "If-None-Match",
+                "Range",
+                "Authorization",
+                "X-Custom",
+            ]
+        ),
+        HEADER_TEXT,
+        max_size=4,
+    ),
+    accept_html=st.booleans(),
+)
+def test_random_headers_and_content_types_get_a_json_answer(
+    client, path, method, content_type, headers, accept_html
+):
     if accept_html:
         headers["Accept"] = "text/html,application/xhtml+xml,*/*;q=0.8"
-    response = client.open(path, method=method, headers=headers, content_type=content_type,
-                           data=json.dumps({"board": ["x..", ".o.", "..."]}))
+    response = client.open(
+        path,
+        method=method,
+        headers=headers,
+        content_type=content_type,
+        data=json.dumps({"board": ["x..", ".o.", "..."]}),
+    )
     # API paths answer JSON even to a browser; the answer is never a 5xx
     # (/healthz may be 503 only when the cache fails, which it does not here).
     check_answer(response)
@@ -267,10 +359,12 @@ DEEP = [
     ("nested-objects", '{"a":' * 2_000 + "1" + "}" * 2_000, 400),
     ("nested-in-board", '{"board": ["x..", ' + "[" * 5_000 + "]" * 5_000 + ', "..."]}', 400),
     ("nested-k", '{"board": ["x..", ".o.", "..."], "k": ' + "[" * 900 + "]" * 900 + "}", 400),
-    ("nested-level", '{"board": ["x..", ".o.", "..."], "level": '
-     + '{"a":' * 900 + "1" + "}" * 900 + "}", 400),
-    ("duplicate-keys", '{"board": ["x..", ".o.", "..."], "level": "easy", "level": "perfect"}',
-     400),
+    (
+        "nested-level",
+        '{"board": ["x..", ".o.", "..."], "level": ' + '{"a":' * 900 + "1" + "}" * 900 + "}",
+        400,
+    ),
+    ("duplicate-keys", '{"board": ["x..", ".o.", "..."], "level": "easy", "level": "perfect"}', 400),
     ("duplicate-board", '{"board": ["xx.", "...", "..."], "board": ["x..", ".o.", "..."]}', 400),
     ("huge-integer", '{"board": ["x..", ".o.", "..."], "k": ' + "9" * 5_000 + "}", 400),
     ("huge-seed", '{"board": ["x..", ".o.", "..."], "seed": ' + "9" * 99 + "}", 400),
@@ -303,23 +397,38 @@ def test_hostile_bodies_are_refused_with_a_clear_status(client, path, body, stat
 
 
 def test_duplicate_fields_and_long_numbers_are_named_in_the_message(client):
-    dup = client.post("/move", content_type=J,
-                      data='{"board": ["x..", ".o.", "..."], "level": "easy", "level": "perfect"}')
+    dup = client.post(
+        "/move", content_type=J, data='{"board": ["x..", ".o.", "..."], "level": "easy", "level": "perfect"}'
+    )
     assert dup.get_json() == {"error": 'field "level" is given twice: give each field once'}
-    long_number = client.post("/move", content_type=J,
-                              data='{"board": ["x..", ".o.", "..."], "k": ' + "9" * 5_000 + "}")
+    long_number = client.post(
+        "/move", content_type=J, data='{"board": ["x..", ".o.", "..."], "k": ' + "9" * 5_000 + "}"
+    )
     assert long_number.get_json()["error"] == (
-        "the body is not valid JSON: a number has 5000 digits, more than 100")
+        "the body is not valid JSON: a number has 5000 digits, more than 100"
+    )
 
 
 # -- /embed with script payloads -------------------------------------------------
 
-PAYLOADS = ["<script>alert(1)</script>", '"><img src=x onerror=alert(1)>',
-            "'><svg onload=alert(1)>", "javascript:alert(1)", "</p><script src=//e.vil></script>",
-            '" autofocus onfocus="alert(1)', "{{7*7}}", "${7*7}", "\u202e<b>", "<!--", "]]>",
-            "\u2028\u2029<", "&lt;script&gt;", "%3Cscript%3E", "x\x00<i>"]
-EMBED_PARAMS = ["size", "rows", "cols", "k", "level", "side", "first", "theme", "utm_source",
-                "<script>"]
+PAYLOADS = [
+    "<script>alert(1)</script>",
+    '"><img src=x onerror=alert(1)>',
+    "'><svg onload=alert(1)>",
+    "javascript:alert(1)",
+    "</p><script src=//e.vil></script>",
+    '" autofocus onfocus="alert(1)',
+    "{{7*7}}",
+    "${7*7}",
+    "\u202e<b>",
+    "<!--",
+    "]]>",
+    "\u2028\u2029<",
+    "&lt;script&gt;",
+    "%3Cscript%3E",
+    "x\x00<i>",
+]
+EMBED_PARAMS = ["size", "rows", "cols", "k", "level", "side", "first", "theme", "utm_source", "<script>"]
 
 
 class Tags(HTMLParser):
@@ -334,8 +443,15 @@ class Tags(HTMLParser):
         self.tags.append((tag, tuple(attrs)))
 
 
-ERROR_PAGE_TAGS = [("html", (("lang", "en"),)), ("head", ()), ("meta", (("charset", "utf-8"),)),
-                   ("title", ()), ("body", ()), ("h1", ()), ("p", ())]
+ERROR_PAGE_TAGS = [
+    ("html", (("lang", "en"),)),
+    ("head", ()),
+    ("meta", (("charset", "utf-8"),)),
+    ("title", ()),
+    ("body", ()),
+    ("h1", ()),
+    ("p", ()),
+]
 
 
 @pytest.fixture(scope="module")
@@ -344,10 +460,16 @@ def plain_embed(client):
 
 
 @settings(max_examples=500, **SETTINGS)
-@given(name=st.sampled_from(EMBED_PARAMS),
-       payload=st.builds(lambda a, b, c: a + b + c, st.sampled_from(PAYLOADS),
-                         st.text(max_size=12), st.sampled_from(["", *PAYLOADS])),
-       browser=st.booleans())
+@given(
+    name=st.sampled_from(EMBED_PARAMS),
+    payload=st.builds(
+        lambda a, b, c: a + b + c,
+        st.sampled_from(PAYLOADS),
+        st.text(max_size=12),
+        st.sampled_from(["", *PAYLOADS]),
+    ),
+    browser=st.booleans(),
+)
 def test_embed_never_reflects_a_payload_unescaped(client, plain_embed, name, payload, browser):
     headers = {"Accept": "text/html,*/*;q=0.8"} if browser else {}
     response = client.get("/embed?" + urlencode({name: payload}), headers=headers)

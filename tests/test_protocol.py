@@ -26,8 +26,9 @@ def server(tmp_path_factory):
         yield running
 
 
-def request(server, method: str, path: str, body: bytes | None = None,
-            headers: dict | None = None) -> http.client.HTTPResponse:
+def request(
+    server, method: str, path: str, body: bytes | None = None, headers: dict | None = None
+) -> http.client.HTTPResponse:
     connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
     connection.request(method, path, body=body, headers=headers or {})
     response = connection.getresponse()
@@ -52,37 +53,51 @@ def test_doubled_slashes_redirect_without_trusting_the_host_header(server):
     assert response.getheader("Location") == "/static/js/main.js"
 
 
-@pytest.mark.parametrize("location, relative", [
-    ("http://evil.example/static/js/main.js", "/static/js/main.js"),
-    ("https://a.example//evil.example/x?y=1", "/evil.example/x?y=1"),  # never "//host"
-    ("/already?relative", "/already?relative"),
-])
+@pytest.mark.parametrize(
+    "location, relative",
+    [
+        ("http://evil.example/static/js/main.js", "/static/js/main.js"),
+        ("https://a.example//evil.example/x?y=1", "/evil.example/x?y=1"),  # never "//host"
+        ("/already?relative", "/already?relative"),
+    ],
+)
 def test_relative_location(location, relative):
     assert relative_location(location) == relative
 
 
 def chunked(payload: bytes, size: int = 4096) -> bytes:
-    parts = [payload[i:i + size] for i in range(0, len(payload), size)]
+    parts = [payload[i : i + size] for i in range(0, len(payload), size)]
     return b"".join(b"%x\r\n%s\r\n" % (len(part), part) for part in parts) + b"0\r\n\r\n"
 
 
 def test_an_oversized_chunked_body_is_413_json(server):
     body = json.dumps({"board": ["x..", "...", "..."], "pad": "." * MAX_BODY_BYTES}).encode()
-    response = request(server, "POST", "/move", chunked(body),
-                       {"Content-Type": "application/json", "Transfer-Encoding": "chunked"})
+    response = request(
+        server,
+        "POST",
+        "/move",
+        chunked(body),
+        {"Content-Type": "application/json", "Transfer-Encoding": "chunked"},
+    )
     assert response.status == 413
     assert json.loads(response.body) == {"error": "the body is too large: at most 16 KiB"}
 
 
 def test_a_chunked_body_within_the_limit_is_read_whole(server):
     body = json.dumps({"board": ["x..", ".o.", "..."]}).encode()
-    response = request(server, "POST", "/move", chunked(body, 7),
-                       {"Content-Type": "application/json", "Transfer-Encoding": "chunked"})
+    response = request(
+        server,
+        "POST",
+        "/move",
+        chunked(body, 7),
+        {"Content-Type": "application/json", "Transfer-Encoding": "chunked"},
+    )
     assert response.status == 200 and json.loads(response.body)["player"] == "x"
 
 
-@pytest.mark.parametrize("path, allowed", [("/move", {"POST", "OPTIONS"}),
-                                           ("/healthz", {"GET", "HEAD", "OPTIONS"})])
+@pytest.mark.parametrize(
+    "path, allowed", [("/move", {"POST", "OPTIONS"}), ("/healthz", {"GET", "HEAD", "OPTIONS"})]
+)
 def test_options_is_204_with_allow_and_no_body(server, path, allowed):
     response = request(server, "OPTIONS", path)
     assert response.status == 204 and response.body == b""
@@ -95,12 +110,13 @@ def test_gunicorns_own_limits_are_the_configured_ones(server):
     line = raw(server, b"GET /" + b"a" * SETTINGS["limit_request_line"] + b" HTTP/1.1\r\n\r\n")
     assert line.startswith(b"HTTP/1.1 414 ")
     fields = b"".join(b"X-F%d: 1\r\n" % i for i in range(SETTINGS["limit_request_fields"] + 1))
-    assert raw(server, b"GET /livez HTTP/1.1\r\nHost: a\r\n" + fields + b"\r\n") \
-        .startswith(b"HTTP/1.1 431 ")
+    assert raw(server, b"GET /livez HTTP/1.1\r\nHost: a\r\n" + fields + b"\r\n").startswith(b"HTTP/1.1 431 ")
     big = b"X-Big: " + b"a" * (SETTINGS["limit_request_field_size"] + 1) + b"\r\n"
-    assert raw(server, b"GET /livez HTTP/1.1\r\nHost: a\r\n" + big + b"\r\n") \
-        .startswith(b"HTTP/1.1 431 ")
+    assert raw(server, b"GET /livez HTTP/1.1\r\nHost: a\r\n" + big + b"\r\n").startswith(b"HTTP/1.1 431 ")
     # Just within them, the app answers.
-    ok = b"GET /livez HTTP/1.1\r\nHost: a\r\nConnection: close\r\n" + \
-        b"".join(b"X-F%d: 1\r\n" % i for i in range(SETTINGS["limit_request_fields"] - 3)) + b"\r\n"
+    ok = (
+        b"GET /livez HTTP/1.1\r\nHost: a\r\nConnection: close\r\n"
+        + b"".join(b"X-F%d: 1\r\n" % i for i in range(SETTINGS["limit_request_fields"] - 3))
+        + b"\r\n"
+    )
     assert raw(server, ok).startswith(b"HTTP/1.1 200 ")

@@ -17,8 +17,7 @@ FIRST, SECOND, THIRD = ["x..", "...", "..."], [".x.", "...", "..."], ["...", ".x
 
 
 def limited_client(tmp_path, limit="2 per minute", **settings):
-    app = create_app({"CACHE_DIR": str(tmp_path / "cache"), "SEARCH_RATE_LIMIT": limit,
-                      **settings})
+    app = create_app({"CACHE_DIR": str(tmp_path / "cache"), "SEARCH_RATE_LIMIT": limit, **settings})
     return app, app.test_client()
 
 
@@ -41,8 +40,7 @@ def test_searches_past_the_limit_get_429_with_retry_after_and_hits_stay_free(tmp
 
 def statuses(client, *requests: tuple[list[str], dict]) -> list[int]:
     """The status of each (board, request options) posted to /move, in turn."""
-    return [client.post("/move", json={"board": board}, **options).status_code
-            for board, options in requests]
+    return [client.post("/move", json={"board": board}, **options).status_code for board, options in requests]
 
 
 def peer(address: str) -> dict:
@@ -55,20 +53,26 @@ def forwarded(chain: str) -> dict:
 
 def test_each_client_address_has_its_own_budget(tmp_path):
     _, client = limited_client(tmp_path, limit="1 per minute")
-    assert statuses(client, (FIRST, peer("192.0.2.1")), (SECOND, peer("192.0.2.1")),
-                    (SECOND, peer("192.0.2.2"))) == [200, 429, 200]
+    assert statuses(
+        client, (FIRST, peer("192.0.2.1")), (SECOND, peer("192.0.2.1")), (SECOND, peer("192.0.2.2"))
+    ) == [200, 429, 200]
 
 
 def test_x_forwarded_for_is_ignored_unless_proxies_are_trusted(tmp_path):
     _, untrusting = limited_client(tmp_path, limit="1 per minute")
     # A client cannot buy a fresh budget by writing the header itself.
-    assert statuses(untrusting, (FIRST, forwarded("198.51.100.1")),
-                    (SECOND, forwarded("198.51.100.2"))) == [200, 429]
+    assert statuses(untrusting, (FIRST, forwarded("198.51.100.1")), (SECOND, forwarded("198.51.100.2"))) == [
+        200,
+        429,
+    ]
     _, behind_router = limited_client(tmp_path / "b", limit="1 per minute", TRUSTED_PROXIES="1")
     # The router appends the address it saw; whatever the client wrote comes before it.
-    assert statuses(behind_router, (FIRST, forwarded("203.0.113.9, 198.51.100.1")),
-                    (SECOND, forwarded("203.0.113.9, 198.51.100.2")),
-                    (THIRD, forwarded("203.0.113.9, 198.51.100.1"))) == [200, 200, 429]
+    assert statuses(
+        behind_router,
+        (FIRST, forwarded("203.0.113.9, 198.51.100.1")),
+        (SECOND, forwarded("203.0.113.9, 198.51.100.2")),
+        (THIRD, forwarded("203.0.113.9, 198.51.100.1")),
+    ) == [200, 200, 429]
 
 
 def test_off_turns_the_limit_off(tmp_path):
@@ -77,11 +81,17 @@ def test_off_turns_the_limit_off(tmp_path):
         assert client.post("/move", json={"board": board}).status_code == 200
 
 
-@pytest.mark.parametrize("setting, value", [
-    ("SEARCH_RATE_LIMIT", "lots"), ("SEARCH_RATE_LIMIT", "0 per second"),
-    ("SEARCH_RATE_LIMIT", "2 per fortnight"), ("TRUSTED_PROXIES", "-1"),
-    ("TRUSTED_PROXIES", "6"), ("TRUSTED_PROXIES", "one"),
-])
+@pytest.mark.parametrize(
+    "setting, value",
+    [
+        ("SEARCH_RATE_LIMIT", "lots"),
+        ("SEARCH_RATE_LIMIT", "0 per second"),
+        ("SEARCH_RATE_LIMIT", "2 per fortnight"),
+        ("TRUSTED_PROXIES", "-1"),
+        ("TRUSTED_PROXIES", "6"),
+        ("TRUSTED_PROXIES", "one"),
+    ],
+)
 def test_bad_limit_settings_stop_the_app(setting, value):
     with pytest.raises(ConfigError, match=setting):
         load_settings(env={setting: value})

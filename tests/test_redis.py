@@ -10,20 +10,24 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from servers import TEST_SECRET, Gunicorn, RedisServer, wait_for_workers, wait_until
-
 from test_api import position_value
 from test_workers import SLOW, get, post
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
 
 
-def instance(redis: RedisServer, tmp_path, name: str, threads: int = 1,
-             workers: int = 2) -> Gunicorn:
+def instance(redis: RedisServer, tmp_path, name: str, threads: int = 1, workers: int = 2) -> Gunicorn:
     # A CACHE_DIR of its own proves nothing comes through the file system.
-    return Gunicorn(workers=workers, env={"REDIS_URL": redis.url, "SEARCH_BUDGET": "2",
-                                          "CACHE_SECRET": TEST_SECRET,
-                                    "CACHE_DIR": str(tmp_path / name)},
-                    extra_args=["--threads", str(threads)] if threads > 1 else [])
+    return Gunicorn(
+        workers=workers,
+        env={
+            "REDIS_URL": redis.url,
+            "SEARCH_BUDGET": "2",
+            "CACHE_SECRET": TEST_SECRET,
+            "CACHE_DIR": str(tmp_path / name),
+        },
+        extra_args=["--threads", str(threads)] if threads > 1 else [],
+    )
 
 
 def both_totals(a: Gunicorn, b: Gunicorn) -> dict[str, int]:
@@ -34,8 +38,11 @@ def both_totals(a: Gunicorn, b: Gunicorn) -> dict[str, int]:
 
 def test_two_instances_share_solved_positions(tmp_path):
     board = {"board": ["x..", ".o.", "..x"]}
-    with RedisServer(tmp_path) as redis, instance(redis, tmp_path, "a") as a, \
-            instance(redis, tmp_path, "b") as b:
+    with (
+        RedisServer(tmp_path) as redis,
+        instance(redis, tmp_path, "a") as a,
+        instance(redis, tmp_path, "b") as b,
+    ):
         status, solved = post(a.url + "/move", board)
         assert status == 200 and solved["cached"] is False and solved["proven"] is True
         status, hit = post(b.url + "/move", board)
@@ -49,9 +56,11 @@ def test_two_instances_share_solved_positions(tmp_path):
 
 
 def test_concurrent_requests_on_two_instances_search_once(tmp_path):
-    with RedisServer(tmp_path) as redis, \
-            instance(redis, tmp_path, "a", threads=2) as a, \
-            instance(redis, tmp_path, "b", threads=2) as b:
+    with (
+        RedisServer(tmp_path) as redis,
+        instance(redis, tmp_path, "a", threads=2) as a,
+        instance(redis, tmp_path, "b", threads=2) as b,
+    ):
         wait_for_workers(a.url, 2)
         wait_for_workers(b.url, 2)
         barrier = threading.Barrier(8)
@@ -98,8 +107,7 @@ def test_a_redis_outage_degrades_to_computing_and_recovers(tmp_path):
         second = post(a.url + "/move", board)[1]
         assert (first["cached"], second["cached"]) == (False, True)
         after = get(a.url + "/stats")["total"]
-        assert tuple(after[name] - before[name] for name in ("misses", "hits", "stored")) \
-            == (1, 1, 1)
+        assert tuple(after[name] - before[name] for name in ("misses", "hits", "stored")) == (1, 1, 1)
 
 
 def health_ok(url: str) -> bool:

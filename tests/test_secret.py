@@ -33,12 +33,23 @@ CELLS = "xx..o...."
 BOARD = ["xx.", ".o.", "..."]
 
 
-@pytest.mark.parametrize("secret", [
-    " " * 16, " " * 64, "x" * 40, "ab" * 20, "0123456789", "short but varied: 1234",
-])
+@pytest.mark.parametrize(
+    "secret",
+    [
+        " " * 16,
+        " " * 64,
+        "x" * 40,
+        "ab" * 20,
+        "0123456789",
+        "short but varied: 1234",
+    ],
+)
 def test_weak_secrets_are_refused_saying_how_to_make_one(secret):
-    with pytest.raises(ConfigError, match=r"CACHE_SECRET must be at least 32 bytes with at least"
-                                          r" 10 different characters.*secrets\.token_hex"):
+    with pytest.raises(
+        ConfigError,
+        match=r"CACHE_SECRET must be at least 32 bytes with at least"
+        r" 10 different characters.*secrets\.token_hex",
+    ):
         load_settings(env={"CACHE_SECRET": secret})
 
 
@@ -71,6 +82,7 @@ def move_of(client) -> tuple[int, dict]:
 @pytest.mark.redis
 def test_rotating_the_secret_ignores_old_entries_and_never_serves_a_forged_one(tmp_path):
     with RedisServer(tmp_path) as redis:
+
         def app(secret: str):
             return create_app({"REDIS_URL": redis.url, "CACHE_SECRET": secret}).test_client()
 

@@ -40,8 +40,7 @@ def procfile_command() -> list[str]:
     return [*command[:-1], "--bind", "127.0.0.1:{port}", command[-1]]
 
 
-@pytest.mark.parametrize("command", [readme_command(), procfile_command()],
-                         ids=["readme", "procfile"])
+@pytest.mark.parametrize("command", [readme_command(), procfile_command()], ids=["readme", "procfile"])
 def test_stalled_connections_leave_other_clients_answered_and_are_closed(tmp_path, command):
     with Gunicorn(env={"CACHE_DIR": str(tmp_path / "cache")}, command=command) as server:
         for _ in range(4):
@@ -56,19 +55,29 @@ def test_stalled_connections_leave_other_clients_answered_and_are_closed(tmp_pat
                     _, status, body = timed_request(server.url + "/move", CACHED, HANG_GUARD)
                     assert status == 200 and body["cached"] is True
                 assert stalled.open_count() > 0  # they were still hanging while we were served
-                wait_until(lambda: stalled.open_count() == 0, READ_TIMEOUT + 10,
-                           what=f"the server closing {count} stalled connections")
+                wait_until(
+                    lambda: stalled.open_count() == 0,
+                    READ_TIMEOUT + 10,
+                    what=f"the server closing {count} stalled connections",
+                )
 
 
 def test_a_client_stalling_in_its_body_is_closed_too(tmp_path):
-    head = (b"POST /move HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-            b"Content-Length: 100\r\n\r\n{\"board\": ")
-    with Gunicorn(env={"CACHE_DIR": str(tmp_path / "cache")}, command=readme_command()) as server, \
-            StalledConnections(server.port, 40, head) as stalled:
+    head = (
+        b"POST /move HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        b'Content-Length: 100\r\n\r\n{"board": '
+    )
+    with (
+        Gunicorn(env={"CACHE_DIR": str(tmp_path / "cache")}, command=readme_command()) as server,
+        StalledConnections(server.port, 40, head) as stalled,
+    ):
         _, status, _ = timed_request(server.url + "/livez", None, HANG_GUARD)
         assert status == 200
-        wait_until(lambda: stalled.open_count() == 0, READ_TIMEOUT + 10,
-                   what="the server closing connections stalled in their bodies")
+        wait_until(
+            lambda: stalled.open_count() == 0,
+            READ_TIMEOUT + 10,
+            what="the server closing connections stalled in their bodies",
+        )
     # Each got the API's answer for a body that stopped arriving before the close.
     for answer in stalled.received.values():
         head, _, body = answer.partition(b"\r\n\r\n")

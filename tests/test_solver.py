@@ -8,8 +8,8 @@ import random
 
 import pytest
 
-from tests import minimax
 import tictactoe.solver as solver_module
+from tests import minimax
 from tictactoe import Board, Rules, SearchTimeout, Solver, analyse, choose_move, solve
 
 ALL_3X3 = sorted(minimax.reachable(3, 3, 3))
@@ -94,15 +94,18 @@ def test_published_figures_about_3x3_positions_under_perfect_play():
     assert single_saving_move == 1838
 
 
-@pytest.mark.parametrize("rows, cols, k, value, plies", [
-    (3, 3, 3, "draw", 9),
-    (4, 4, 3, "win", 5),
-    (3, 4, 3, "win", 7),
-    (4, 3, 3, "win", 7),
-    (3, 5, 3, "win", 7),
-    (4, 5, 3, "win", 5),
-    (4, 4, 4, "draw", 16),
-])
+@pytest.mark.parametrize(
+    "rows, cols, k, value, plies",
+    [
+        (3, 3, 3, "draw", 9),
+        (4, 4, 3, "win", 5),
+        (3, 4, 3, "win", 7),
+        (4, 3, 3, "win", 7),
+        (3, 5, 3, "win", 7),
+        (4, 5, 3, "win", 5),
+        (4, 4, 4, "draw", 16),
+    ],
+)
 def test_known_mnk_results_from_the_empty_board(rows, cols, k, value, plies):
     result = solve(Board(Rules(rows, cols, k)))
     assert (result.value, result.plies, result.proven) == (value, plies, True)
@@ -153,12 +156,15 @@ def random_position(rng: random.Random, rows: int, cols: int, k: int, stones: in
     return None if minimax.is_over(board, k) else board
 
 
-@pytest.mark.parametrize("rows, cols, k, stones, count", [
-    (4, 4, 4, 8, 300),
-    (4, 4, 3, 8, 100),
-    (3, 4, 3, 5, 100),
-    (4, 5, 4, 12, 40),
-])
+@pytest.mark.parametrize(
+    "rows, cols, k, stones, count",
+    [
+        (4, 4, 4, 8, 300),
+        (4, 4, 3, 8, 100),
+        (3, 4, 3, 5, 100),
+        (4, 5, 4, 12, 40),
+    ],
+)
 def test_random_positions_match_minimax(rows, cols, k, stones, count):
     rng = random.Random(rows * 100 + cols * 10 + k)
     solver = Solver(Rules(rows, cols, k))

@@ -46,7 +46,8 @@ def assert_forced_win(board: Board, guard: int = 40) -> None:
         geometry = board.geometry
         wins = geometry.winning_cells(board.stones_of(attacker), board.empty)
         assert not geometry.winning_cells(board.stones_of(board.to_move), board.empty), (
-            f"the defender makes five first in\n{board}")
+            f"the defender makes five first in\n{board}"
+        )
         if wins.bit_count() >= 2:
             return
         for reply in geometry.cells_of(wins) if wins else board.legal_moves():
@@ -63,8 +64,11 @@ def winning_first_moves(board: Board, depth: int, vct: bool = True) -> set[int]:
     """The cells whose move starts a threat win of at most ``depth`` threats (for the side to move)."""
     me, opp = (board.x, board.o) if board.to_move == "x" else (board.o, board.x)
     search = ThreatSearch(board.rules, vct=vct)
-    return {cell for cell in board.legal_moves()
-            if search.defend(me | board.geometry.bits[cell], opp, depth - 1) is not None}
+    return {
+        cell
+        for cell in board.legal_moves()
+        if search.defend(me | board.geometry.bits[cell], opp, depth - 1) is not None
+    }
 
 
 # -- wins by continuous fours (VCF): 3, 5, 7 and 9 fours, x to move ------------------------
@@ -154,8 +158,9 @@ THREE_THREE = [  # * makes two open threes: o can stop one of them
 ]
 
 
-@pytest.mark.parametrize("drawing, by_fours", [(FOUR_THREE, True), (THREE_THREE, False)],
-                         ids=["four-three", "three-three"])
+@pytest.mark.parametrize(
+    "drawing, by_fours", [(FOUR_THREE, True), (THREE_THREE, False)], ids=["four-three", "three-three"]
+)
 def test_a_double_threat_is_found_and_holds(drawing, by_fours):
     board, expected = position(centred(drawing))
     # A four-three is two fours (the three's four is open); a three-three needs threes.
@@ -230,8 +235,7 @@ def test_when_only_a_counter_four_defends_it_is_the_defence():
     tactics = examine(board, NO_DEADLINE)
     assert tactics.threat is not None and set(tactics.defences) == expected
     # The threat (x's double three, two threats deep) is refuted by * and by nothing else.
-    refuting = {cell for cell in board.legal_moves()
-                if not opponent_wins_after(board, cell, max_depth=2)}
+    refuting = {cell for cell in board.legal_moves() if not opponent_wins_after(board, cell, max_depth=2)}
     assert refuting == expected
     row, col = divmod(next(iter(expected)), board.rules.cols)
     plain_block = row * board.rules.cols + col + 4  # the row's other end
@@ -259,8 +263,12 @@ def random_position(rules: Rules, stones: int, rng: random.Random, near: int | N
     while True:
         board = Board(rules)
         centre_row, centre_col = rules.rows // 2, rules.cols // 2
-        cells = [cell for cell in range(rules.cells) for row, col in [rules.row_col(cell)]
-                 if near is None or max(abs(row - centre_row), abs(col - centre_col)) <= near]
+        cells = [
+            cell
+            for cell in range(rules.cells)
+            for row, col in [rules.row_col(cell)]
+            if near is None or max(abs(row - centre_row), abs(col - centre_col)) <= near
+        ]
         for cell in rng.sample(cells, stones):
             board.play(cell)
             if board.is_over():
@@ -283,8 +291,7 @@ def test_every_reported_win_holds_on_random_gomoku_positions():
     assert checked >= 5  # the sample holds enough wins to mean something
 
 
-@pytest.mark.parametrize("rules, stones", [(Rules(5, 5, 4), 10), (Rules(6, 6, 4), 20),
-                                           (Rules(6, 6, 5), 20)])
+@pytest.mark.parametrize("rules, stones", [(Rules(5, 5, 4), 10), (Rules(6, 6, 4), 20), (Rules(6, 6, 5), 20)])
 def test_threat_wins_agree_with_the_exact_solver(rules, stones):
     rng = random.Random(stones + rules.k)
     wins = 0

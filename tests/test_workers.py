@@ -21,8 +21,9 @@ FOUR_BY_FOUR = {"board": ["x...", ".o..", "....", "...."], "k": 4}
 
 
 def post(url: str, payload: dict) -> tuple[int, dict]:
-    request = urllib.request.Request(url, data=json.dumps(payload).encode(), method="POST",
-                                     headers={"Content-Type": "application/json"})
+    request = urllib.request.Request(
+        url, data=json.dumps(payload).encode(), method="POST", headers={"Content-Type": "application/json"}
+    )
     try:
         with urllib.request.urlopen(request, timeout=30) as response:
             return response.status, json.loads(response.read())
@@ -54,11 +55,9 @@ def test_a_position_solved_by_one_worker_is_a_hit_for_the_other(env):
         other = None
         with ThreadPoolExecutor(2) as pool:
             for _ in range(100):
-                for status, body in pool.map(lambda _: post(server.url + "/move", board),
-                                             range(2)):
+                for status, body in pool.map(lambda _: post(server.url + "/move", board), range(2)):
                     assert status == 200 and body["cached"] is True
-                    assert body["move"]["row"] * 3 + body["move"]["col"] in \
-                        optimal_moves("x.......o")
+                    assert body["move"]["row"] * 3 + body["move"]["col"] in optimal_moves("x.......o")
                     if body["worker"] != solver_pid:
                         other = body
                 if other:
@@ -73,8 +72,7 @@ def test_a_position_solved_by_one_worker_is_a_hit_for_the_other(env):
 @pytest.mark.slow
 @pytest.mark.parametrize("payload", [SLOW, FOUR_BY_FOUR], ids=["5x5k4", "4x4k4"])
 # gunicorn.conf.py's gevent workers, and sync workers (one request at a time each).
-@pytest.mark.parametrize("extra", [[], ["--worker-class", "sync"]],
-                         ids=["gevent-workers", "sync-workers"])
+@pytest.mark.parametrize("extra", [[], ["--worker-class", "sync"]], ids=["gevent-workers", "sync-workers"])
 def test_concurrent_identical_requests_run_one_search(env, extra, payload):
     with Gunicorn(workers=2, env=env, extra_args=extra) as server:
         wait_for_workers(server.url, 2)  # both have booted, so both can take requests
@@ -100,8 +98,7 @@ def test_concurrent_identical_requests_run_one_search(env, extra, payload):
 
 @pytest.mark.slow
 def test_healthz_and_security_headers_under_gunicorn(env):
-    with Gunicorn(workers=1, env={**env, "FRAME_ANCESTORS": "'self' https://example.com"}) \
-            as server:
+    with Gunicorn(workers=1, env={**env, "FRAME_ANCESTORS": "'self' https://example.com"}) as server:
         with urllib.request.urlopen(server.url + "/healthz", timeout=10) as response:
             assert response.status == 200
             policy = response.headers["Content-Security-Policy"]

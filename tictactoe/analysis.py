@@ -43,10 +43,14 @@ THREAT_VCT = False
 RETURN_MARGIN = 0.02  # seconds kept back from the budget for the search to unwind
 
 
-def analyse(board: Board, budget: float | None = DEFAULT_BUDGET, all_moves: bool = False,
-            solver: Solver | None = None,
-            progress: Callable[[int, float], None] | None = None,
-            threats: bool = True) -> SolveResult:
+def analyse(
+    board: Board,
+    budget: float | None = DEFAULT_BUDGET,
+    all_moves: bool = False,
+    solver: Solver | None = None,
+    progress: Callable[[int, float], None] | None = None,
+    threats: bool = True,
+) -> SolveResult:
     """Solve the position if that fits in ``budget`` seconds, else return the best move found.
 
     ``budget=None`` means no limit (the exact solver runs to the end).  A
@@ -68,8 +72,9 @@ def analyse(board: Board, budget: float | None = DEFAULT_BUDGET, all_moves: bool
             return solver.solve(board, all_moves=all_moves, progress=progress)
         share = 1.0 if empties <= ALWAYS_EXACT_MAX_EMPTIES else EXACT_SHARE
         try:
-            return solver.solve(board, deadline=start + budget * share, all_moves=all_moves,
-                                progress=progress)
+            return solver.solve(
+                board, deadline=start + budget * share, all_moves=all_moves, progress=progress
+            )
         except SearchTimeout:
             pass
     # The deepening search notices its deadline between batches of nodes and
@@ -80,10 +85,15 @@ def analyse(board: Board, budget: float | None = DEFAULT_BUDGET, all_moves: bool
     if threats and board.rules.k >= THREAT_MIN_K:
         tactics = examine(board, deadline=deadline, vct=THREAT_VCT)
         if tactics.win is not None and not all_moves:
-            return SolveResult(value=Value.WIN, plies=tactics.win.plies,
-                               best_moves=[tactics.win.move], nodes=tactics.nodes,
-                               seconds=time.monotonic() - start, proven=True,
-                               source=Source.THREATS)
+            return SolveResult(
+                value=Value.WIN,
+                plies=tactics.win.plies,
+                best_moves=[tactics.win.move],
+                nodes=tactics.nodes,
+                seconds=time.monotonic() - start,
+                proven=True,
+                source=Source.THREATS,
+            )
         root_moves = tactics.defences
     result = deepen(board, deadline=deadline, progress=progress, root_moves=root_moves)
     result.seconds = time.monotonic() - start

@@ -36,17 +36,20 @@ class LevelPlayer:
 
     def __init__(self, level: str) -> None:
         self.name = level
-        self.description = {"easy": "random moves, but takes a win in one",
-                            "medium": "takes a win in one, blocks a loss in one,"
-                                      " else random"}[level]
+        self.description = {
+            "easy": "random moves, but takes a win in one",
+            "medium": "takes a win in one, blocks a loss in one, else random",
+        }[level]
 
-    def search(self, board: Board, deadline: float | None = None,
-               rng: random.Random | None = None) -> EngineResult:
+    def search(
+        self, board: Board, deadline: float | None = None, rng: random.Random | None = None
+    ) -> EngineResult:
         """The level's move; raises ``GameOverError`` on a finished board."""
         start = time.monotonic()
         move = quick_move(board, self.name, rng or random.Random(0))
-        return EngineResult(move, None, 0, time.monotonic() - start, True, [move],
-                            f"level {self.name}: no search")
+        return EngineResult(
+            move, None, 0, time.monotonic() - start, True, [move], f"level {self.name}: no search"
+        )
 
 
 def player_names() -> list[str]:
@@ -109,10 +112,15 @@ class Match:
 Progress = Callable[[Game, Match], None]
 
 
-def play_game(players: tuple[Engine, Engine], x_player: int, rules: Rules,
-              rng: random.Random, budget: float | None,
-              standings: tuple[Standing, Standing],
-              opening: Sequence[Cell] = ()) -> tuple[list[Cell], int | None]:
+def play_game(
+    players: tuple[Engine, Engine],
+    x_player: int,
+    rules: Rules,
+    rng: random.Random,
+    budget: float | None,
+    standings: tuple[Standing, Standing],
+    opening: Sequence[Cell] = (),
+) -> tuple[list[Cell], int | None]:
     """Play one game from the ``opening`` moves (none: the empty board); return moves and winner.
 
     The moves include the opening's; the winner is a player's index (None: a
@@ -138,9 +146,15 @@ def play_game(players: tuple[Engine, Engine], x_player: int, rules: Rules,
     return list(board.history), None if winner is None else seat[winner]
 
 
-def play_match(name_a: str, name_b: str, games: int, rules: Rules = Rules(),
-               seed: int | None = None, budget: float | None = None,
-               progress: Progress | None = None) -> Match:
+def play_match(
+    name_a: str,
+    name_b: str,
+    games: int,
+    rules: Rules = Rules(),
+    seed: int | None = None,
+    budget: float | None = None,
+    progress: Progress | None = None,
+) -> Match:
     """Play ``games`` games between two named players, A as X in the odd-numbered games.
 
     Raises ``UnknownEngineError`` for an unknown name and ``ValueError`` when

@@ -131,8 +131,7 @@ ROWS = (
     empty_board_row("4x5k4", Rules(4, 5, 4)),
     empty_board_row("5x4k4", Rules(5, 4, 4)),
     empty_board_row("5x5k4", Rules(5, 5, 4), slow=True),
-    Row("3x3-all", "all 4,520 non-terminal 3x3 positions, each from a cold table",
-        all_positions),
+    Row("3x3-all", "all 4,520 non-terminal 3x3 positions, each from a cold table", all_positions),
     Row("3x3-selfplay", "one 3x3 game, perfect against perfect", perfect_selfplay),
     Row("gomoku", f"one 15x15 k=5 middle-game move in {GOMOKU_BUDGET:g} s", gomoku_move),
 )
@@ -147,23 +146,26 @@ def select_rows(quick: bool = False, only: Sequence[str] | None = None) -> list[
     unknown = [name for name in only or () if name not in names]
     if unknown:
         raise ValueError(f"unknown benchmark {', '.join(unknown)}: choose from {', '.join(names)}")
-    return [row for row in ROWS
-            if (not only or row.name in only) and not (quick and row.slow)]
+    return [row for row in ROWS if (not only or row.name in only) and not (quick and row.slow)]
 
 
 def machine_text() -> str:
     """The Python and the machine the numbers come from."""
-    return (f"python: {platform.python_implementation()} {platform.python_version()}\n"
-            f"machine: {platform.platform()}, {platform.machine()},"
-            f" {os.cpu_count()} cores\n")
+    return (
+        f"python: {platform.python_implementation()} {platform.python_version()}\n"
+        f"machine: {platform.platform()}, {platform.machine()},"
+        f" {os.cpu_count()} cores\n"
+    )
 
 
-TABLE = Table(Column("name", 13, left=True), Column("nodes", 13), Column("time", 10),
-              Column("result", 0, left=True))
+TABLE = Table(
+    Column("name", 13, left=True), Column("nodes", 13), Column("time", 10), Column("result", 0, left=True)
+)
 
 
-def run_bench(out: TextIO, err: TextIO, quick: bool = False,
-              only: Sequence[str] | None = None) -> list[Measurement]:
+def run_bench(
+    out: TextIO, err: TextIO, quick: bool = False, only: Sequence[str] | None = None
+) -> list[Measurement]:
     """Run the selected rows, printing the table to ``out`` and progress to ``err``.
 
     Returns the measurements in row order.  Raises ``ValueError`` for an unknown row name.
@@ -180,8 +182,10 @@ def run_bench(out: TextIO, err: TextIO, quick: bool = False,
         finally:
             progress.finish()
         measurements.append(measurement)
-        out.write(TABLE.row(row.name, measurement.nodes, format_seconds(measurement.seconds),
-                            measurement.found) + "\n")
+        out.write(
+            TABLE.row(row.name, measurement.nodes, format_seconds(measurement.seconds), measurement.found)
+            + "\n"
+        )
         out.flush()
     skipped = [row.name for row in ROWS if row not in rows]
     if skipped:

@@ -92,7 +92,8 @@ class Board:
             if len(row) != width:
                 raise BoardFormatError(
                     f"board rows must all have the same length: row 0 has {width} cells,"
-                    f" row {i} has {len(row)}")
+                    f" row {i} has {len(row)}"
+                )
         # A bad size fails in Rules, on the size, before k is looked at.
         rules = Rules(len(rows), width, Rules.default_k(len(rows), width) if k is None else k)
         board = cls(rules)
@@ -105,8 +106,8 @@ class Board:
                     board.o |= bit
                 elif char != ".":
                     raise BoardFormatError(
-                        f"bad character {char!r} at row {r}, column {c}:"
-                        " use x, o or . (empty)")
+                        f"bad character {char!r} at row {r}, column {c}: use x, o or . (empty)"
+                    )
         board.check_reachable()
         return board
 
@@ -129,7 +130,7 @@ class Board:
         for bit in self.geometry.bits:
             symbols.append(X if self.x & bit else O if self.o & bit else ".")
         cols = self.rules.cols
-        return ["".join(symbols[i:i + cols]) for i in range(0, len(symbols), cols)]
+        return ["".join(symbols[i : i + cols]) for i in range(0, len(symbols), cols)]
 
     def __str__(self) -> str:
         return "\n".join(" ".join(row) for row in self.to_text())
@@ -149,24 +150,27 @@ class Board:
         nx, no = self.x.bit_count(), self.o.bit_count()
         if not (nx == no or nx == no + 1):
             raise IllegalPositionError(
-                f"impossible counts: {nx} x and {no} o (X moves first, so x must equal o"
-                " or exceed it by one)")
+                f"impossible counts: {nx} x and {no} o (X moves first, so x must equal o or exceed it by one)"
+            )
         x_line, o_line = self.geometry.has_line(self.x), self.geometry.has_line(self.o)
         if x_line and o_line:
             raise IllegalPositionError("both x and o have a line: the game ends at the first")
-        for player, stones, has, moved_last in ((X, self.x, x_line, nx == no + 1),
-                                                (O, self.o, o_line, nx == no)):
+        for player, stones, has, moved_last in (
+            (X, self.x, x_line, nx == no + 1),
+            (O, self.o, o_line, nx == no),
+        ):
             if not has:
                 continue
             if not moved_last:
                 raise IllegalPositionError(
-                    f"{player} has a line but {other(player)} moved after it: "
-                    "the game ended at that line")
-            if not any(not self.geometry.has_line(stones & ~bit)
-                       for bit in self.geometry.bits if stones & bit):
+                    f"{player} has a line but {other(player)} moved after it: the game ended at that line"
+                )
+            if not any(
+                not self.geometry.has_line(stones & ~bit) for bit in self.geometry.bits if stones & bit
+            ):
                 raise IllegalPositionError(
-                    f"{player} has lines that no single last move completes:"
-                    " the game ended at the first")
+                    f"{player} has lines that no single last move completes: the game ended at the first"
+                )
 
     @property
     def empty(self) -> Bitboard:
@@ -288,8 +292,9 @@ class Board:
         ``canon`` maps back with ``symmetry.inverse().apply(move)``.
         """
         geometry = self.geometry
-        images = [(geometry.image(self.x, s), geometry.image(self.o, s), s)
-                  for s in range(len(geometry.symmetries))]
+        images = [
+            (geometry.image(self.x, s), geometry.image(self.o, s), s) for s in range(len(geometry.symmetries))
+        ]
         x, o, s = min(images)
         canon = Board(self.rules)
         canon.x, canon.o = x, o

@@ -87,18 +87,23 @@ class Book:
             return None
         back = symmetry.inverse()
         empties = board.empty.bit_count()
-        by_cell = {back.apply(cell): score
-                   for cell, score in zip(cell_list(canon), scores, strict=True)}
+        by_cell = {back.apply(cell): score for cell, score in zip(cell_list(canon), scores, strict=True)}
         best = max(by_cell.values())
         value = score_to_value(best, empties)
         move_values = None
         if all_moves:
-            move_values = {cell: score_to_value(score, empties)
-                           for cell, score in sorted(by_cell.items())}
-        return SolveResult(value=value.value, plies=value.plies,
-                           best_moves=sorted(cell for cell, score in by_cell.items() if score == best),
-                           nodes=0, seconds=time.monotonic() - start, proven=True,
-                           move_values=move_values, score=best, source=Source.BOOK)
+            move_values = {cell: score_to_value(score, empties) for cell, score in sorted(by_cell.items())}
+        return SolveResult(
+            value=value.value,
+            plies=value.plies,
+            best_moves=sorted(cell for cell, score in by_cell.items() if score == best),
+            nodes=0,
+            seconds=time.monotonic() - start,
+            proven=True,
+            move_values=move_values,
+            score=best,
+            source=Source.BOOK,
+        )
 
 
 def entry_scores(board: Board, result: SolveResult) -> list[int]:
@@ -106,8 +111,7 @@ def entry_scores(board: Board, result: SolveResult) -> list[int]:
     if result.move_values is None:
         raise ValueError("a book entry needs every move's value: solve with all_moves=True")
     empties = board.empty.bit_count()
-    return [move_score(result.move_values[cell], empties)
-            for cell in cell_list(board)]
+    return [move_score(result.move_values[cell], empties) for cell in cell_list(board)]
 
 
 def move_score(move_value: MoveValue, empties: int) -> int:
@@ -138,19 +142,30 @@ def load_book(path: Path) -> Book:
             # A key is the board's cells; its entry has a score for each empty one.
             if len(key) != rules.cells or len(scores) != key.count("."):
                 raise BookFormatError(f"{path}: the entry {key!r} does not fit {rules}")
-        return Book(rules=rules, engine=str(data["engine"]), max_stones=int(data["max_stones"]),
-                    entries=entries)
-    except (EOFError, gzip.BadGzipFile, json.JSONDecodeError, KeyError, TypeError,
-            UnicodeDecodeError) as error:
+        return Book(
+            rules=rules, engine=str(data["engine"]), max_stones=int(data["max_stones"]), entries=entries
+        )
+    except (
+        EOFError,
+        gzip.BadGzipFile,
+        json.JSONDecodeError,
+        KeyError,
+        TypeError,
+        UnicodeDecodeError,
+    ) as error:
         raise BookFormatError(f"{path}: not a book file ({error})") from None
 
 
 def save_book(book: Book, path: Path) -> int:
     """Write the book atomically (a reader never sees half a file); returns its size in bytes."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    data = {"format": FORMAT, "engine": book.engine,
-            "rules": {"rows": book.rules.rows, "cols": book.rules.cols, "k": book.rules.k},
-            "max_stones": book.max_stones, "entries": dict(sorted(book.entries.items()))}
+    data = {
+        "format": FORMAT,
+        "engine": book.engine,
+        "rules": {"rows": book.rules.rows, "cols": book.rules.cols, "k": book.rules.k},
+        "max_stones": book.max_stones,
+        "entries": dict(sorted(book.entries.items())),
+    }
     text = json.dumps(data, separators=(",", ":"))
     partial = path.with_name(path.name + ".partial")
     # mtime=0: the same book always makes the same bytes, so a rebuilt book shows no diff.
@@ -236,9 +251,14 @@ class BuildProgress:
     seconds: float
 
 
-def build_book(rules: Rules, max_stones: int, path: Path, engine: str,
-               progress: Callable[[BuildProgress], None] | None = None,
-               save_seconds: float = SAVE_SECONDS) -> Book:
+def build_book(
+    rules: Rules,
+    max_stones: int,
+    path: Path,
+    engine: str,
+    progress: Callable[[BuildProgress], None] | None = None,
+    save_seconds: float = SAVE_SECONDS,
+) -> Book:
     """Prove every position up to ``max_stones`` stones into the book at ``path``.
 
     Resumable: what a book file already at ``path`` holds (same rules and
@@ -253,8 +273,10 @@ def build_book(rules: Rules, max_stones: int, path: Path, engine: str,
     if path.exists():
         book = load_book(path)
         if book.rules != rules or book.engine != engine:
-            raise BookFormatError(f"{path} holds a book for {book.rules}, engine {book.engine}:"
-                                  f" not {rules}, engine {engine}; move it away to start afresh")
+            raise BookFormatError(
+                f"{path} holds a book for {book.rules}, engine {book.engine}:"
+                f" not {rules}, engine {engine}; move it away to start afresh"
+            )
     solver = Solver(rules)
     start = last_save = time.monotonic()
     for stones, level in positions_by_stones(rules, max_stones):
@@ -284,11 +306,12 @@ def transposed_book(book: Book) -> Book:
         canon = _turned(board_of_key(book.rules, key), rules).canonical()[0]
         answer = book.lookup(_turned(canon, book.rules), all_moves=True)
         assert answer is not None and answer.move_values is not None  # the entry turned back
-        values = {rules.cell(*reversed(book.rules.row_col(cell))): move_value
-                  for cell, move_value in answer.move_values.items()}
+        values = {
+            rules.cell(*reversed(book.rules.row_col(cell))): move_value
+            for cell, move_value in answer.move_values.items()
+        }
         empties = canon.empty.bit_count()
-        entries[position_key(canon)] = [move_score(values[cell], empties)
-                                        for cell in cell_list(canon)]
+        entries[position_key(canon)] = [move_score(values[cell], empties) for cell in cell_list(canon)]
     return Book(rules=rules, engine=book.engine, max_stones=book.max_stones, entries=entries)
 
 
@@ -315,8 +338,9 @@ class Mismatch:
     solver: list[int]
 
 
-def verify_book(book: Book, sample: int | None = None, seed: int = 0,
-                progress: Callable[[int, int], None] | None = None) -> tuple[int, list[Mismatch]]:
+def verify_book(
+    book: Book, sample: int | None = None, seed: int = 0, progress: Callable[[int, int], None] | None = None
+) -> tuple[int, list[Mismatch]]:
     """Prove entries again, each with a cold solver: ``(entries checked, mismatches)``.
 
     All entries, or a seeded random ``sample`` of them.  ``progress(done,
@@ -339,7 +363,7 @@ def verify_book(book: Book, sample: int | None = None, seed: int = 0,
 def board_of_key(rules: Rules, key: str) -> Board:
     """The board an entry's key names; raises ``BoardFormatError`` for a key of other rules."""
     cols = rules.cols
-    return Board.from_text([key[i:i + cols] for i in range(0, len(key), cols)], k=rules.k)
+    return Board.from_text([key[i : i + cols] for i in range(0, len(key), cols)], k=rules.k)
 
 
 def cell_list(board: Board) -> list[Cell]:

@@ -38,27 +38,42 @@ PROGRESS_EVERY = 2.0  # seconds between progress lines
 
 def add_book_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """The ``book`` command and its ``build`` and ``verify`` subcommands."""
-    book = commands.add_parser("book", help="build or verify an opening book",
-                               description="Build an opening book of proven positions, or prove"
-                                           " its entries again with the solver.")
+    book = commands.add_parser(
+        "book",
+        help="build or verify an opening book",
+        description="Build an opening book of proven positions, or prove its entries again with the solver.",
+    )
     actions = book.add_subparsers(dest="book_command", required=True, metavar="ACTION")
     build = actions.add_parser("build", help="prove every position up to a number of stones")
     add_size_options(build)
-    build.add_argument("--max-stones", type=int, required=True, metavar="N",
-                       help="prove every non-terminal position with at most N stones")
+    build.add_argument(
+        "--max-stones",
+        type=int,
+        required=True,
+        metavar="N",
+        help="prove every non-terminal position with at most N stones",
+    )
     verify = actions.add_parser("verify", help="prove book entries again and report mismatches")
     add_size_options(verify)
-    verify.add_argument("--sample", type=positive_count, metavar="N",
-                        help="check a seeded random sample of N entries (default: all)")
+    verify.add_argument(
+        "--sample",
+        type=positive_count,
+        metavar="N",
+        help="check a seeded random sample of N entries (default: all)",
+    )
     verify.add_argument("--seed", type=int, default=0, help="seed of the sample (default 0)")
-    transpose = actions.add_parser("transpose",
-                                   help="write the book of the turned board (6x4 from 4x6)")
+    transpose = actions.add_parser("transpose", help="write the book of the turned board (6x4 from 4x6)")
     add_size_options(transpose)
     for action in (build, verify, transpose):
-        action.add_argument("--book", type=Path, metavar="PATH",
-                            help="the book file (default: the one shipped in tictactoe/data/)")
-    transpose.add_argument("--out", type=Path, metavar="PATH",
-                           help="the turned book's file (default: shipped beside the other)")
+        action.add_argument(
+            "--book",
+            type=Path,
+            metavar="PATH",
+            help="the book file (default: the one shipped in tictactoe/data/)",
+        )
+    transpose.add_argument(
+        "--out", type=Path, metavar="PATH", help="the turned book's file (default: shipped beside the other)"
+    )
 
 
 def cmd_book(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -81,8 +96,10 @@ def _build(rules: Rules, max_stones: int, path: Path, out: TextIO, err: TextIO) 
         if state.seconds - shown["at"] < PROGRESS_EVERY and state.done < state.total:
             return
         shown["at"] = state.seconds
-        err.write(f"book {rules}: {state.stones} stones, {state.done:,}/{state.total:,} positions;"
-                  f" {state.entries:,} entries; {format_seconds(state.seconds)}\n")
+        err.write(
+            f"book {rules}: {state.stones} stones, {state.done:,}/{state.total:,} positions;"
+            f" {state.entries:,} entries; {format_seconds(state.seconds)}\n"
+        )
         err.flush()
 
     start = time.monotonic()
@@ -90,9 +107,11 @@ def _build(rules: Rules, max_stones: int, path: Path, out: TextIO, err: TextIO) 
         book = build_book(rules, max_stones, path, ENGINE_VERSION, progress)
     except BookFormatError as error:
         raise UsageError(str(error)) from None
-    out.write(f"book {rules}: every position up to {book.max_stones} stones,"
-              f" {len(book.entries):,} entries, {path.stat().st_size:,} bytes, {path};"
-              f" this run {format_seconds(time.monotonic() - start)}\n")
+    out.write(
+        f"book {rules}: every position up to {book.max_stones} stones,"
+        f" {len(book.entries):,} entries, {path.stat().st_size:,} bytes, {path};"
+        f" this run {format_seconds(time.monotonic() - start)}\n"
+    )
     return 0
 
 
@@ -107,8 +126,10 @@ def _transpose(path: Path, out_path: Path | None, out: TextIO) -> int:
     turned = transposed_book(_read(path))
     out_path = out_path or book_path(turned.rules)
     size = save_book(turned, out_path)
-    out.write(f"book {turned.rules}: every position up to {turned.max_stones} stones,"
-              f" {len(turned.entries):,} entries, {size:,} bytes, {out_path} (turned from {path})\n")
+    out.write(
+        f"book {turned.rules}: every position up to {turned.max_stones} stones,"
+        f" {len(turned.entries):,} entries, {size:,} bytes, {out_path} (turned from {path})\n"
+    )
     return 0
 
 
@@ -121,10 +142,14 @@ def _verify(path: Path, sample: int | None, seed: int, out: TextIO, err: TextIO)
 
     start = time.monotonic()
     checked, mismatches = verify_book(book, sample, seed, progress)
-    out.writelines(f"MISMATCH {mismatch.key}: book {mismatch.book}, solver {mismatch.solver}\n"
-                   for mismatch in mismatches)
+    out.writelines(
+        f"MISMATCH {mismatch.key}: book {mismatch.book}, solver {mismatch.solver}\n"
+        for mismatch in mismatches
+    )
     which = "all" if sample is None or checked == len(book.entries) else f"a sample (seed {seed}) of"
-    out.write(f"book {book.rules} (engine {book.engine}, up to {book.max_stones} stones):"
-              f" {which} {checked:,} of {len(book.entries):,} entries proven again,"
-              f" {len(mismatches)} mismatches, {format_seconds(time.monotonic() - start)}\n")
+    out.write(
+        f"book {book.rules} (engine {book.engine}, up to {book.max_stones} stones):"
+        f" {which} {checked:,} of {len(book.entries):,} entries proven again,"
+        f" {len(mismatches)} mismatches, {format_seconds(time.monotonic() - start)}\n"
+    )
     return EXIT_MISMATCH if mismatches else 0

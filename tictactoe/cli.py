@@ -30,7 +30,6 @@ import re
 import sys
 from collections.abc import Callable, Sequence
 from contextlib import redirect_stderr, redirect_stdout
-from dataclasses import dataclass
 from typing import TextIO
 
 from . import ENGINE_VERSION
@@ -39,14 +38,31 @@ from .analysis import DEFAULT_BUDGET, analyse
 from .arena import Game, Match, play_match, player_names
 from .bench import run_bench
 from .board import Board
-from .counting import (PositionCounts, count_games, count_games_up_to_symmetry, count_positions,
-                       game_tree_nodes)
+from .console import (
+    COLUMN_LETTERS,
+    COORDINATES_NOTE,
+    VALUE_LETTERS,
+    Column,
+    ProgressLine,
+    Table,
+    describe_cell,
+    draw_board,
+    outcome_text,
+    plies_text,
+    search_text,
+    value_text,
+)
+from .counting import (
+    PositionCounts,
+    count_games,
+    count_games_up_to_symmetry,
+    count_positions,
+    game_tree_nodes,
+)
 from .errors import BoardFormatError, IllegalPositionError
 from .levels import LEVELS, Decision, choose_move
-from .console import (COLUMN_LETTERS, COORDINATES_NOTE, VALUE_LETTERS, Column, ProgressLine, Table,
-                      describe_cell, draw_board, outcome_text, plies_text, search_text, value_text)
 from .rules import Cell, Rules
-from .solver import SolveResult, Solver
+from .solver import Solver, SolveResult
 
 EXIT_OK = 0
 EXIT_BAD_INPUT = 2
@@ -78,13 +94,17 @@ def parse_move(text: str, board: Board) -> Cell:
         # A letter past the board's last column (or past 'o') is off the board below.
         col, row, col_name = COLUMN_LETTERS.find(lettered[1]) + 1, int(lettered[2]), lettered[1]
     else:
-        raise ValueError(f"{text.strip()!r} is not a move: type the row and column counted"
-                         f" from 1 (like '2 3') or a cell like 'c2'")
+        raise ValueError(
+            f"{text.strip()!r} is not a move: type the row and column counted"
+            f" from 1 (like '2 3') or a cell like 'c2'"
+        )
     if not 1 <= row <= rules.rows:
         raise ValueError(f"row {row} is off the board: rows go from 1 to {rules.rows}")
     if not 1 <= col <= rules.cols:
-        raise ValueError(f"column {col_name} is off the board: columns go from 1 to {rules.cols}"
-                         f" (a to {COLUMN_LETTERS[rules.cols - 1]})")
+        raise ValueError(
+            f"column {col_name} is off the board: columns go from 1 to {rules.cols}"
+            f" (a to {COLUMN_LETTERS[rules.cols - 1]})"
+        )
     cell = rules.cell(row - 1, col - 1)
     if not board.empty & board.geometry.bits[cell]:
         raise ValueError(f"{describe_cell(rules, cell)} is taken")
@@ -181,8 +201,10 @@ def cmd_play(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
     rng = random.Random(args.seed)
     solver = Solver(rules)
     human = args.side
-    out.write(f"{rules}, {args.level} engine. You play {human}; x moves first."
-              f" Type 'quit' or press Ctrl-D to stop.\ncells: {COORDINATES_NOTE}\n")
+    out.write(
+        f"{rules}, {args.level} engine. You play {human}; x moves first."
+        f" Type 'quit' or press Ctrl-D to stop.\ncells: {COORDINATES_NOTE}\n"
+    )
     while not board.is_over():
         out.write("\n" + draw_board(board) + "\n")
         if board.to_move == human:
@@ -224,8 +246,10 @@ def cmd_selfplay(args: argparse.Namespace, out: TextIO) -> int:
         mover = board.to_move
         decision = choose_move(board, levels[mover], rng, args.budget, solvers[mover])
         board.play(decision.move)
-        out.write(f"\nply {board.stones}: {mover} plays {describe_cell(rules, decision.move)}"
-                  f" ({levels[mover]}: {decision_text(decision)})\n")
+        out.write(
+            f"\nply {board.stones}: {mover} plays {describe_cell(rules, decision.move)}"
+            f" ({levels[mover]}: {decision_text(decision)})\n"
+        )
         out.write(draw_board(board) + "\n")
     out.write("\n" + outcome_text(board) + "\n")
     return EXIT_OK
@@ -253,8 +277,7 @@ def cmd_solve(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         out.write(f"value for {mover}: {result.value} in {plies_text(result.plies)} (proven)\n")
         label = "best moves"
     else:
-        out.write(f"value for {mover}: unknown (depth {result.depth}, not proven"
-                  f" within {args.budget} s)\n")
+        out.write(f"value for {mover}: unknown (depth {result.depth}, not proven within {args.budget} s)\n")
         label = "best move found"
     moves = ", ".join(describe_cell(rules, cell) for cell in result.best_moves)
     out.write(f"{label}: {moves}\n{search_text(result)}\n")
@@ -269,13 +292,13 @@ def write_move_values(board: Board, result: SolveResult, out: TextIO) -> None:
         out.write("no move values: the position was not proven within the budget\n")
         return
     rules = board.rules
-    marks = {cell: f"{VALUE_LETTERS[mv.value]}{mv.plies}"
-             for cell, mv in result.move_values.items()}
-    out.write(f"\nevery move for {board.to_move} (W win, D draw, L loss;"
-              f" the number is plies to the end):\n{draw_board(board, marks)}\n\n")
+    marks = {cell: f"{VALUE_LETTERS[mv.value]}{mv.plies}" for cell, mv in result.move_values.items()}
+    out.write(
+        f"\nevery move for {board.to_move} (W win, D draw, L loss;"
+        f" the number is plies to the end):\n{draw_board(board, marks)}\n\n"
+    )
     for cell, move_value in result.move_values.items():
-        out.write(f"  {describe_cell(rules, cell)}: {move_value.value} in"
-                  f" {plies_text(move_value.plies)}\n")
+        out.write(f"  {describe_cell(rules, cell)}: {move_value.value} in {plies_text(move_value.plies)}\n")
 
 
 # -- stats -----------------------------------------------------------------------------
@@ -292,24 +315,31 @@ def cmd_stats(args: argparse.Namespace, out: TextIO) -> int:
     out.write(f"{rules}, counted by exhaustive enumeration\n\n")
 
     summary = Table(Column("games", 32, left=True), Column("", 12))
-    for name, value in (("complete games", games.total), ("  x wins", games.ends.x_wins),
-                        ("  o wins", games.ends.o_wins), ("  draws", games.ends.draws),
-                        ("games up to symmetry", count_games_up_to_symmetry(rules)),
-                        ("game tree nodes, root included", game_tree_nodes(rules))):
+    for name, value in (
+        ("complete games", games.total),
+        ("  x wins", games.ends.x_wins),
+        ("  o wins", games.ends.o_wins),
+        ("  draws", games.ends.draws),
+        ("games up to symmetry", count_games_up_to_symmetry(rules)),
+        ("game tree nodes, root included", game_tree_nodes(rules)),
+    ):
         out.write(summary.row(name, value) + "\n")
 
-    by_length = Table(Column("ends at ply", 11), Column("x wins", 12), Column("o wins", 12),
-                      Column("draws", 12), Column("total", 12))
+    by_length = Table(
+        Column("ends at ply", 11),
+        Column("x wins", 12),
+        Column("o wins", 12),
+        Column("draws", 12),
+        Column("total", 12),
+    )
     out.write("\n" + by_length.header() + "\n")
     for ply, tally in enumerate(games.by_ply):
         if tally.total:
-            out.write(by_length.row(ply, tally.x_wins, tally.o_wins, tally.draws, tally.total)
-                      + "\n")
+            out.write(by_length.row(ply, tally.x_wins, tally.o_wins, tally.draws, tally.total) + "\n")
 
-    table = Table(Column("positions", 16, left=True), Column("all", 10),
-                  Column("up to symmetry", 15))
+    table = Table(Column("positions", 16, left=True), Column("all", 10), Column("up to symmetry", 15))
     out.write("\n" + table.header() + "\n")
-    for ply, (count, class_count) in enumerate(zip(positions.by_ply, classes.by_ply)):
+    for ply, (count, class_count) in enumerate(zip(positions.by_ply, classes.by_ply, strict=False)):
         out.write(table.row(f"  {ply} stones", count, class_count) + "\n")
     fields: tuple[tuple[str, Callable[[PositionCounts], int]], ...] = (
         ("total", lambda p: p.total),
@@ -317,7 +347,8 @@ def cmd_stats(args: argparse.Namespace, out: TextIO) -> int:
         ("  x won", lambda p: p.terminal.x_wins),
         ("  o won", lambda p: p.terminal.o_wins),
         ("  drawn", lambda p: p.terminal.draws),
-        ("non-terminal", lambda p: p.nonterminal))
+        ("non-terminal", lambda p: p.nonterminal),
+    )
     for name, field in fields:
         out.write(table.row(name, field(positions), field(classes)) + "\n")
     return EXIT_OK
@@ -365,24 +396,47 @@ def cmd_arena(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         err.flush()
 
     try:
-        match = play_match(args.engine_a, args.engine_b, args.games, rules, seed=args.seed,
-                           budget=args.budget, progress=progress)
+        match = play_match(
+            args.engine_a,
+            args.engine_b,
+            args.games,
+            rules,
+            seed=args.seed,
+            budget=args.budget,
+            progress=progress,
+        )
     except UnknownEngineError as error:
         raise UsageError(str(error)) from None
     labels = player_labels(match)
     seed = "no seed" if args.seed is None else f"seed {args.seed}"
-    out.write(f"{labels[0]} against {labels[1]}: {rules}, {args.games} games, {seed},"
-              f" budget {args.budget} s a move; {labels[0]} is x in the odd-numbered games\n\n")
-    table = Table(Column("player", max(len(label) for label in labels + ("player",)), left=True),
-                  Column("wins", 6), Column("draws", 6), Column("losses", 6),
-                  Column("nodes a move", 13), Column("ms a move", 10),
-                  Column("stopped at the deadline", 24))
+    out.write(
+        f"{labels[0]} against {labels[1]}: {rules}, {args.games} games, {seed},"
+        f" budget {args.budget} s a move; {labels[0]} is x in the odd-numbered games\n\n"
+    )
+    table = Table(
+        Column("player", max(len(label) for label in (*labels, "player")), left=True),
+        Column("wins", 6),
+        Column("draws", 6),
+        Column("losses", 6),
+        Column("nodes a move", 13),
+        Column("ms a move", 10),
+        Column("stopped at the deadline", 24),
+    )
     out.write(table.header() + "\n")
-    for label, standing in zip(labels, match.standings):
+    for label, standing in zip(labels, match.standings, strict=False):
         moves = max(standing.moves, 1)
-        out.write(table.row(label, standing.wins, standing.draws, standing.losses,
-                            round(standing.nodes / moves),
-                            f"{standing.seconds / moves * 1000:.1f}", standing.stopped) + "\n")
+        out.write(
+            table.row(
+                label,
+                standing.wins,
+                standing.draws,
+                standing.losses,
+                round(standing.nodes / moves),
+                f"{standing.seconds / moves * 1000:.1f}",
+                standing.stopped,
+            )
+            + "\n"
+        )
     return EXIT_OK
 
 
@@ -410,63 +464,73 @@ def add_size_options(parser: argparse.ArgumentParser) -> None:
 def add_game_options(parser: argparse.ArgumentParser) -> None:
     """--seed and --budget, for the commands where the engine plays."""
     parser.add_argument("--seed", type=int, help="seed for the engine's random choices")
-    parser.add_argument("--budget", type=positive_seconds, default=DEFAULT_BUDGET,
-                        help=f"seconds the engine may think per move (default {DEFAULT_BUDGET})")
+    parser.add_argument(
+        "--budget",
+        type=positive_seconds,
+        default=DEFAULT_BUDGET,
+        help=f"seconds the engine may think per move (default {DEFAULT_BUDGET})",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The parser of ``python -m tictactoe`` and its subcommands."""
     parser = argparse.ArgumentParser(
         prog="python -m tictactoe",
-        description="A perfect m,n,k-game engine (tic-tac-toe and bigger),"
-                    f" version {ENGINE_VERSION}.",
-        epilog=f"Coordinates: {COORDINATES_NOTE}.")
+        description=f"A perfect m,n,k-game engine (tic-tac-toe and bigger), version {ENGINE_VERSION}.",
+        epilog=f"Coordinates: {COORDINATES_NOTE}.",
+    )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     play = commands.add_parser(
-        "play", help="play a game against the engine",
-        description="Play a game against the engine: type a move as a cell like b2 or as"
-                    " 'row col' (2 2).", epilog=f"Coordinates: {COORDINATES_NOTE}.")
+        "play",
+        help="play a game against the engine",
+        description="Play a game against the engine: type a move as a cell like b2 or as 'row col' (2 2).",
+        epilog=f"Coordinates: {COORDINATES_NOTE}.",
+    )
     add_size_options(play)
     play.add_argument("--side", choices=("x", "o"), default="x", help="your side (x moves first)")
     play.add_argument("--level", choices=LEVELS, default="perfect", help="the engine's level")
     add_game_options(play)
 
-    selfplay = commands.add_parser("selfplay", help="watch the engine play itself",
-                                   epilog=f"Coordinates: {COORDINATES_NOTE}.")
+    selfplay = commands.add_parser(
+        "selfplay", help="watch the engine play itself", epilog=f"Coordinates: {COORDINATES_NOTE}."
+    )
     add_size_options(selfplay)
     selfplay.add_argument("--x-level", choices=LEVELS, default="perfect")
     selfplay.add_argument("--o-level", choices=LEVELS, default="perfect")
     add_game_options(selfplay)
 
     solve = commands.add_parser(
-        "solve", help="solve a position",
+        "solve",
+        help="solve a position",
         description="Solve a position given as rows (x.. .o. ...)"
-                    " or as one argument (x../.o./...); the board's size is the rows' size.",
-        epilog=f"Coordinates: {COORDINATES_NOTE}.")
+        " or as one argument (x../.o./...); the board's size is the rows' size.",
+        epilog=f"Coordinates: {COORDINATES_NOTE}.",
+    )
     solve.add_argument("board", nargs="+", help="the rows, top first: x, o and . for empty")
     solve.add_argument("--k", type=int, help=K_HELP)
     solve.add_argument("--all", action="store_true", help="the value of every legal move too")
-    solve.add_argument("--budget", type=positive_seconds,
-                       help="give up proving after this many seconds (default: no limit)")
+    solve.add_argument(
+        "--budget", type=positive_seconds, help="give up proving after this many seconds (default: no limit)"
+    )
 
     stats = commands.add_parser("stats", help="exhaustive counts of positions and games")
     add_size_options(stats)
 
     bench = commands.add_parser("bench", help="time the solver on a set of positions")
     bench.add_argument("--quick", action="store_true", help="skip the slow rows")
-    bench.add_argument("--only", action="append", metavar="NAME",
-                       help="run only this row (repeatable)")
+    bench.add_argument("--only", action="append", metavar="NAME", help="run only this row (repeatable)")
 
     arena = commands.add_parser(
-        "arena", help="play two engines against each other",
+        "arena",
+        help="play two engines against each other",
         description="Play a match between two engines or levels, taking turns to be x;"
-                    " the tally goes to stdout, one line a game to stderr."
-                    f" Players: {', '.join(player_names())}.")
+        " the tally goes to stdout, one line a game to stderr."
+        f" Players: {', '.join(player_names())}.",
+    )
     arena.add_argument("engine_a", metavar="ENGINE_A", help="the first player (x in game 1)")
     arena.add_argument("engine_b", metavar="ENGINE_B", help="the second player")
-    arena.add_argument("--games", type=positive_count, default=10,
-                       help="number of games (default 10)")
+    arena.add_argument("--games", type=positive_count, default=10, help="number of games (default 10)")
     add_size_options(arena)
     add_game_options(arena)
 
@@ -477,8 +541,12 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None,
-         stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
+def main(
+    argv: Sequence[str] | None = None,
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+    stderr: TextIO | None = None,
+) -> int:
     """Run the command line on ``argv`` (default ``sys.argv[1:]``) and return the exit status.
 
     Bad input prints its reason to ``stderr`` and returns 2; Ctrl-C returns 130.

@@ -31,9 +31,11 @@ VALUE_LETTERS = {Value.WIN: "W", Value.DRAW: "D", Value.LOSS: "L"}
 # line at most this often (the solver reports about twice a second).
 PROGRESS_DELAY = 0.5
 PROGRESS_INTERVAL = 0.25
-COORDINATES_NOTE = ("a cell is named by its column letter and its row number counted from 1 at the top,"
-                    " so a1 is the top-left cell; the API counts rows and columns from 0"
-                    " (b2 is the API's row 1, col 1)")
+COORDINATES_NOTE = (
+    "a cell is named by its column letter and its row number counted from 1 at the top,"
+    " so a1 is the top-left cell; the API counts rows and columns from 0"
+    " (b2 is the API's row 1, col 1)"
+)
 
 
 # -- cells and boards ------------------------------------------------------------
@@ -59,8 +61,10 @@ def draw_board(board: Board, marks: dict[Cell, str] | None = None) -> str:
     """
     marks = marks or {}
     cols = board.rules.cols
-    grid = [[marks.get(r * cols + c, symbol) for c, symbol in enumerate(row)]
-            for r, row in enumerate(board.to_text())]
+    grid = [
+        [marks.get(r * cols + c, symbol) for c, symbol in enumerate(row)]
+        for r, row in enumerate(board.to_text())
+    ]
     width = max(len(text) for row in grid for text in row)
     margin = len(str(board.rules.rows))
     header = " " * (margin + 2) + " ".join(letter.ljust(width) for letter in COLUMN_LETTERS[:cols])
@@ -131,8 +135,9 @@ class Table:
 
     def row(self, *values: object) -> str:
         """One line: ints get thousands separators, text is padded to the column."""
-        return "  ".join(column.cell(value)
-                         for column, value in zip(self.columns, values)).rstrip()
+        return "  ".join(
+            column.cell(value) for column, value in zip(self.columns, values, strict=False)
+        ).rstrip()
 
 
 class ProgressLine:

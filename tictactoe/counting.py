@@ -30,7 +30,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
-from .board import O, X, Board, Outcome
+from .board import Board, O, Outcome, X
 from .rules import Bitboard, Rules
 
 TIC_TAC_TOE = Rules(3, 3, 3)
@@ -53,8 +53,7 @@ class Tally:
         return self.x_wins + self.o_wins + self.draws
 
     def __add__(self, other: Tally) -> Tally:
-        return Tally(self.x_wins + other.x_wins, self.o_wins + other.o_wins,
-                     self.draws + other.draws)
+        return Tally(self.x_wins + other.x_wins, self.o_wins + other.o_wins, self.draws + other.draws)
 
     @classmethod
     def of(cls, outcome: Outcome, count: int = 1) -> Tally:
@@ -148,7 +147,7 @@ class _Graph:
 
     def paths(self) -> list[dict[Key, int]]:
         """Per ply, how many move sequences from the empty board reach each position."""
-        counts = [{key: 1 for key in self.layers[0]}]
+        counts = [dict.fromkeys(self.layers[0], 1)]
         while len(counts) < len(self.layers):
             following: dict[Key, int] = {}
             for key, paths in counts[-1].items():
@@ -166,16 +165,15 @@ def _key(board: Board) -> Key:
 def _graph(rules: Rules) -> _Graph:
     if rules.cells > MAX_CELLS:
         raise ValueError(
-            f"{rules} has {rules.cells} cells: only boards of up to {MAX_CELLS} cells"
-            " can be enumerated")
+            f"{rules} has {rules.cells} cells: only boards of up to {MAX_CELLS} cells can be enumerated"
+        )
     return _Graph(rules)
 
 
 @functools.lru_cache(maxsize=4)
 def _classes(rules: Rules) -> dict[Key, Key]:
     """The canonical key (symmetry class) of every reachable position."""
-    return {key: _key(board.canonical()[0])
-            for layer in _graph(rules).layers for key, board in layer.items()}
+    return {key: _key(board.canonical()[0]) for layer in _graph(rules).layers for key, board in layer.items()}
 
 
 def positions_by_ply(rules: Rules = TIC_TAC_TOE) -> list[list[Board]]:
@@ -269,6 +267,16 @@ def count_games_up_to_symmetry(rules: Rules = TIC_TAC_TOE) -> int:
     return games[root]
 
 
-__all__ = ["TIC_TAC_TOE", "MAX_CELLS", "Tally", "GameCounts", "PositionCounts",
-           "positions_by_ply", "reachable_positions", "count_positions", "count_games",
-           "game_tree_nodes", "count_games_up_to_symmetry"]
+__all__ = [
+    "TIC_TAC_TOE",
+    "MAX_CELLS",
+    "Tally",
+    "GameCounts",
+    "PositionCounts",
+    "positions_by_ply",
+    "reachable_positions",
+    "count_positions",
+    "count_games",
+    "game_tree_nodes",
+    "count_games_up_to_symmetry",
+]

@@ -114,8 +114,7 @@ class _Search:
                 stones = (stones | stones << step | stones >> step) & full
         return stones
 
-    def ordered_moves(self, me: Bitboard, opp: Bitboard,
-                      first: Bitboard = 0) -> Iterator[Bitboard]:
+    def ordered_moves(self, me: Bitboard, opp: Bitboard, first: Bitboard = 0) -> Iterator[Bitboard]:
         """The candidate moves, most promising first: ``first`` (if a candidate), tiers, the rest.
 
         Candidates are empty cells near stones; on an empty board, the centre.
@@ -160,8 +159,7 @@ class _Search:
         tick = self.tick
         counter = self
 
-        def negamax(me: Bitboard, opp: Bitboard, empties: int, depth: int,
-                    alpha: int, beta: int) -> int:
+        def negamax(me: Bitboard, opp: Bitboard, empties: int, depth: int, alpha: int, beta: int) -> int:
             """The score for the side to move (``me``, no line yet), searched ``depth`` plies.
 
             ``me`` and ``opp`` are stacked boards (``evaluation``); their plain
@@ -181,8 +179,7 @@ class _Search:
                 if threats & (threats - 1):
                     return -(WIN_SCORE + empties - 2)
                 # One move does not lose at once: play it without spending depth.
-                return -negamax(opp, me | stacked_bits[threats], empties - 1, depth,
-                                -beta, -alpha)
+                return -negamax(opp, me | stacked_bits[threats], empties - 1, depth, -beta, -alpha)
             if not empties:
                 return 0
             if depth <= 0:
@@ -206,8 +203,7 @@ class _Search:
             best_move = 0
             window_low = alpha
             for bit in ordered_moves(mine, theirs, first):
-                score = -negamax(opp, me | stacked_bits[bit], empties - 1, depth - 1,
-                                 -beta, -alpha)
+                score = -negamax(opp, me | stacked_bits[bit], empties - 1, depth - 1, -beta, -alpha)
                 if score > best:
                     best = score
                     best_move = bit
@@ -225,8 +221,14 @@ class _Search:
 
         return negamax
 
-    def root(self, me: Bitboard, opp: Bitboard, moves: list[Bitboard], depth: int,
-             finished: list[tuple[int, Bitboard]]) -> None:
+    def root(
+        self,
+        me: Bitboard,
+        opp: Bitboard,
+        moves: list[Bitboard],
+        depth: int,
+        finished: list[tuple[int, Bitboard]],
+    ) -> None:
         """Search each root move ``depth`` plies deep, appending ``(score, move)`` as each ends.
 
         ``me`` and ``opp`` are stacked boards, ``moves`` plain one-bit boards.
@@ -238,8 +240,7 @@ class _Search:
         stacked_bits = self.evaluator.stacked_bits
         alpha = -INFINITY
         for bit in moves:
-            score = -self.negamax(opp, me | stacked_bits[bit], empties - 1, depth - 1,
-                                  -INFINITY, -alpha)
+            score = -self.negamax(opp, me | stacked_bits[bit], empties - 1, depth - 1, -INFINITY, -alpha)
             finished.append((score, bit))
             alpha = max(alpha, score)
 
@@ -253,8 +254,9 @@ def _forced_score(wins: Bitboard, threats: Bitboard, empty: Bitboard) -> int | N
     return None
 
 
-def iterate(board: Board, poll: Poll | None = None, max_depth: int | None = None,
-            root_moves: list[Cell] | None = None) -> Iterator[Iteration]:
+def iterate(
+    board: Board, poll: Poll | None = None, max_depth: int | None = None, root_moves: list[Cell] | None = None
+) -> Iterator[Iteration]:
     """Yield the best move after each depth: 0 (the static choice), 1, 2, ...
 
     ``root_moves`` (empty cells), when given, are the only moves considered at
@@ -311,8 +313,13 @@ def iterate(board: Board, poll: Poll | None = None, max_depth: int | None = None
             return
 
 
-def deepen(board: Board, deadline: float, progress: Progress | None = None,
-           max_depth: int | None = None, root_moves: list[Cell] | None = None) -> SolveResult:
+def deepen(
+    board: Board,
+    deadline: float,
+    progress: Progress | None = None,
+    max_depth: int | None = None,
+    root_moves: list[Cell] | None = None,
+) -> SolveResult:
     """The best move found by deepening until ``deadline`` (a ``time.monotonic()`` instant).
 
     Returns an unproven ``SolveResult``: ``best_moves == [move]`` and ``depth``
@@ -332,9 +339,16 @@ def deepen(board: Board, deadline: float, progress: Progress | None = None,
         if clock.expired():
             break
     assert move is not None, "iterate yields its static choice (depth 0) first"
-    return SolveResult(value=None, plies=None, best_moves=[move], nodes=nodes,
-                       seconds=clock.elapsed(), proven=False, depth=depth,
-                       source=Source.HEURISTIC)
+    return SolveResult(
+        value=None,
+        plies=None,
+        best_moves=[move],
+        nodes=nodes,
+        seconds=clock.elapsed(),
+        proven=False,
+        depth=depth,
+        source=Source.HEURISTIC,
+    )
 
 
 __all__ = ["Iteration", "iterate", "deepen", "WIN_SCORE"]

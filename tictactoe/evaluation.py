@@ -78,8 +78,7 @@ class Evaluator:
         geometry = rules.geometry
         self.k = k = rules.k
         full = geometry.full
-        self.directions = [(d, starts) for d in geometry.directions
-                           if (starts := _window_starts(full, d, k))]
+        self.directions = [(d, starts) for d in geometry.directions if (starts := _window_starts(full, d, k))]
         stacked = _stack_lanes(rules)
         self.stacked_bits = {geometry.bits[cell]: bits for cell, bits in enumerate(stacked)}
         self.stacked_full = sum(stacked)
@@ -133,8 +132,9 @@ class Evaluator:
             found |= ahead[j] & behind[k - 1 - j]
         return found & self.stacked_full
 
-    def count_windows(self, me: Bitboard, opp: Bitboard, d: int,
-                      starts: Bitboard) -> tuple[Bitboard, Bitboard, list[Bitboard]]:
+    def count_windows(
+        self, me: Bitboard, opp: Bitboard, d: int, starts: Bitboard
+    ) -> tuple[Bitboard, Bitboard, list[Bitboard]]:
         """The windows along ``d`` live for each side, and the windows by stones held.
 
         Returns ``(live_me, live_opp, at_least)`` as bitboards of window starts;
@@ -164,8 +164,9 @@ class Evaluator:
             level = at_least[c]
             if not level:
                 break  # the counts only shrink as c grows
-            score += (my_steps[c] * (live_me & level).bit_count()
-                      - their_steps[c] * (live_opp & level).bit_count())
+            score += (
+                my_steps[c] * (live_me & level).bit_count() - their_steps[c] * (live_opp & level).bit_count()
+            )
         return score
 
     def move_tiers(self, me: Bitboard, opp: Bitboard) -> list[Bitboard]:
@@ -181,7 +182,7 @@ class Evaluator:
         covers = [[0, 0, 0, 0] for _ in levels]  # mine once, twice; theirs once, twice
         for d, starts in self.directions:
             live_me, live_opp, at_least = self.count_windows(me, opp, d, starts)
-            for cover, c in zip(covers, levels):
+            for cover, c in zip(covers, levels, strict=False):
                 cover[0], cover[1] = self._cover(live_me & at_least[c], d, cover[0], cover[1])
                 cover[2], cover[3] = self._cover(live_opp & at_least[c], d, cover[2], cover[3])
         tiers = []
@@ -189,8 +190,7 @@ class Evaluator:
             tiers += [mine_twice, theirs_twice, mine_once, theirs_once]
         return tiers
 
-    def _cover(self, windows: Bitboard, d: int, once: Bitboard,
-               twice: Bitboard) -> tuple[Bitboard, Bitboard]:
+    def _cover(self, windows: Bitboard, d: int, once: Bitboard, twice: Bitboard) -> tuple[Bitboard, Bitboard]:
         """Add the cells of these windows (starts along ``d``) to the once/twice-covered masks."""
         if windows:
             for j in range(self.k):
@@ -240,7 +240,7 @@ def _lines(rows: int, cols: int, dr: int, dc: int) -> list[list[Cell]]:
     return lines
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def evaluator(rules: Rules) -> Evaluator:
     """The shared evaluator of these rules (its tables are built once)."""
     return Evaluator(rules)

@@ -29,8 +29,12 @@ CENTRE = 4
 
 # Not registered: NegaScout built on alphabeta-tt (its ordering and table),
 # shown to make the point of docs/lab.md about what null windows can still save.
-NEGASCOUT_ON_TT = NegaScout(ordered_moves, TranspositionTable, name="negascout on alphabeta-tt",
-                            description="NegaScout with alphabeta-tt's ordering and table")
+NEGASCOUT_ON_TT = NegaScout(
+    ordered_moves,
+    TranspositionTable,
+    name="negascout on alphabeta-tt",
+    description="NegaScout with alphabeta-tt's ordering and table",
+)
 
 
 @dataclass(frozen=True)
@@ -43,18 +47,26 @@ class Experiment:
 
 
 EXPERIMENTS = (
-    Experiment("(a) first move on the empty 3x3 board", (), {
-        "minimax": "549,945 search steps (blog, plain minimax)",
-        "alphabeta": "30,709 (blog, alpha-beta)",
-        "alphabeta-ordered": "21,667 (blog, alpha-beta with the killer heuristic)",
-        "alphabeta-tt": "7,381 (blog, minimax with a transposition table)",
-    }),
-    Experiment("(b) reply after X takes the centre", (CENTRE,), {
-        "minimax": "25,872 states (paper, plain negamax)",
-        "alphabeta": "1,053 (paper, alpha-beta, worst order)",
-        "alphabeta-ordered": "815 (paper, alpha-beta, best order: centre, corners, edges)",
-        "alphabeta-tt": "256 (paper, alpha-beta with a transposition table)",
-    }),
+    Experiment(
+        "(a) first move on the empty 3x3 board",
+        (),
+        {
+            "minimax": "549,945 search steps (blog, plain minimax)",
+            "alphabeta": "30,709 (blog, alpha-beta)",
+            "alphabeta-ordered": "21,667 (blog, alpha-beta with the killer heuristic)",
+            "alphabeta-tt": "7,381 (blog, minimax with a transposition table)",
+        },
+    ),
+    Experiment(
+        "(b) reply after X takes the centre",
+        (CENTRE,),
+        {
+            "minimax": "25,872 states (paper, plain negamax)",
+            "alphabeta": "1,053 (paper, alpha-beta, worst order)",
+            "alphabeta-ordered": "815 (paper, alpha-beta, best order: centre, corners, edges)",
+            "alphabeta-tt": "256 (paper, alpha-beta with a transposition table)",
+        },
+    ),
 )
 
 
@@ -90,9 +102,17 @@ def run_experiment(experiment: Experiment, engines: list[Engine] | None = None) 
     for engine in engines or lab_engines():
         board = board_after(experiment.moves)
         result = engine.search(board)
-        rows.append(Row(engine.name, cell_label(board.rules, result.move),
-                        result.value or "unknown", result.nodes, result.leaves,
-                        result.seconds * 1000, experiment.published.get(engine.name, "")))
+        rows.append(
+            Row(
+                engine.name,
+                cell_label(board.rules, result.move),
+                result.value or "unknown",
+                result.nodes,
+                result.leaves,
+                result.seconds * 1000,
+                experiment.published.get(engine.name, ""),
+            )
+        )
     return rows
 
 
@@ -113,18 +133,21 @@ def root_moves_apart(name: str) -> int:
 
 def nodes_over_all_positions(engine: Engine) -> int:
     """The engine's nodes summed over fresh searches of all 4,520 non-terminal 3x3 positions."""
-    return sum(engine.search(board).nodes for board in reachable_positions()
-               if not board.is_over())
+    return sum(engine.search(board).nodes for board in reachable_positions() if not board.is_over())
 
 
 def markdown_table(rows: list[Row]) -> str:
     """The rows as a Markdown table."""
-    lines = ["| engine | move | value | nodes | leaves | time (ms) | published |",
-             "| --- | --- | --- | ---: | ---: | ---: | --- |"]
+    lines = [
+        "| engine | move | value | nodes | leaves | time (ms) | published |",
+        "| --- | --- | --- | ---: | ---: | ---: | --- |",
+    ]
     for row in rows:
         leaves = "" if row.leaves is None else f"{row.leaves:,}"
-        lines.append(f"| {row.engine} | {row.move} | {row.value} | {row.nodes:,} | {leaves} |"
-                     f" {row.milliseconds:,.1f} | {row.published} |")
+        lines.append(
+            f"| {row.engine} | {row.move} | {row.value} | {row.nodes:,} | {leaves} |"
+            f" {row.milliseconds:,.1f} | {row.published} |"
+        )
     return "\n".join(lines)
 
 
@@ -133,10 +156,14 @@ def write_lab(out: TextIO) -> None:
     for experiment in EXPERIMENTS:
         out.write(f"### {experiment.title}\n\n{markdown_table(run_experiment(experiment))}\n\n")
         out.flush()
-    out.write("### Counted as the blog counts: each first move searched apart, root not counted\n\n"
-              f"alphabeta: {root_moves_apart('alphabeta'):,} nodes (blog: 30,709)\n\n")
-    out.write("### Nodes summed over all 4,520 non-terminal positions, each searched afresh\n\n"
-              "| engine | nodes |\n| --- | ---: |\n")
+    out.write(
+        "### Counted as the blog counts: each first move searched apart, root not counted\n\n"
+        f"alphabeta: {root_moves_apart('alphabeta'):,} nodes (blog: 30,709)\n\n"
+    )
+    out.write(
+        "### Nodes summed over all 4,520 non-terminal positions, each searched afresh\n\n"
+        "| engine | nodes |\n| --- | ---: |\n"
+    )
     for engine in lab_engines():
         if engine.name != "mcts":  # its count is its playouts, the same everywhere
             out.write(f"| {engine.name} | {nodes_over_all_positions(engine):,} |\n")

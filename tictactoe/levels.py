@@ -17,7 +17,7 @@ from .analysis import DEFAULT_BUDGET, analyse
 from .board import Board
 from .errors import GameOverError
 from .rules import Cell
-from .solver import SolveResult, Solver
+from .solver import Solver, SolveResult
 
 LEVELS = ("easy", "medium", "perfect")
 
@@ -57,8 +57,13 @@ def quick_move(board: Board, level: str, rng: random.Random) -> Cell:
     return rng.choice(moves)
 
 
-def choose_move(board: Board, level: str = "perfect", rng: random.Random | None = None,
-                budget: float | None = DEFAULT_BUDGET, solver: Solver | None = None) -> Decision:
+def choose_move(
+    board: Board,
+    level: str = "perfect",
+    rng: random.Random | None = None,
+    budget: float | None = DEFAULT_BUDGET,
+    solver: Solver | None = None,
+) -> Decision:
     """The move the given level plays on this board.
 
     Raises ``ValueError`` for an unknown level and ``GameOverError`` when the game is over.

@@ -14,7 +14,7 @@ writes lower-case stones and every run of empty cells as one number.
 
 >>> rows_from_position_text("x2/1o1/3")
 ['x..', '.o.', '...']
->>> position_text(['x..', '.o.', '...'])
+>>> position_text(["x..", ".o.", "..."])
 'x2/1o1/3'
 >>> position_text(rows_from_position_text("X../.O./..."))
 'x2/1o1/3'
@@ -43,8 +43,10 @@ def rows_from_position_text(text: str) -> list[str]:
     size and its legality are ``Board.from_text``'s to check.
     """
     if len(text) > MAX_TEXT_LENGTH:
-        raise BoardFormatError(f"the position text has {len(text)} characters, more than the"
-                               f" {MAX_TEXT_LENGTH} of the largest board")
+        raise BoardFormatError(
+            f"the position text has {len(text)} characters, more than the"
+            f" {MAX_TEXT_LENGTH} of the largest board"
+        )
     parts = text.split(ROW_SEPARATOR)
     if len(parts) > MAX_SIZE:
         raise BoardFormatError(f"the position has {len(parts)} rows, more than {MAX_SIZE}")
@@ -59,18 +61,23 @@ def _row(part: str, index: int) -> str:
         if token[0] in "123456789":
             run = int(token)
             if run > MAX_SIZE:
-                raise BoardFormatError(f"row {index}: a run of {run} empty cells is longer than"
-                                       f" the largest board's rows ({MAX_SIZE})")
+                raise BoardFormatError(
+                    f"row {index}: a run of {run} empty cells is longer than"
+                    f" the largest board's rows ({MAX_SIZE})"
+                )
             cells.append("." * run)
         elif token in "xXoO.":
             cells.append(token)
         else:
             where = f"row {index}, character {match.start()}"
             if token == "0":
-                raise BoardFormatError(f"{where}: a run of empty cells is 1 to {MAX_SIZE},"
-                                       " written without leading zeros")
-            raise BoardFormatError(f"{where}: bad character {token!r}: use x, o, . or a number"
-                                   " of empty cells, rows separated by /")
+                raise BoardFormatError(
+                    f"{where}: a run of empty cells is 1 to {MAX_SIZE}, written without leading zeros"
+                )
+            raise BoardFormatError(
+                f"{where}: bad character {token!r}: use x, o, . or a number"
+                " of empty cells, rows separated by /"
+            )
         if sum(map(len, cells)) > MAX_SIZE:
             raise BoardFormatError(f"row {index} has more than {MAX_SIZE} cells")
     if not cells:
@@ -80,5 +87,4 @@ def _row(part: str, index: int) -> str:
 
 def position_text(rows: Sequence[str]) -> str:
     """The normal form of a board's rows: lower-case stones, each run of empty cells as a number."""
-    return ROW_SEPARATOR.join(
-        re.sub(r"\.+", lambda run: str(len(run.group())), row.lower()) for row in rows)
+    return ROW_SEPARATOR.join(re.sub(r"\.+", lambda run: str(len(run.group())), row.lower()) for row in rows)

@@ -5,8 +5,8 @@ a row (horizontally, vertically or diagonally) wins.  X always moves first.
 
 Vocabulary::
 
-    Cell = int       # row * cols + col, row 0 at the top: the public move type
-    Bitboard = int   # one bit per cell, in the layout below
+    Cell = int  # row * cols + col, row 0 at the top: the public move type
+    Bitboard = int  # one bit per cell, in the layout below
 
 Bit layout, drawn for 3x3 (``stride = cols + 1``)::
 
@@ -54,13 +54,12 @@ class Rules:
             if not isinstance(value, int) or isinstance(value, bool):
                 raise BoardFormatError(f"{name} must be an integer, not {value!r}")
             if name != "k" and not MIN_SIZE <= value <= MAX_SIZE:
-                raise BoardFormatError(
-                    f"{name} must be between {MIN_SIZE} and {MAX_SIZE}, not {value}")
+                raise BoardFormatError(f"{name} must be between {MIN_SIZE} and {MAX_SIZE}, not {value}")
         longest = max(self.rows, self.cols)
         if not MIN_K <= self.k <= longest:
             raise BoardFormatError(
-                f"k must be between {MIN_K} and {longest} on a {self.rows}x{self.cols} board,"
-                f" not {self.k}")
+                f"k must be between {MIN_K} and {longest} on a {self.rows}x{self.cols} board, not {self.k}"
+            )
 
     @staticmethod
     def default_k(rows: int, cols: int) -> int:
@@ -127,8 +126,7 @@ class Geometry:
                 for dr, dc in steps:
                     end_r, end_c = r + dr * (k - 1), c + dc * (k - 1)
                     if 0 <= end_r < rows and 0 <= end_c < cols:
-                        self.lines.append(sum(
-                            self.bits[(r + dr * i) * cols + c + dc * i] for i in range(k)))
+                        self.lines.append(sum(self.bits[(r + dr * i) * cols + c + dc * i] for i in range(k)))
         self.lines_through = [sum(1 for line in self.lines if line & bit) for bit in self.bits]
         self.line_bits = {line: [bit for bit in self.bits if line & bit] for line in self.lines}
 
@@ -141,8 +139,9 @@ class Geometry:
         self.symmetries = _symmetries(rows, cols)
         # Per symmetry, where each one-bit bitboard goes: a board's image is the
         # union of its stones' images.
-        self.bit_images = [{self.bits[cell]: self.bits[image] for cell, image in enumerate(perm)}
-                           for perm in self.symmetries]
+        self.bit_images = [
+            {self.bits[cell]: self.bits[image] for cell, image in enumerate(perm)} for perm in self.symmetries
+        ]
 
     def winning_cells(self, stones: Bitboard, empty: Bitboard) -> Bitboard:
         """The empty cells where one more of these stones would make k in a row."""
@@ -225,6 +224,7 @@ def _symmetries(rows: int, cols: int) -> list[tuple[Cell, ...]]:
     A square board has the 8 symmetries of the square; a rectangle has 4
     (identity, the two mirror images and the half turn).
     """
+
     def perm(f: Callable[[int, int], tuple[int, int]]) -> tuple[Cell, ...]:
         out = []
         for cell in range(rows * cols):
@@ -236,20 +236,20 @@ def _symmetries(rows: int, cols: int) -> list[tuple[Cell, ...]]:
     last_r, last_c = rows - 1, cols - 1
     maps = [
         lambda r, c: (r, c),
-        lambda r, c: (r, last_c - c),           # mirror left-right
-        lambda r, c: (last_r - r, c),           # mirror top-bottom
+        lambda r, c: (r, last_c - c),  # mirror left-right
+        lambda r, c: (last_r - r, c),  # mirror top-bottom
         lambda r, c: (last_r - r, last_c - c),  # half turn
     ]
     if rows == cols:
         maps += [
-            lambda r, c: (c, r),                    # transpose
+            lambda r, c: (c, r),  # transpose
             lambda r, c: (last_c - c, last_r - r),  # anti-transpose
-            lambda r, c: (c, last_r - r),           # quarter turn clockwise
-            lambda r, c: (last_c - c, r),           # quarter turn anticlockwise
+            lambda r, c: (c, last_r - r),  # quarter turn clockwise
+            lambda r, c: (last_c - c, r),  # quarter turn anticlockwise
         ]
     return [perm(f) for f in maps]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _geometry(rules: Rules) -> Geometry:
     return Geometry(rules)

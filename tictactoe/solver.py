@@ -137,8 +137,13 @@ class Solver:
 
     # -- public --------------------------------------------------------------
 
-    def solve(self, board: Board, deadline: float | None = None, all_moves: bool = False,
-              progress: Progress | None = None) -> SolveResult:
+    def solve(
+        self,
+        board: Board,
+        deadline: float | None = None,
+        all_moves: bool = False,
+        progress: Progress | None = None,
+    ) -> SolveResult:
         """Solve the position exactly: value, plies, every optimal move.
 
         With ``all_moves`` the value and plies of every legal move are given
@@ -155,8 +160,7 @@ class Solver:
         mover_is_x = board.to_move == "x"
         me, opp = (board.x, board.o) if mover_is_x else (board.o, board.x)
         keys = self._keys(board)
-        my_side, opp_side = ((self._side_x, self._side_o) if mover_is_x
-                             else (self._side_o, self._side_x))
+        my_side, opp_side = (self._side_x, self._side_o) if mover_is_x else (self._side_o, self._side_x)
         empty = self.geometry.full & ~(me | opp)
         empties = empty.bit_count()
         immediate = self.geometry.winning_cells(me, empty)
@@ -165,8 +169,9 @@ class Solver:
             """The score, for the mover, of playing ``bit`` (searched in the window)."""
             if immediate & bit:
                 return empties
-            return -run.search(opp, me | bit, tuple(map(add, keys, delta)), opp_side, my_side,
-                               empties - 1, -beta, -alpha)
+            return -run.search(
+                opp, me | bit, tuple(map(add, keys, delta)), opp_side, my_side, empties - 1, -beta, -alpha
+            )
 
         # Moves that lead to the same position up to symmetry have the same
         # score: each class is searched once, through its first member.
@@ -178,26 +183,42 @@ class Solver:
         if all_moves:
             class_scores = [
                 (members, exact_score(partial(child_score, *members[0]), empties))
-                for members in classes.values()]
+                for members in classes.values()
+            ]
             best = max(score for _, score in class_scores)
             cell_of = self.geometry.cell_of
-            move_values = dict(sorted((cell_of[bit], score_to_value(score, empties))
-                                      for members, score in class_scores for bit, _ in members))
-            best_bits = [bit for members, score in class_scores if score == best
-                         for bit, _ in members]
+            move_values = dict(
+                sorted(
+                    (cell_of[bit], score_to_value(score, empties))
+                    for members, score in class_scores
+                    for bit, _ in members
+                )
+            )
+            best_bits = [bit for members, score in class_scores if score == best for bit, _ in members]
         else:
-            best = exact_score(lambda a, b: run.search(me, opp, keys, my_side, opp_side,
-                                                       empties, a, b), empties)
+            best = exact_score(
+                lambda a, b: run.search(me, opp, keys, my_side, opp_side, empties, a, b), empties
+            )
             # A move is optimal when its score reaches the best: a window just
             # around it returns the score exactly when it does.
-            best_bits = [bit for members in classes.values()
-                         if child_score(*members[0], best - 1, best + 1) == best
-                         for bit, _ in members]
+            best_bits = [
+                bit
+                for members in classes.values()
+                if child_score(*members[0], best - 1, best + 1) == best
+                for bit, _ in members
+            ]
         value = score_to_value(best, empties)
         best_cells = sorted(self.geometry.cell_of[bit] for bit in best_bits)
-        return SolveResult(value=value.value, plies=value.plies, best_moves=best_cells,
-                           nodes=run.nodes, seconds=run.clock.elapsed(), proven=True,
-                           move_values=move_values, score=best)
+        return SolveResult(
+            value=value.value,
+            plies=value.plies,
+            best_moves=best_cells,
+            nodes=run.nodes,
+            seconds=run.clock.elapsed(),
+            proven=True,
+            move_values=move_values,
+            score=best,
+        )
 
     # -- internals -------------------------------------------------------------
 
@@ -278,8 +299,7 @@ class _Run:
         line_bits = geometry.line_bits
         ordering_min = solver.ordering_min
 
-        def by_potential(me: Bitboard, opp: Bitboard, moves: list[Move],
-                         playable: Bitboard) -> list[Move]:
+        def by_potential(me: Bitboard, opp: Bitboard, moves: list[Move], playable: Bitboard) -> list[Move]:
             """The playable moves, the ones that weigh most in both sides' potentials first.
 
             A cell's weight is what it adds to my potential plus what it takes
@@ -310,8 +330,16 @@ class _Run:
         tick = self.tick
         counter = self
 
-        def negamax(me: Bitboard, opp: Bitboard, keys: tuple[int, ...], my_side: Side,
-                    opp_side: Side, empties: int, alpha: int, beta: int) -> int:
+        def negamax(
+            me: Bitboard,
+            opp: Bitboard,
+            keys: tuple[int, ...],
+            my_side: Side,
+            opp_side: Side,
+            empties: int,
+            alpha: int,
+            beta: int,
+        ) -> int:
             """The score for the side to move (``me``), which has no line yet.
 
             Fail-soft contract: a result <= alpha is an upper bound on the true
@@ -384,8 +412,16 @@ class _Run:
                 moves = by_potential(me, opp, moves, playable)
             for bit, delta in moves:
                 if playable & bit:
-                    score = -negamax(opp, me | bit, tuple(map(add, keys, delta)), opp_side,
-                                     my_side, empties - 1, -beta, -alpha)
+                    score = -negamax(
+                        opp,
+                        me | bit,
+                        tuple(map(add, keys, delta)),
+                        opp_side,
+                        my_side,
+                        empties - 1,
+                        -beta,
+                        -alpha,
+                    )
                     if score > best:
                         best = score
                         if score > alpha:
@@ -403,9 +439,13 @@ class _Run:
         return negamax
 
 
-def solve(board: Board, budget: float | None = None, all_moves: bool = False,
-          solver: Solver | None = None,
-          progress: Progress | None = None) -> SolveResult:
+def solve(
+    board: Board,
+    budget: float | None = None,
+    all_moves: bool = False,
+    solver: Solver | None = None,
+    progress: Progress | None = None,
+) -> SolveResult:
     """Solve a position exactly with a fresh (cold) table, or with ``solver``'s table.
 
     ``budget`` is in seconds; past it ``SearchTimeout`` is raised.  See
@@ -416,5 +456,14 @@ def solve(board: Board, budget: float | None = None, all_moves: bool = False,
     return solver.solve(board, deadline=deadline, all_moves=all_moves, progress=progress)
 
 
-__all__ = ["WIN", "DRAW", "LOSS", "MoveValue", "SolveResult", "Solver", "SearchTimeout",
-           "score_to_value", "solve"]
+__all__ = [
+    "WIN",
+    "DRAW",
+    "LOSS",
+    "MoveValue",
+    "SolveResult",
+    "Solver",
+    "SearchTimeout",
+    "score_to_value",
+    "solve",
+]

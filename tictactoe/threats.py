@@ -127,9 +127,14 @@ class ThreatSearch:
     deadline (None: no limit) and after ``max_nodes`` nodes (None: no limit).
     """
 
-    def __init__(self, rules: Rules, vct: bool = True, clock: Clock | None = None,
-                 max_nodes: int | None = None,
-                 memo: Memo | None = None) -> None:
+    def __init__(
+        self,
+        rules: Rules,
+        vct: bool = True,
+        clock: Clock | None = None,
+        max_nodes: int | None = None,
+        memo: Memo | None = None,
+    ) -> None:
         if rules.k < 4:
             raise ValueError(f"threat search needs k >= 4, not k={rules.k}")
         self.rules = rules
@@ -185,10 +190,18 @@ class ThreatSearch:
                         threes[side].append((d, windows))
                     for j in range(k if windows else 0):
                         levels[side][index] |= windows << (j * d)
-        mine_survey: Survey = (levels[0][0] & empty, levels[0][1] & empty, levels[0][2] & empty,
-                               tuple(threes[0]))
-        theirs_survey: Survey = (levels[1][0] & empty, levels[1][1] & empty, levels[1][2] & empty,
-                                 tuple(threes[1]))
+        mine_survey: Survey = (
+            levels[0][0] & empty,
+            levels[0][1] & empty,
+            levels[0][2] & empty,
+            tuple(threes[0]),
+        )
+        theirs_survey: Survey = (
+            levels[1][0] & empty,
+            levels[1][1] & empty,
+            levels[1][2] & empty,
+            tuple(threes[1]),
+        )
         _remember(self.memo.shapes, (theirs, mine), theirs_survey)
         return _remember(self.memo.shapes, (mine, theirs), mine_survey)
 
@@ -221,8 +234,7 @@ class ThreatSearch:
         """
         known = self.memo.threes.get((attacker, defender))
         if known is None:
-            known = _remember(self.memo.threes, (attacker, defender),
-                              self._three_cells(attacker, defender))
+            known = _remember(self.memo.threes, (attacker, defender), self._three_cells(attacker, defender))
         return known
 
     def _three_cells(self, attacker: Bitboard, defender: Bitboard) -> Bitboard:
@@ -266,25 +278,32 @@ class ThreatSearch:
         if self.clock is not None and not self.nodes % TICK_NODES:
             self.clock.check(self.nodes)
 
-    def attack(self, attacker: Bitboard, defender: Bitboard, depth: int,
-               focus: Bitboard = -1) -> tuple[int, Bitboard] | None:
+    def attack(
+        self, attacker: Bitboard, defender: Bitboard, depth: int, focus: Bitboard = -1
+    ) -> tuple[int, Bitboard] | None:
         """The attacker, to move, wins with at most ``depth`` chosen threats: ``(plies, cells)``, or None.
 
         Threes are played only on ``focus`` (fours anywhere).  None means no
         such win was found (not that none exists).
         """
-        return self._remembered((attacker, defender, True), depth,
-                                lambda: self._attack(attacker, defender, depth, focus))
+        return self._remembered(
+            (attacker, defender, True), depth, lambda: self._attack(attacker, defender, depth, focus)
+        )
 
-    def defend(self, attacker: Bitboard, defender: Bitboard, depth: int,
-               focus: Bitboard = -1) -> tuple[int, Bitboard] | None:
+    def defend(
+        self, attacker: Bitboard, defender: Bitboard, depth: int, focus: Bitboard = -1
+    ) -> tuple[int, Bitboard] | None:
         """The defender is to move: ``(plies, cells)`` when every reply loses, else None."""
-        return self._remembered((attacker, defender, False), depth,
-                                lambda: self._defend(attacker, defender, depth, focus))
+        return self._remembered(
+            (attacker, defender, False), depth, lambda: self._defend(attacker, defender, depth, focus)
+        )
 
-    def _remembered(self, key: tuple[Bitboard, Bitboard, bool], depth: int,
-                    search: Callable[[], tuple[int, Bitboard, Bitboard] | None],
-                    ) -> tuple[int, Bitboard] | None:
+    def _remembered(
+        self,
+        key: tuple[Bitboard, Bitboard, bool],
+        depth: int,
+        search: Callable[[], tuple[int, Bitboard, Bitboard] | None],
+    ) -> tuple[int, Bitboard] | None:
         """``search()``'s ``(plies, cells, move)`` as ``(plies, cells)``, through the tables.
 
         A proof found at some depth holds at any greater depth; a failure at
@@ -304,8 +323,9 @@ class ThreatSearch:
         self.proven[key] = (depth, plies, cells, move)
         return plies, cells
 
-    def _attack(self, attacker: Bitboard, defender: Bitboard, depth: int,
-                focus: Bitboard) -> tuple[int, Bitboard, Bitboard] | None:
+    def _attack(
+        self, attacker: Bitboard, defender: Bitboard, depth: int, focus: Bitboard
+    ) -> tuple[int, Bitboard, Bitboard] | None:
         wins, fours, raisers = self.shapes(attacker, defender)
         if wins:
             return 1, wins, wins & -wins
@@ -328,8 +348,9 @@ class ThreatSearch:
                 return 1 + found[0], move | found[1], move
         return None
 
-    def _defend(self, attacker: Bitboard, defender: Bitboard, depth: int,
-                focus: Bitboard) -> tuple[int, Bitboard, Bitboard] | None:
+    def _defend(
+        self, attacker: Bitboard, defender: Bitboard, depth: int, focus: Bitboard
+    ) -> tuple[int, Bitboard, Bitboard] | None:
         empty = self.full & ~(attacker | defender)
         if not empty or self.winning_cells(defender, attacker):
             return None  # a draw, or the defender wins first
@@ -361,8 +382,7 @@ class ThreatSearch:
         """The first move of the proof found for this attacker-to-move position (after ``attack``)."""
         return self.proven[(attacker, defender, True)][3]
 
-    def find(self, attacker: Bitboard, defender: Bitboard,
-             max_depth: int | None = None) -> ThreatWin | None:
+    def find(self, attacker: Bitboard, defender: Bitboard, max_depth: int | None = None) -> ThreatWin | None:
         """The attacker's (to move) forced win with the fewest threats up to ``max_depth``, or None.
 
         Raises ``SearchTimeout`` at the deadline or node limit.
@@ -408,13 +428,18 @@ class _Searches:
         self.nodes = 0
         self.memo = shared_memo(rules)
 
-    def win(self, attacker: Bitboard, defender: Bitboard, vct: bool = True,
-            vcf_depth: int = VCF_DEPTH, vct_depth: int = VCT_DEPTH) -> ThreatWin | None:
+    def win(
+        self,
+        attacker: Bitboard,
+        defender: Bitboard,
+        vct: bool = True,
+        vcf_depth: int = VCF_DEPTH,
+        vct_depth: int = VCT_DEPTH,
+    ) -> ThreatWin | None:
         """The attacker's (to move) win by VCF, then (``vct``) by VCT; raises ``SearchTimeout``."""
         clock = Clock(self.deadline)
         for mode in (False, True) if vct else (False,):
-            search = ThreatSearch(self.rules, vct=mode, clock=clock, max_nodes=self.max_nodes,
-                                  memo=self.memo)
+            search = ThreatSearch(self.rules, vct=mode, clock=clock, max_nodes=self.max_nodes, memo=self.memo)
             try:
                 found = search.find(attacker, defender, vct_depth if mode else vcf_depth)
             finally:
@@ -424,8 +449,13 @@ class _Searches:
         return None
 
 
-def find_win(board: Board, deadline: float | None = None, vct: bool = True,
-             max_depth: int | None = None, max_nodes: int | None = None) -> ThreatWin | None:
+def find_win(
+    board: Board,
+    deadline: float | None = None,
+    vct: bool = True,
+    max_depth: int | None = None,
+    max_nodes: int | None = None,
+) -> ThreatWin | None:
     """The side to move's forced win by fours (then, with ``vct``, threes and fours), or None.
 
     VCF is tried first (it is cheap), then VCT.  None when no win was found
@@ -502,8 +532,11 @@ def examine(board: Board, deadline: float, vct: bool = True) -> Tactics:
         # Every other reply loses: these are all the candidates there are.
         candidates = [*one_bits(standing), *one_bits(my_fours & ~standing)]
     else:
-        candidates = [*one_bits(threat.cells & board.empty), *one_bits(my_fours & ~threat.cells),
-                      *one_bits(my_raisers & ~my_fours & ~threat.cells)]
+        candidates = [
+            *one_bits(threat.cells & board.empty),
+            *one_bits(my_fours & ~threat.cells),
+            *one_bits(my_raisers & ~my_fours & ~threat.cells),
+        ]
     searches.deadline = start + span * DEFENCE_SHARE
     defences = _refutations(board, me, opp, threat, candidates, searches, vct)
     if not defences:
@@ -518,8 +551,15 @@ def _cells(board: Board, cells: Bitboard) -> list[Cell]:
     return [cell_of[bit] for bit in one_bits(cells)]
 
 
-def _refutations(board: Board, me: Bitboard, opp: Bitboard, threat: ThreatWin,
-                 candidates: list[Bitboard], searches: _Searches, vct: bool = True) -> list[Cell]:
+def _refutations(
+    board: Board,
+    me: Bitboard,
+    opp: Bitboard,
+    threat: ThreatWin,
+    candidates: list[Bitboard],
+    searches: _Searches,
+    vct: bool = True,
+) -> list[Cell]:
     """The candidates after which the opponent's threat search finds no win, tested ever deeper.
 
     First every candidate is tested against continuous fours alone (cheap);
@@ -561,8 +601,10 @@ def _refutations(board: Board, me: Bitboard, opp: Bitboard, threat: ThreatWin,
         holding, depth, first = passed, depth + 1, False
 
 
-def _survivors(moves: list[Bitboard], loses: Callable[[Bitboard], bool],
-               ) -> tuple[list[Bitboard], list[Bitboard]]:
+def _survivors(
+    moves: list[Bitboard],
+    loses: Callable[[Bitboard], bool],
+) -> tuple[list[Bitboard], list[Bitboard]]:
     """The moves found not to lose, and those left untested when the deadline struck (else [])."""
     passed = []
     for tested, move in enumerate(moves):

@@ -44,13 +44,22 @@ def analysis_fields(board: Board, answer: Answer, best_first: bool = False) -> d
     moves = []
     for cell in cells:
         known = values.get(cell)
-        moves.append({"row": cell // cols, "col": cell % cols,
-                      "value": known.value if known else None,
-                      "plies": known.plies if known else None,
-                      "best": cell in best})
-    return {"board": board.to_text(), "k": board.rules.k, "player": board.to_move,
-            "best": [{"row": c // cols, "col": c % cols} for c in answer.best_moves],
-            "moves": moves}
+        moves.append(
+            {
+                "row": cell // cols,
+                "col": cell % cols,
+                "value": known.value if known else None,
+                "plies": known.plies if known else None,
+                "best": cell in best,
+            }
+        )
+    return {
+        "board": board.to_text(),
+        "k": board.rules.k,
+        "player": board.to_move,
+        "best": [{"row": c // cols, "col": c % cols} for c in answer.best_moves],
+        "moves": moves,
+    }
 
 
 def _preference(known: MoveValue | None) -> tuple[int, int]:

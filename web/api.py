@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import random
 
-from flask import Blueprint, Response, jsonify, request
+from flask import Blueprint, Response, current_app, jsonify, request
 
 from tictactoe import ENGINE_VERSION, Board, pick_best, quick_move
 from tictactoe.algorithms.base import EngineResult
@@ -43,9 +43,15 @@ def move() -> Response:
     if req.engine is not None:
         result = _run_engine(board, req.engine, rng)
         cell = result.move
-        found = {"value": result.value, "plies": None, "proven": result.value is not None,
-                 "cached": False, "depth": None, "source": None,
-                 **_teaching_fields(board, req.engine, result)}
+        found = {
+            "value": result.value,
+            "plies": None,
+            "proven": result.value is not None,
+            "cached": False,
+            "depth": None,
+            "source": None,
+            **_teaching_fields(board, req.engine, result),
+        }
     elif req.level == "perfect":
         answer = solved().solve(board)
         cell = pick_best(answer, rng)
@@ -58,8 +64,13 @@ def move() -> Response:
     board.play(cell)
     row, col = board.rules.row_col(cell)
     return jsonify(
-        move={"row": row, "col": col}, player=player, board=board.to_text(),
-        **_status(board), level=req.level, k=board.rules.k, **found,
+        move={"row": row, "col": col},
+        player=player,
+        board=board.to_text(),
+        **_status(board),
+        level=req.level,
+        k=board.rules.k,
+        **found,
     )
 
 
@@ -73,9 +84,14 @@ def analyze() -> Response:
         # Deterministic (mcts seeded), so that the lab's figures repeat.
         result = _run_engine(board, req.engine, None)
         row, col = board.rules.row_col(result.move)
-        return jsonify(board=board.to_text(), k=board.rules.k, player=board.to_move,
-                       move={"row": row, "col": col}, value=result.value,
-                       **_teaching_fields(board, req.engine, result))
+        return jsonify(
+            board=board.to_text(),
+            k=board.rules.k,
+            player=board.to_move,
+            move={"row": row, "col": col},
+            value=result.value,
+            **_teaching_fields(board, req.engine, result),
+        )
     answer = solved().solve(board, all_moves=True)
     return jsonify(**analysis_fields(board, answer), **_engine_fields(answer))
 
@@ -85,8 +101,12 @@ def state() -> Response:
     """The status of a position (finished or not): see the State schema in /openapi.json."""
     board = read_position_request(request, "state").board
     fields = _status(board)
-    return jsonify(board=board.to_text(), k=board.rules.k, **fields,
-                   to_move=board.to_move if fields["status"] == "in_progress" else None)
+    return jsonify(
+        board=board.to_text(),
+        k=board.rules.k,
+        **fields,
+        to_move=board.to_move if fields["status"] == "in_progress" else None,
+    )
 
 
 @bp.get("/engines")
@@ -106,9 +126,12 @@ def healthz() -> Response:
     """200 when the cache backend made a real round trip a moment ago, else 503 (web/health.py)."""
     positions = solved()
     ok, detail = current_app.extensions["health"].status()
-    response = jsonify(status="ok" if ok else "unavailable",
-                       cache={"backend": positions.backend.name, "ok": ok, "detail": detail},
-                       engine=ENGINE_VERSION, worker=os.getpid())
+    response = jsonify(
+        status="ok" if ok else "unavailable",
+        cache={"backend": positions.backend.name, "ok": ok, "detail": detail},
+        engine=ENGINE_VERSION,
+        worker=os.getpid(),
+    )
     response.status_code = 200 if ok else 503
     return response
 
@@ -136,20 +159,38 @@ def _status(board: Board) -> dict[str, object]:
         return {"status": "in_progress", "line": None}
     if outcome.winner is None:
         return {"status": "draw", "line": None}
-    return {"status": f"{outcome.winner}_won",
-            "line": [list(board.rules.row_col(cell)) for cell in outcome.line]}
+    return {
+        "status": f"{outcome.winner}_won",
+        "line": [list(board.rules.row_col(cell)) for cell in outcome.line],
+    }
 
 
 def _engine_fields(answer: Answer | None) -> dict[str, object]:
     """value, plies, proven, source, cached, depth, nodes, ms and worker of an answer (or none)."""
     if answer is None:
-        return {"value": None, "plies": None, "proven": False, "source": None, "cached": False,
-                "depth": None, "nodes": 0, "ms": 0.0, "worker": os.getpid()}
+        return {
+            "value": None,
+            "plies": None,
+            "proven": False,
+            "source": None,
+            "cached": False,
+            "depth": None,
+            "nodes": 0,
+            "ms": 0.0,
+            "worker": os.getpid(),
+        }
     note(source=str(answer.source))  # for the request's log line and the answers metric
-    return {"value": answer.value, "plies": answer.plies, "proven": answer.proven,
-            "source": answer.source, "cached": answer.cached, "depth": answer.depth,
-            "nodes": answer.nodes, "ms": round(answer.seconds * 1000, 3), "worker": os.getpid()}
-
+    return {
+        "value": answer.value,
+        "plies": answer.plies,
+        "proven": answer.proven,
+        "source": answer.source,
+        "cached": answer.cached,
+        "depth": answer.depth,
+        "nodes": answer.nodes,
+        "ms": round(answer.seconds * 1000, 3),
+        "worker": os.getpid(),
+    }
 
 
 def _run_engine(board: Board, name: str, rng: random.Random | None) -> EngineResult:
@@ -159,9 +200,13 @@ def _run_engine(board: Board, name: str, rng: random.Random | None) -> EngineRes
 
 def _teaching_fields(board: Board, name: str, result: EngineResult) -> dict[str, object]:
     """engine, finished, note, nodes, leaves, ms, principal_variation and worker of a result."""
-    return {"engine": name, "finished": result.finished,
-            "note": result.note, "nodes": result.nodes, "leaves": result.leaves,
-            "ms": round(result.seconds * 1000, 3),
-            "principal_variation": [list(board.rules.row_col(c))
-                                    for c in result.principal_variation],
-            "worker": os.getpid()}
+    return {
+        "engine": name,
+        "finished": result.finished,
+        "note": result.note,
+        "nodes": result.nodes,
+        "leaves": result.leaves,
+        "ms": round(result.seconds * 1000, 3),
+        "principal_variation": [list(board.rules.row_col(c)) for c in result.principal_variation],
+        "worker": os.getpid(),
+    }

@@ -52,8 +52,7 @@ class Breaker:
             start_trial = not self._trial_running
             self._trial_running = True
         if start_trial:
-            threading.Thread(target=self._run_trial, args=(trial,), name="breaker-trial",
-                             daemon=True).start()
+            threading.Thread(target=self._run_trial, args=(trial,), name="breaker-trial", daemon=True).start()
         return False
 
     def trip(self) -> None:

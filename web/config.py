@@ -54,7 +54,8 @@ DEFAULT_CACHE_MIN_NODES = 16
 _SOURCE = re.compile(
     r"""^(?:\*|'self'|'none'|[a-z][a-z0-9+.-]*:|
          (?:[a-z][a-z0-9+.-]*://)?(?:\*\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*(?::(?:\d{1,5}|\*))?/?)$""",
-    re.IGNORECASE | re.VERBOSE)
+    re.IGNORECASE | re.VERBOSE,
+)
 
 
 class ConfigError(ValueError):
@@ -93,8 +94,9 @@ def default_cache_dir() -> Path:
     return Path(tempfile.gettempdir()) / f"tictactoe-cache-{os.geteuid()}"
 
 
-def load_settings(env: Mapping[str, str] | None = None,
-                  overrides: Mapping[str, object] | None = None) -> Settings:
+def load_settings(
+    env: Mapping[str, str] | None = None, overrides: Mapping[str, object] | None = None
+) -> Settings:
     """Settings from ``env`` (default ``os.environ``) with ``overrides`` on top.
 
     Raises ``ConfigError`` for a value out of range or of the wrong form.
@@ -121,28 +123,28 @@ def load_settings(env: Mapping[str, str] | None = None,
 
     budget = _number(source, "SEARCH_BUDGET", DEFAULT_SEARCH_BUDGET, float)
     if not 0 < budget <= MAX_SEARCH_BUDGET:
-        raise ConfigError(f"SEARCH_BUDGET must be more than 0 and at most {MAX_SEARCH_BUDGET}"
-                          f" seconds, not {budget}")
+        raise ConfigError(
+            f"SEARCH_BUDGET must be more than 0 and at most {MAX_SEARCH_BUDGET} seconds, not {budget}"
+        )
     # The search that holds a position's lock ends within its budget; a waiter
     # gives it that long and a margin for storing the result, then searches itself.
     wait = _number(source, "SINGLE_FLIGHT_WAIT", budget + 1.0, float)
     # A request may wait this long and then search for SEARCH_BUDGET: both
     # bounded, so no request comes near a platform router's 30 s limit.
     if not 0 <= wait <= MAX_SINGLE_FLIGHT_WAIT:
-        raise ConfigError(f"SINGLE_FLIGHT_WAIT must be between 0 and {MAX_SINGLE_FLIGHT_WAIT:g}"
-                          f" seconds, not {wait}")
+        raise ConfigError(
+            f"SINGLE_FLIGHT_WAIT must be between 0 and {MAX_SINGLE_FLIGHT_WAIT:g} seconds, not {wait}"
+        )
 
     searches = _number(source, "MAX_CONCURRENT_SEARCHES", DEFAULT_MAX_CONCURRENT_SEARCHES, int)
     if not 1 <= searches <= 64:
         raise ConfigError(f"MAX_CONCURRENT_SEARCHES must be between 1 and 64, not {searches}")
     table_limit = _number(source, "SOLVER_TABLE_LIMIT", DEFAULT_SOLVER_TABLE_LIMIT, int)
     if not 1_000 <= table_limit <= 50_000_000:
-        raise ConfigError(
-            f"SOLVER_TABLE_LIMIT must be between 1000 and 50000000, not {table_limit}")
+        raise ConfigError(f"SOLVER_TABLE_LIMIT must be between 1000 and 50000000, not {table_limit}")
     redis_timeout = _number(source, "REDIS_TIMEOUT", DEFAULT_REDIS_TIMEOUT, float)
     if not 0 < redis_timeout <= 30:
-        raise ConfigError(
-            f"REDIS_TIMEOUT must be more than 0 and at most 30 s, not {redis_timeout}")
+        raise ConfigError(f"REDIS_TIMEOUT must be more than 0 and at most 30 s, not {redis_timeout}")
     static_max_age = _number(source, "STATIC_MAX_AGE", DEFAULT_STATIC_MAX_AGE, int)
     if not 0 <= static_max_age <= 31_536_000:
         raise ConfigError(f"STATIC_MAX_AGE must be between 0 and 31536000, not {static_max_age}")
@@ -153,7 +155,8 @@ def load_settings(env: Mapping[str, str] | None = None,
         raise ConfigError(
             "CACHE_SECRET must be set when the cache is Redis: entries are signed with it, and"
             " a secret kept in the Redis itself would let whoever can write there sign entries."
-            f" Make one with: {MAKE_A_SECRET}")
+            f" Make one with: {MAKE_A_SECRET}"
+        )
 
     max_entries = _number(source, "CACHE_MAX_ENTRIES", DEFAULT_CACHE_MAX_ENTRIES, int)
     if not 100 <= max_entries <= 100_000_000:
@@ -207,7 +210,8 @@ def check_secret(secret: object) -> str:
         raise ConfigError(
             f"CACHE_SECRET must be at least {MIN_SECRET_BYTES} bytes with at least"
             f" {MIN_SECRET_DISTINCT} different characters (this one: {size} bytes,"
-            f" {distinct} different). Make one with: {MAKE_A_SECRET}")
+            f" {distinct} different). Make one with: {MAKE_A_SECRET}"
+        )
     return secret
 
 
@@ -220,7 +224,8 @@ def frame_ancestors(value: str) -> str:
         if not _SOURCE.match(source):
             raise ConfigError(
                 f"FRAME_ANCESTORS: {source!r} is not a CSP source (use *, 'self', 'none',"
-                " or origins like https://example.com, separated by spaces)")
+                " or origins like https://example.com, separated by spaces)"
+            )
     return " ".join(sources)
 
 
@@ -233,28 +238,28 @@ def _checked_rate_limit(value: str) -> str:
     except ValueError:
         parsed = []
     if not parsed or any(limit.amount < 1 for limit in parsed):
-        raise ConfigError("SEARCH_RATE_LIMIT must be limits such as '60 per minute'"
-                          f" (or off), not {value!r}")
+        raise ConfigError(f"SEARCH_RATE_LIMIT must be limits such as '60 per minute' (or off), not {value!r}")
     return value
 
 
 Number = TypeVar("Number", int, float)
 
 
-def _number(source: Mapping[str, object], name: str, default: Number,
-            kind: Callable[[Any], Number]) -> Number:
+def _number(
+    source: Mapping[str, object], name: str, default: Number, kind: Callable[[Any], Number]
+) -> Number:
     """The setting ``name`` as ``kind`` (int or float), or ``default`` when unset."""
     value = source.get(name)
     if value is None:
         return default
     if isinstance(value, bool) or (kind is int and isinstance(value, float)):
-        raise ConfigError(f"{name} must be {'an integer' if kind is int else 'a number'},"
-                          f" not {value!r}")
+        raise ConfigError(f"{name} must be {'an integer' if kind is int else 'a number'}, not {value!r}")
     try:
         number = kind(value)
     except (TypeError, ValueError):
-        raise ConfigError(f"{name} must be {'an integer' if kind is int else 'a number'},"
-                          f" not {value!r}") from None
+        raise ConfigError(
+            f"{name} must be {'an integer' if kind is int else 'a number'}, not {value!r}"
+        ) from None
     if kind is float and number != number:  # NaN compares unequal to itself
         raise ConfigError(f"{name} must be a number, not {value!r}")
     return number

@@ -48,8 +48,10 @@ def api_paths(app: Flask) -> frozenset[str]:
     if paths is None:
         # Routes are all added before the first request, so one read is enough.
         paths = app.extensions["api_paths"] = frozenset(
-            rule.rule for rule in app.url_map.iter_rules()
-            if rule.endpoint.partition(".")[0] in API_BLUEPRINTS)
+            rule.rule
+            for rule in app.url_map.iter_rules()
+            if rule.endpoint.partition(".")[0] in API_BLUEPRINTS
+        )
     return paths
 
 
@@ -63,16 +65,19 @@ def wants_html() -> bool:
     if is_api_path(request.path):
         return False
     best = request.accept_mimetypes.best_match(["application/json", "text/html"])
-    return best == "text/html" and request.accept_mimetypes[best] > \
-        request.accept_mimetypes["application/json"]
+    return (
+        best == "text/html" and request.accept_mimetypes[best] > request.accept_mimetypes["application/json"]
+    )
 
 
 def error_response(status: int, message: str, title: str = "") -> Response:
     """The error as JSON, or as a small escaped HTML page for a browser."""
     if wants_html():
-        response = Response(render_template_string(
-            _PAGE, status=status, title=title or "Error", message=escape(message)),
-            status=status, mimetype="text/html")
+        response = Response(
+            render_template_string(_PAGE, status=status, title=title or "Error", message=escape(message)),
+            status=status,
+            mimetype="text/html",
+        )
     else:
         response = jsonify(error=message)
         response.status_code = status
@@ -83,17 +88,16 @@ def register(app: Flask) -> None:
     """Install the handlers that turn every error into a JSON (or page) response."""
 
     @app.errorhandler(ApiError)
-    def api_error(error: ApiError):
+    def api_error(error: ApiError) -> Response:
         return error_response(error.status, error.message)
 
     @app.errorhandler(IllegalPositionError)
-    def illegal_position(error: IllegalPositionError):
+    def illegal_position(error: IllegalPositionError) -> Response:
         return error_response(409, str(error))
 
     @app.errorhandler(Busy)
-    def busy(error: Busy):
-        response = error_response(
-            503, "the server is busy with other searches: try again in a second")
+    def busy(error: Busy) -> Response:
+        response = error_response(503, "the server is busy with other searches: try again in a second")
         response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
         return response
 
@@ -106,10 +110,12 @@ def register(app: Flask) -> None:
         return response
 
     @app.errorhandler(HTTPException)
-    def http_error(error: HTTPException):
-        message = _MESSAGES.get(error.code) or (error.description or error.name)
+    def http_error(error: HTTPException) -> Response:
+        message = (_MESSAGES.get(error.code) if error.code else None) or (error.description or error.name)
         if error.code == 405:
-            allowed = ", ".join(sorted(set(error.valid_methods or ()) - {"HEAD", "OPTIONS"}))
+            # werkzeug's MethodNotAllowed carries the methods the route takes.
+            valid = getattr(error, "valid_methods", None) or ()
+            allowed = ", ".join(sorted(set(valid) - {"HEAD", "OPTIONS"}))
             message = f"{request.method} is not allowed on {request.path}: use {allowed}"
         response = error_response(error.code or 500, message, error.name)
         for name in ("Allow", "Retry-After"):
@@ -119,12 +125,13 @@ def register(app: Flask) -> None:
         return response
 
     @app.errorhandler(Exception)
-    def unexpected(error: Exception):
+    def unexpected(error: Exception) -> Response:
         # Logged with its traceback for us; the client only learns that it failed.
         logger.exception("unhandled error on %s %s", request.method, request.path)
         # ``name`` is a property of werkzeug's exceptions: an instance has it, the class not.
-        return error_response(500, "internal error: the server could not answer this request",
-                              InternalServerError().name)
+        return error_response(
+            500, "internal error: the server could not answer this request", InternalServerError().name
+        )
 
 
 _MESSAGES = {

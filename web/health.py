@@ -59,8 +59,14 @@ class Probe:
 class HealthCheck:
     """The backend's health as /healthz reports it: ``status() -> (ok, detail)``; thread-safe."""
 
-    def __init__(self, round_trip: RoundTrip, breaker: Breaker, log: ThrottledLog,
-                 fresh: float = FRESH_SECONDS, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        round_trip: RoundTrip,
+        breaker: Breaker,
+        log: ThrottledLog,
+        fresh: float = FRESH_SECONDS,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self._round_trip = round_trip
         self._breaker = breaker
         self._log = log
@@ -96,8 +102,7 @@ class HealthCheck:
 
     def _recent(self) -> Probe | None:
         last = self._last
-        if (last is not None and self._clock() - last.at < self._fresh
-                and last.trips == self._breaker.trips):
+        if last is not None and self._clock() - last.at < self._fresh and last.trips == self._breaker.trips:
             return last
         return None
 
@@ -118,6 +123,7 @@ class HealthCheck:
 
 def store_round_trip(store: BaseCache) -> RoundTrip:
     """Write, read back and delete a unique key through a cachelib store (the file cache)."""
+
     def round_trip() -> tuple[bool, str]:
         token = secrets.token_hex(8)
         key = f"healthz:{token}"
@@ -127,6 +133,7 @@ def store_round_trip(store: BaseCache) -> RoundTrip:
             return False, "cache read-back failed"
         store.delete(key)
         return True, "read and write ok"
+
     return round_trip
 
 
@@ -137,10 +144,14 @@ def redis_round_trip(url: str, key_prefix: str) -> RoundTrip:
     from redis.backoff import NoBackoff
     from redis.retry import Retry
 
-    client = redis.Redis.from_url(url, socket_timeout=PROBE_TIMEOUT,
-                                  socket_connect_timeout=PROBE_TIMEOUT,
-                                  retry=Retry(NoBackoff(), 0), max_connections=2,
-                                  driver_info=None)  # no CLIENT SETINFO: one round trip less
+    client = redis.Redis.from_url(
+        url,
+        socket_timeout=PROBE_TIMEOUT,
+        socket_connect_timeout=PROBE_TIMEOUT,
+        retry=Retry(NoBackoff(), 0),
+        max_connections=2,
+        driver_info=None,
+    )  # no CLIENT SETINFO: one round trip less
 
     def round_trip() -> tuple[bool, str]:
         token = secrets.token_hex(8)
@@ -156,6 +167,7 @@ def redis_round_trip(url: str, key_prefix: str) -> RoundTrip:
         if read != token.encode():
             return False, "cache read-back failed"
         return True, "read and write ok"
+
     return round_trip
 
 

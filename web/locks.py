@@ -145,8 +145,7 @@ class RedisLocks:
 
     def lock(self, key: str) -> RedisLock:
         """The (not yet taken) lock for ``key``."""
-        return RedisLock(self.client.lock(f"{self.prefix}lock:{key}", timeout=self.ttl,
-                                          blocking=False))
+        return RedisLock(self.client.lock(f"{self.prefix}lock:{key}", timeout=self.ttl, blocking=False))
 
 
 class _NoLock:

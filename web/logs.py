@@ -5,10 +5,21 @@ the app's (``web.*``, the per-request line of ``web.request_log``) go through
 the one setup below, which gunicorn.conf.py hands to gunicorn as
 ``logconfig_dict``.  A JSON line looks like::
 
-    {"time": "2026-11-23T11:30:00.123456+00:00", "level": "INFO", "logger": "web.request",
-     "message": "POST /move 200", "pid": 4242, "request_id": "f3c1...", "method": "POST",
-     "path": "/move", "status": 200, "duration_ms": 1.2, "cache": "hit", "board": "3x3k3",
-     "source": "proof"}
+    {
+        "time": "2026-11-23T11:30:00.123456+00:00",
+        "level": "INFO",
+        "logger": "web.request",
+        "message": "POST /move 200",
+        "pid": 4242,
+        "request_id": "f3c1...",
+        "method": "POST",
+        "path": "/move",
+        "status": 200,
+        "duration_ms": 1.2,
+        "cache": "hit",
+        "board": "3x3k3",
+        "source": "proof",
+    }
 
 gunicorn's access log is configured in the same format but kept below its
 level: the app's request line is the one access line (it knows the request id,
@@ -25,8 +36,7 @@ from typing import Any
 LOG_FORMATS = ("json", "text")
 LOG_LEVELS = ("debug", "info", "warning", "error", "critical")
 # Fields a request line carries besides the standard ones (see web/request_log.py).
-REQUEST_FIELDS = ("request_id", "method", "path", "status", "duration_ms", "cache", "board",
-                  "source")
+REQUEST_FIELDS = ("request_id", "method", "path", "status", "duration_ms", "cache", "board", "source")
 
 
 class TextFormatter(logging.Formatter):
@@ -37,8 +47,11 @@ class TextFormatter(logging.Formatter):
 
     def format(self, record: logging.LogRecord) -> str:
         line = super().format(record)
-        fields = [f"{name}={getattr(record, name)}" for name in REQUEST_FIELDS
-                  if getattr(record, name, None) is not None]
+        fields = [
+            f"{name}={getattr(record, name)}"
+            for name in REQUEST_FIELDS
+            if getattr(record, name, None) is not None
+        ]
         return f"{line} {' '.join(fields)}" if fields else line
 
 

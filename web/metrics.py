@@ -34,8 +34,7 @@ from prometheus_client.metrics_core import Metric
 
 from .metrics_folder import ENV
 
-CACHE_EVENTS = ("hits", "misses", "searches", "waited", "stored", "unproven", "invalid",
-                "cache_errors")
+CACHE_EVENTS = ("hits", "misses", "searches", "waited", "stored", "unproven", "invalid", "cache_errors")
 REFUSALS = ("busy", "rate_limited")
 # Any other method is counted as "other": the label set must not grow with what clients send.
 METHODS = frozenset(("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"))
@@ -56,19 +55,38 @@ class Metrics:
 
     def __init__(self) -> None:
         self.registry = CollectorRegistry(auto_describe=True)
-        self.requests = Counter("tictactoe_http_requests", "Requests answered",
-                                ("method", "endpoint", "status"), registry=self.registry)
-        self.latency = Histogram("tictactoe_http_request_duration_seconds",
-                                 "Time from the request's start to its response, in the app",
-                                 ("endpoint",), buckets=REQUEST_BUCKETS, registry=self.registry)
-        self.cache_events = Counter("tictactoe_cache_events", "The shared cache's work",
-                                    ("event",), registry=self.registry)
-        self.refused = Counter("tictactoe_refused", "Requests refused: no search slot or over"
-                               " the client's rate limit", ("reason",), registry=self.registry)
-        self.search_time = Histogram("tictactoe_search_seconds", "Time of each engine search",
-                                     ("board",), buckets=SEARCH_BUCKETS, registry=self.registry)
-        self.answers = Counter("tictactoe_answers", "Answers by how they are known",
-                               ("source",), registry=self.registry)
+        self.requests = Counter(
+            "tictactoe_http_requests",
+            "Requests answered",
+            ("method", "endpoint", "status"),
+            registry=self.registry,
+        )
+        self.latency = Histogram(
+            "tictactoe_http_request_duration_seconds",
+            "Time from the request's start to its response, in the app",
+            ("endpoint",),
+            buckets=REQUEST_BUCKETS,
+            registry=self.registry,
+        )
+        self.cache_events = Counter(
+            "tictactoe_cache_events", "The shared cache's work", ("event",), registry=self.registry
+        )
+        self.refused = Counter(
+            "tictactoe_refused",
+            "Requests refused: no search slot or over the client's rate limit",
+            ("reason",),
+            registry=self.registry,
+        )
+        self.search_time = Histogram(
+            "tictactoe_search_seconds",
+            "Time of each engine search",
+            ("board",),
+            buckets=SEARCH_BUCKETS,
+            registry=self.registry,
+        )
+        self.answers = Counter(
+            "tictactoe_answers", "Answers by how they are known", ("source",), registry=self.registry
+        )
         self._children: dict[tuple[int, tuple[str, ...]], Any] = {}
         for event in CACHE_EVENTS:  # present (at 0) from the start, as /stats shows them
             self._child(self.cache_events, event)
@@ -83,8 +101,9 @@ class Metrics:
             child = self._children[key] = metric.labels(*labels)
         return child
 
-    def observe_request(self, method: str, endpoint: str, status: int, seconds: float,
-                        fields: dict[str, str]) -> None:
+    def observe_request(
+        self, method: str, endpoint: str, status: int, seconds: float, fields: dict[str, str]
+    ) -> None:
         """Count one answered request (and a 429, and the answer's source if it has one)."""
         method = method if method in METHODS else "other"
         self._child(self.requests, method, endpoint, str(status)).inc()
@@ -158,7 +177,6 @@ def init_app(app: Flask) -> Metrics:
 @bp.get("/metrics")
 def exposition() -> Response:
     """Every metric, in Prometheus' text format."""
-    response = Response(current_app.extensions["metrics"].exposition(),
-                        mimetype=CONTENT_TYPE_LATEST)
+    response = Response(current_app.extensions["metrics"].exposition(), mimetype=CONTENT_TYPE_LATEST)
     response.headers["Cache-Control"] = "no-store"
     return response

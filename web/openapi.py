@@ -27,11 +27,13 @@ Schema = dict[str, Any]
 SIZES = range(MIN_SIZE, MAX_SIZE + 1)
 NULLABLE_VALUE = {"type": "string", "enum": [*map(str, Value), None], "nullable": True}
 NULLABLE_PLIES = {"type": "integer", "minimum": 1, "nullable": True}
-CELL = {"type": "object", "required": ["row", "col"], "additionalProperties": False,
-        "properties": {"row": {"type": "integer", "minimum": 0},
-                       "col": {"type": "integer", "minimum": 0}}}
-PAIR = {"type": "array", "minItems": 2, "maxItems": 2,
-        "items": {"type": "integer", "minimum": 0}}
+CELL = {
+    "type": "object",
+    "required": ["row", "col"],
+    "additionalProperties": False,
+    "properties": {"row": {"type": "integer", "minimum": 0}, "col": {"type": "integer", "minimum": 0}},
+}
+PAIR = {"type": "array", "minItems": 2, "maxItems": 2, "items": {"type": "integer", "minimum": 0}}
 PLAYER = {"type": "string", "enum": ["x", "o"]}
 STATUS = {"type": "string", "enum": ["in_progress", "x_won", "o_won", "draw"]}
 BOARD_OUT = {"type": "array", "items": {"type": "string", "pattern": "^[xo.]+$"}}
@@ -49,16 +51,22 @@ def _request_schema(fields: tuple[str, ...]) -> Schema:
     """
     properties = {
         "board": {
-            "type": "array", "minItems": MIN_SIZE, "maxItems": MAX_SIZE,
+            "type": "array",
+            "minItems": MIN_SIZE,
+            "maxItems": MAX_SIZE,
             "items": {"type": "string", "pattern": f"^[xXoO.]{{{MIN_SIZE},{MAX_SIZE}}}$"},
             "description": "Rows, top first: x and o in either case, '.' for empty, all rows"
-                           " of one length. X moves first, so the side to move follows from"
-                           " the counts.",
+            " of one length. X moves first, so the side to move follows from"
+            " the counts.",
             "example": ["x..", ".o.", "..."],
         },
-        "k": {"type": "integer", "minimum": MIN_K, "maximum": MAX_SIZE,
-              "description": "Stones in a row to win, at most the longer side. Default: 3 on"
-                             " 3x3, otherwise min(rows, cols, 5)."},
+        "k": {
+            "type": "integer",
+            "minimum": MIN_K,
+            "maximum": MAX_SIZE,
+            "description": "Stones in a row to win, at most the longer side. Default: 3 on"
+            " 3x3, otherwise min(rows, cols, 5).",
+        },
         "level": {"$ref": "#/components/schemas/Level"},
         "seed": {"$ref": "#/components/schemas/Seed"},
         "engine": {"$ref": "#/components/schemas/EngineName"},
@@ -71,7 +79,9 @@ def _request_schema(fields: tuple[str, ...]) -> Schema:
         return {"properties": {"board": board, "k": {"minimum": k_min, "maximum": k_max}}}
 
     return {
-        "type": "object", "required": ["board"], "additionalProperties": False,
+        "type": "object",
+        "required": ["board"],
+        "additionalProperties": False,
         "properties": {name: properties[name] for name in fields},
         "anyOf": [case(w, MIN_K, w, MIN_SIZE) for w in SIZES]
         + [case(w, k, k, k) for w in SIZES for k in SIZES if k > w],
@@ -79,53 +89,69 @@ def _request_schema(fields: tuple[str, ...]) -> Schema:
 
 
 def _json(schema: Schema, description: str, headers: Schema | None = None) -> Schema:
-    response: Schema = {"description": description,
-                        "content": {"application/json": {"schema": schema}}}
+    response: Schema = {"description": description, "content": {"application/json": {"schema": schema}}}
     if headers:
         response["headers"] = headers
     return response
 
 
 ERROR = {"$ref": "#/components/schemas/Error"}
-COUNTS: Schema = {"type": "object", "required": list(COUNTERS),
-          "properties": {name: {"type": "integer", "minimum": 0} for name in COUNTERS}}
+COUNTS: Schema = {
+    "type": "object",
+    "required": list(COUNTERS),
+    "properties": {name: {"type": "integer", "minimum": 0} for name in COUNTERS},
+}
 
 
 def _errors(*statuses: int) -> Schema:
     texts = {
         400: "Not a board request: not JSON, wrong Content-Type, wrong field types, unknown"
-             " fields, bad characters, ragged rows, a size outside 3..15, a k that does not"
-             " fit, or an unknown level or engine. The message says which (for an engine,"
-             " it names the valid ones).",
+        " fields, bad characters, ragged rows, a size outside 3..15, a k that does not"
+        " fit, or an unknown level or engine. The message says which (for an engine,"
+        " it names the valid ones).",
         409: "A well-formed board that cannot be played on: impossible counts of x and o,"
-             " both sides with a line, a line followed by more moves, or (/move, /analyze)"
-             " a game that is already over.",
+        " both sides with a line, a line followed by more moves, or (/move, /analyze)"
+        " a game that is already over.",
         413: f"The body is larger than {MAX_BODY_BYTES // 1024} KiB.",
         429: "This client (by its address) has started as many searches as SEARCH_RATE_LIMIT"
-             " allows; positions already solved are still answered. Try again after"
-             " Retry-After seconds.",
+        " allows; positions already solved are still answered. Try again after"
+        " Retry-After seconds.",
         503: "Every search of this worker is in use; try again after Retry-After seconds.",
     }
     out = {}
     for status in statuses:
         headers = None
         if status in (429, 503):
-            headers = {"Retry-After": {"description": "Seconds to wait before retrying.",
-                                       "schema": {"type": "integer", "minimum": 1,
-                                                  "example": RETRY_AFTER_SECONDS}}}
+            headers = {
+                "Retry-After": {
+                    "description": "Seconds to wait before retrying.",
+                    "schema": {"type": "integer", "minimum": 1, "example": RETRY_AFTER_SECONDS},
+                }
+            }
         out[str(status)] = _json(ERROR, texts[status], headers)
     return out
 
 
-def _post(summary: str, description: str, fields: tuple[str, ...], answer: str | Schema,
-          answer_text: str, errors: tuple[int, ...]) -> Schema:
+def _post(
+    summary: str,
+    description: str,
+    fields: tuple[str, ...],
+    answer: str | Schema,
+    answer_text: str,
+    errors: tuple[int, ...],
+) -> Schema:
     schema = {"$ref": f"#/components/schemas/{answer}"} if isinstance(answer, str) else answer
-    return {"post": {
-        "summary": summary, "description": description,
-        "requestBody": {"required": True, "content": {"application/json": {
-            "schema": _request_schema(fields)}}},
-        "responses": {"200": _json(schema, answer_text), **_errors(*errors)},
-    }}
+    return {
+        "post": {
+            "summary": summary,
+            "description": description,
+            "requestBody": {
+                "required": True,
+                "content": {"application/json": {"schema": _request_schema(fields)}},
+            },
+            "responses": {"200": _json(schema, answer_text), **_errors(*errors)},
+        }
+    }
 
 
 def _position_query() -> Schema:
@@ -140,15 +166,24 @@ def _position_query() -> Schema:
 
     def case(width: int, k_min: int, k_max: int, min_rows: int) -> Schema:
         row = f"{cell}{{{width}}}"
-        return {"properties": {
-            "board": {"pattern": f"^{row}(/{row}){{{min_rows - 1},{MAX_SIZE - 1}}}$"},
-            "k": {"minimum": k_min, "maximum": k_max}}}
+        return {
+            "properties": {
+                "board": {"pattern": f"^{row}(/{row}){{{min_rows - 1},{MAX_SIZE - 1}}}$"},
+                "k": {"minimum": k_min, "maximum": k_max},
+            }
+        }
 
     return {
-        "type": "object", "required": ["board"], "additionalProperties": False,
+        "type": "object",
+        "required": ["board"],
+        "additionalProperties": False,
         "properties": {
-            "board": {"type": "string", "minLength": 2 * MIN_SIZE - 1,
-                      "maxLength": MAX_TEXT_LENGTH, "example": "x2/1o1/3"},
+            "board": {
+                "type": "string",
+                "minLength": 2 * MIN_SIZE - 1,
+                "maxLength": MAX_TEXT_LENGTH,
+                "example": "x2/1o1/3",
+            },
             "k": {"type": "integer", "minimum": MIN_K, "maximum": MAX_SIZE},
         },
         "anyOf": [case(w, MIN_K, w, MIN_SIZE) for w in SIZES]
@@ -158,39 +193,57 @@ def _position_query() -> Schema:
 
 def _position_path() -> Schema:
     """GET /position: the parameters, the answer and its caching headers."""
-    etag = {"ETag": {"description": "Strong validator of a proven answer: send it back in"
-                                    " If-None-Match to get 304.",
-                     "schema": {"type": "string"}},
-            "Cache-Control": {"description": "public, max-age=31536000, immutable when proven;"
-                                             " no-store otherwise.",
-                              "schema": {"type": "string"}}}
-    return {"get": {
-        "summary": "A position's analysis, as a cacheable resource",
-        "description": "What POST /analyze answers about the position, less the fields that"
-                       " describe one request's work (cached, nodes, ms, worker), plus source,"
-                       " with moves best first. A proven answer never changes: it carries"
-                       " Cache-Control: public, max-age=31536000, immutable and a strong ETag,"
-                       " and a matching If-None-Match gets 304 with no body. An answer that is"
-                       " not proven is no-store.",
-        "parameters": [
-            {"name": "position", "in": "query", "required": True, "style": "form",
-             "explode": True, "schema": _position_query(),
-             "description": "board: the position text, rows top first separated by /; in a"
-                            " row x and o (either case) are stones, . is an empty cell, and a"
-                            " number 1-15 (no leading zero) is that many empty cells, e.g."
-                            " x2/1o1/3 or x../.o./... . k: stones in a row to win (default: 3"
-                            " on 3x3, otherwise min(rows, cols, 5)), at most the longer side."},
-            {"name": "If-None-Match", "in": "header", "required": False,
-             "schema": {"type": "string"},
-             "description": "ETags of a copy the client holds (or *): 304 when one matches."},
-        ],
-        "responses": {
-            "200": _json({"$ref": "#/components/schemas/Position"}, "The analysis.", etag),
-            "304": {"description": "Not modified: the copy whose ETag was sent is current.",
-                    "headers": etag},
-            **_errors(400, 409, 429, 503),
+    etag = {
+        "ETag": {
+            "description": "Strong validator of a proven answer: send it back in If-None-Match to get 304.",
+            "schema": {"type": "string"},
         },
-    }}
+        "Cache-Control": {
+            "description": "public, max-age=31536000, immutable when proven; no-store otherwise.",
+            "schema": {"type": "string"},
+        },
+    }
+    return {
+        "get": {
+            "summary": "A position's analysis, as a cacheable resource",
+            "description": "What POST /analyze answers about the position, less the fields that"
+            " describe one request's work (cached, nodes, ms, worker), plus source,"
+            " with moves best first. A proven answer never changes: it carries"
+            " Cache-Control: public, max-age=31536000, immutable and a strong ETag,"
+            " and a matching If-None-Match gets 304 with no body. An answer that is"
+            " not proven is no-store.",
+            "parameters": [
+                {
+                    "name": "position",
+                    "in": "query",
+                    "required": True,
+                    "style": "form",
+                    "explode": True,
+                    "schema": _position_query(),
+                    "description": "board: the position text, rows top first separated by /; in a"
+                    " row x and o (either case) are stones, . is an empty cell, and a"
+                    " number 1-15 (no leading zero) is that many empty cells, e.g."
+                    " x2/1o1/3 or x../.o./... . k: stones in a row to win (default: 3"
+                    " on 3x3, otherwise min(rows, cols, 5)), at most the longer side.",
+                },
+                {
+                    "name": "If-None-Match",
+                    "in": "header",
+                    "required": False,
+                    "schema": {"type": "string"},
+                    "description": "ETags of a copy the client holds (or *): 304 when one matches.",
+                },
+            ],
+            "responses": {
+                "200": _json({"$ref": "#/components/schemas/Position"}, "The analysis.", etag),
+                "304": {
+                    "description": "Not modified: the copy whose ETag was sent is current.",
+                    "headers": etag,
+                },
+                **_errors(400, 409, 429, 503),
+            },
+        }
+    }
 
 
 def build_spec() -> Schema:
@@ -201,8 +254,8 @@ def build_spec() -> Schema:
             "title": "Tic-tac-toe move server",
             "version": f"1.0 (engine {ENGINE_VERSION})",
             "description": "A perfect m,n,k-game engine (3x3 to 15x15, k in a row) behind a"
-                           " shared cache of solved positions. Errors are JSON objects with"
-                           " one field, error, that says exactly what is wrong.",
+            " shared cache of solved positions. Errors are JSON objects with"
+            " one field, error, that says exactly what is wrong.",
         },
         "paths": {
             "/move": _post(
@@ -215,9 +268,11 @@ def build_spec() -> Schema:
                 " afresh within the search budget and never cached; the answer adds engine,"
                 " finished, note, leaves and principal_variation, value is the engine's own"
                 " (null when it did not prove one) and plies is null.",
-                FIELDS["move"], "Move",
+                FIELDS["move"],
+                "Move",
                 "The move played and the new board.",
-                (400, 409, 413, 429, 503)),
+                (400, 409, 413, 429, 503),
+            ),
             "/analyze": _post(
                 "The value of every legal move",
                 "For hints: the value and plies of every legal move for the side to move,"
@@ -226,138 +281,228 @@ def build_spec() -> Schema:
                 " teaching engine's search of the position instead (EngineAnalysis), run"
                 " afresh within the search budget and never cached.",
                 FIELDS["analyze"],
-                {"anyOf": [{"$ref": "#/components/schemas/Analysis"},
-                           {"$ref": "#/components/schemas/EngineAnalysis"}]},
-                "The analysis (Analysis), or with engine the engine's search"
-                " (EngineAnalysis).", (400, 409, 413, 429, 503)),
+                {
+                    "anyOf": [
+                        {"$ref": "#/components/schemas/Analysis"},
+                        {"$ref": "#/components/schemas/EngineAnalysis"},
+                    ]
+                },
+                "The analysis (Analysis), or with engine the engine's search (EngineAnalysis).",
+                (400, 409, 413, 429, 503),
+            ),
             "/position": _position_path(),
             "/state": _post(
                 "The status of a position",
                 "Whether the game on this board goes on or how it ended, and the winning"
                 " line. Finished games are answered here, not refused.",
-                FIELDS["state"], "State", "The position's status.", (400, 409, 413)),
-            "/engines": {"get": {
-                "summary": "The teaching engines",
-                "description": "The names that /move and /analyze take as engine, in teaching"
-                               " order (each improves on the one before), with a line on each.",
-                "responses": {"200": _json({"$ref": "#/components/schemas/Engines"},
-                                           "The engines.")},
-            }},
-            "/healthz": {"get": {
-                "summary": "Health of the app and its cache backend",
-                "description": "200 when the app answers and a probe key makes a real round"
-                               " trip through the cache backend; 503 otherwise.",
-                "responses": {"200": _json({"$ref": "#/components/schemas/Health"}, "Healthy."),
-                              "503": _json({"$ref": "#/components/schemas/Health"},
-                                           "The cache backend did not answer.")},
-            }},
-            "/livez": {"get": {
-                "summary": "Liveness: the process answers",
-                "description": "200 as long as the worker can answer at all; it touches no"
-                               " cache (readiness, with the cache, is /healthz).",
-                "responses": {"200": _json({"type": "object", "required": ["status"],
-                                            "properties": {"status": {"type": "string",
-                                                                      "enum": ["alive"]}}},
-                                           "Alive.")},
-            }},
-            "/stats": {"get": {
-                "summary": "Cache and search counters",
-                "description": "Counters of the worker that answers, and totals over every"
-                               " worker of this server since it started: the same counters"
-                               " as /metrics.",
-                "responses": {"200": _json({"$ref": "#/components/schemas/Stats"}, "Counters.")},
-            }},
-            "/metrics": {"get": {
-                "summary": "Prometheus metrics",
-                "description": "Requests by endpoint and status, latency histograms, the cache's"
-                               " work, searches by board size, refusals (busy, rate limited)"
-                               " and answers by source, summed over every worker, in"
-                               " Prometheus' text format (docs/api.md lists them).",
-                "responses": {"200": {"description": "The metrics.", "content": {
-                    "text/plain": {"schema": {"type": "string"}}}}},
-            }},
-            "/openapi.json": {"get": {
-                "summary": "This document",
-                "responses": {"200": {"description": "The OpenAPI description.",
-                                      "content": {"application/json": {
-                                          "schema": {"type": "object"}}}}},
-            }},
+                FIELDS["state"],
+                "State",
+                "The position's status.",
+                (400, 409, 413),
+            ),
+            "/engines": {
+                "get": {
+                    "summary": "The teaching engines",
+                    "description": "The names that /move and /analyze take as engine, in teaching"
+                    " order (each improves on the one before), with a line on each.",
+                    "responses": {"200": _json({"$ref": "#/components/schemas/Engines"}, "The engines.")},
+                }
+            },
+            "/healthz": {
+                "get": {
+                    "summary": "Health of the app and its cache backend",
+                    "description": "200 when the app answers and a probe key makes a real round"
+                    " trip through the cache backend; 503 otherwise.",
+                    "responses": {
+                        "200": _json({"$ref": "#/components/schemas/Health"}, "Healthy."),
+                        "503": _json(
+                            {"$ref": "#/components/schemas/Health"}, "The cache backend did not answer."
+                        ),
+                    },
+                }
+            },
+            "/livez": {
+                "get": {
+                    "summary": "Liveness: the process answers",
+                    "description": "200 as long as the worker can answer at all; it touches no"
+                    " cache (readiness, with the cache, is /healthz).",
+                    "responses": {
+                        "200": _json(
+                            {
+                                "type": "object",
+                                "required": ["status"],
+                                "properties": {"status": {"type": "string", "enum": ["alive"]}},
+                            },
+                            "Alive.",
+                        )
+                    },
+                }
+            },
+            "/stats": {
+                "get": {
+                    "summary": "Cache and search counters",
+                    "description": "Counters of the worker that answers, and totals over every"
+                    " worker of this server since it started: the same counters"
+                    " as /metrics.",
+                    "responses": {"200": _json({"$ref": "#/components/schemas/Stats"}, "Counters.")},
+                }
+            },
+            "/metrics": {
+                "get": {
+                    "summary": "Prometheus metrics",
+                    "description": "Requests by endpoint and status, latency histograms, the cache's"
+                    " work, searches by board size, refusals (busy, rate limited)"
+                    " and answers by source, summed over every worker, in"
+                    " Prometheus' text format (docs/api.md lists them).",
+                    "responses": {
+                        "200": {
+                            "description": "The metrics.",
+                            "content": {"text/plain": {"schema": {"type": "string"}}},
+                        }
+                    },
+                }
+            },
+            "/openapi.json": {
+                "get": {
+                    "summary": "This document",
+                    "responses": {
+                        "200": {
+                            "description": "The OpenAPI description.",
+                            "content": {"application/json": {"schema": {"type": "object"}}},
+                        }
+                    },
+                }
+            },
         },
         "components": {"schemas": _schemas()},
     }
 
 
 def _schemas() -> Schema:
-    level = {"type": "string", "enum": list(LEVELS), "default": "perfect",
-             "description": "perfect: the best move (a random one among equally good moves);"
-                            " medium: wins or blocks in one, else random; easy: wins in one,"
-                            " else random."}
-    seed = {"type": "integer", "minimum": 0, "maximum": MAX_SEED,
-            "description": "Makes the random choices of this request reproducible."}
+    level = {
+        "type": "string",
+        "enum": list(LEVELS),
+        "default": "perfect",
+        "description": "perfect: the best move (a random one among equally good moves);"
+        " medium: wins or blocks in one, else random; easy: wins in one,"
+        " else random.",
+    }
+    seed = {
+        "type": "integer",
+        "minimum": 0,
+        "maximum": MAX_SEED,
+        "description": "Makes the random choices of this request reproducible.",
+    }
     common = {
-        "proven": {"type": "boolean",
-                   "description": "Whether value and plies are proven (false when the search"
-                                  " ran out of budget; the move is then the best found)."},
-        "source": {"type": "string", "enum": [*map(str, Source), None], "nullable": True,
-                   "description": "How the answer is known: proof (a full search proved it),"
-                                  " book (proven offline, from the opening book), threats (a"
-                                  " forced sequence of threats was found), heuristic (the best"
-                                  " move of a search that ran out of budget: a guess). Kept by"
-                                  " the cache: a hit says how the entry was solved. Null when no"
-                                  " engine analysis stands behind the answer (a teaching engine,"
-                                  " or a level's move with nothing known)."},
-        "cached": {"type": "boolean",
-                   "description": "Whether the result came from the shared cache."},
-        "depth": {"type": "integer", "nullable": True,
-                  "description": "Depth of the heuristic search when not proven, else null."},
+        "proven": {
+            "type": "boolean",
+            "description": "Whether value and plies are proven (false when the search"
+            " ran out of budget; the move is then the best found).",
+        },
+        "source": {
+            "type": "string",
+            "enum": [*map(str, Source), None],
+            "nullable": True,
+            "description": "How the answer is known: proof (a full search proved it),"
+            " book (proven offline, from the opening book), threats (a"
+            " forced sequence of threats was found), heuristic (the best"
+            " move of a search that ran out of budget: a guess). Kept by"
+            " the cache: a hit says how the entry was solved. Null when no"
+            " engine analysis stands behind the answer (a teaching engine,"
+            " or a level's move with nothing known).",
+        },
+        "cached": {"type": "boolean", "description": "Whether the result came from the shared cache."},
+        "depth": {
+            "type": "integer",
+            "nullable": True,
+            "description": "Depth of the heuristic search when not proven, else null.",
+        },
         "nodes": {"type": "integer", "minimum": 0, "description": "Positions searched."},
-        "ms": {"type": "number", "minimum": 0,
-               "description": "Time spent on the answer (cache and search), in ms."},
+        "ms": {
+            "type": "number",
+            "minimum": 0,
+            "description": "Time spent on the answer (cache and search), in ms.",
+        },
         "worker": {"type": "integer", "description": "Process id of the worker that answered."},
         "k": {"type": "integer", "minimum": MIN_K},
     }
-    engine_name = {"type": "string", "enum": list(ENGINES),
-                   "description": "A teaching engine (GET /engines) to run instead of the"
-                                  " default, the production solver behind the shared cache."}
+    engine_name = {
+        "type": "string",
+        "enum": list(ENGINES),
+        "description": "A teaching engine (GET /engines) to run instead of the"
+        " default, the production solver behind the shared cache.",
+    }
     teaching = {
         "engine": {**engine_name, "description": "The engine that searched."},
-        "finished": {"type": "boolean",
-                     "description": "Whether the engine finished its search (false: stopped at"
-                                    " the search budget; the move is then its best so far)."},
+        "finished": {
+            "type": "boolean",
+            "description": "Whether the engine finished its search (false: stopped at"
+            " the search budget; the move is then its best so far).",
+        },
         "note": {"type": "string", "description": "The engine's own words on the search."},
-        "leaves": {"type": "integer", "minimum": 0, "nullable": True,
-                   "description": "Finished games reached (playouts for mcts), or null."},
-        "principal_variation": {"type": "array", "items": PAIR,
-                                "description": "The expected line of play as [row, col],"
-                                               " starting with the move; [] when none."},
+        "leaves": {
+            "type": "integer",
+            "minimum": 0,
+            "nullable": True,
+            "description": "Finished games reached (playouts for mcts), or null.",
+        },
+        "principal_variation": {
+            "type": "array",
+            "items": PAIR,
+            "description": "The expected line of play as [row, col], starting with the move; [] when none.",
+        },
     }
     # The posted position, as /analyze describes it in both its shapes.
-    posted = {"board": {**BOARD_OUT, "description": "The posted board (lower case)."},
-              "player": {**PLAYER, "description": "The side to move."}}
+    posted = {
+        "board": {**BOARD_OUT, "description": "The posted board (lower case)."},
+        "player": {**PLAYER, "description": "The side to move."},
+    }
     analysis: Schema = {
         "type": "object",
-        "required": ["board", "k", "player", "value", "plies", "best", "moves", "proven",
-                     "source", "cached", "depth", "nodes", "ms", "worker"],
+        "required": [
+            "board",
+            "k",
+            "player",
+            "value",
+            "plies",
+            "best",
+            "moves",
+            "proven",
+            "source",
+            "cached",
+            "depth",
+            "nodes",
+            "ms",
+            "worker",
+        ],
         "properties": {
             **posted,
-            "value": {**NULLABLE_VALUE, "description": "The position's value for the side"
-                                                       " to move."},
+            "value": {**NULLABLE_VALUE, "description": "The position's value for the side to move."},
             "plies": NULLABLE_PLIES,
-            "best": {"type": "array", "items": CELL, "minItems": 1,
-                     "description": "Every optimal move when proven, else the best found."},
-            "moves": {"type": "array", "description": "Every legal move, row by row.",
-                      "items": {
-                          "type": "object",
-                          "required": ["row", "col", "value", "plies", "best"],
-                          "properties": {
-                              "row": {"type": "integer", "minimum": 0},
-                              "col": {"type": "integer", "minimum": 0},
-                              "value": {**NULLABLE_VALUE,
-                                        "description": "For the side making the move."},
-                              "plies": {**NULLABLE_PLIES,
-                                        "description": "Moves to the end of the game"
-                                                       " counting this one."},
-                              "best": {"type": "boolean"}}}},
+            "best": {
+                "type": "array",
+                "items": CELL,
+                "minItems": 1,
+                "description": "Every optimal move when proven, else the best found.",
+            },
+            "moves": {
+                "type": "array",
+                "description": "Every legal move, row by row.",
+                "items": {
+                    "type": "object",
+                    "required": ["row", "col", "value", "plies", "best"],
+                    "properties": {
+                        "row": {"type": "integer", "minimum": 0},
+                        "col": {"type": "integer", "minimum": 0},
+                        "value": {**NULLABLE_VALUE, "description": "For the side making the move."},
+                        "plies": {
+                            **NULLABLE_PLIES,
+                            "description": "Moves to the end of the game counting this one.",
+                        },
+                        "best": {"type": "boolean"},
+                    },
+                },
+            },
             **common,
         },
     }
@@ -367,30 +512,63 @@ def _schemas() -> Schema:
         "Level": level,
         "Seed": seed,
         "EngineName": engine_name,
-        "Engines": {"type": "object", "required": ["engines"], "properties": {"engines": {
-            "type": "array", "items": {
-                "type": "object", "required": ["name", "description"],
-                "properties": {"name": {"type": "string", "enum": list(ENGINES)},
-                               "description": {"type": "string"}}}}}},
-        "Error": {"type": "object", "required": ["error"],
-                  "properties": {"error": {"type": "string"}}},
+        "Engines": {
+            "type": "object",
+            "required": ["engines"],
+            "properties": {
+                "engines": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "required": ["name", "description"],
+                        "properties": {
+                            "name": {"type": "string", "enum": list(ENGINES)},
+                            "description": {"type": "string"},
+                        },
+                    },
+                }
+            },
+        },
+        "Error": {"type": "object", "required": ["error"], "properties": {"error": {"type": "string"}}},
         "Move": {
             "type": "object",
-            "required": ["move", "player", "board", "status", "line", "value", "plies",
-                         "proven", "source", "cached", "level", "k", "depth", "nodes", "ms",
-                         "worker"],
+            "required": [
+                "move",
+                "player",
+                "board",
+                "status",
+                "line",
+                "value",
+                "plies",
+                "proven",
+                "source",
+                "cached",
+                "level",
+                "k",
+                "depth",
+                "nodes",
+                "ms",
+                "worker",
+            ],
             "properties": {
                 "move": CELL,
                 "player": {**PLAYER, "description": "The side that moved."},
                 "board": {**BOARD_OUT, "description": "The board after the move."},
                 "status": {**STATUS, "description": "The game after the move."},
-                "line": {"type": "array", "items": PAIR, "nullable": True,
-                         "description": "The winning line's cells as [row, col], or null."},
-                "value": {**NULLABLE_VALUE,
-                          "description": "The posted position's value for the side that moved."},
-                "plies": {**NULLABLE_PLIES,
-                          "description": "Moves left in the game from the posted position"
-                                         " under perfect play."},
+                "line": {
+                    "type": "array",
+                    "items": PAIR,
+                    "nullable": True,
+                    "description": "The winning line's cells as [row, col], or null.",
+                },
+                "value": {
+                    **NULLABLE_VALUE,
+                    "description": "The posted position's value for the side that moved.",
+                },
+                "plies": {
+                    **NULLABLE_PLIES,
+                    "description": "Moves left in the game from the posted position under perfect play.",
+                },
                 "level": {"type": "string", "enum": list(LEVELS)},
                 **common,
                 **teaching,
@@ -398,34 +576,67 @@ def _schemas() -> Schema:
         },
         "EngineAnalysis": {
             "type": "object",
-            "required": ["board", "k", "player", "move", "value", "engine", "finished", "note",
-                         "nodes", "leaves", "ms", "principal_variation", "worker"],
+            "required": [
+                "board",
+                "k",
+                "player",
+                "move",
+                "value",
+                "engine",
+                "finished",
+                "note",
+                "nodes",
+                "leaves",
+                "ms",
+                "principal_variation",
+                "worker",
+            ],
             "properties": {
                 **posted,
                 "k": common["k"],
                 "move": {**CELL, "description": "The engine's choice."},
-                "value": {**NULLABLE_VALUE,
-                          "description": "The position's value for the side to move as the"
-                                         " engine proved it (no plies), or null."},
-                "nodes": common["nodes"], "ms": common["ms"], "worker": common["worker"],
+                "value": {
+                    **NULLABLE_VALUE,
+                    "description": "The position's value for the side to move as the"
+                    " engine proved it (no plies), or null.",
+                },
+                "nodes": common["nodes"],
+                "ms": common["ms"],
+                "worker": common["worker"],
                 **teaching,
             },
         },
         "Analysis": analysis,
         "Position": {
             "type": "object",
-            "required": ["board", "k", "player", "best", "moves", "value", "plies", "proven",
-                         "source", "depth"],
+            "required": [
+                "board",
+                "k",
+                "player",
+                "best",
+                "moves",
+                "value",
+                "plies",
+                "proven",
+                "source",
+                "depth",
+            ],
             "properties": {
-                **{name: schema for name, schema in analysis["properties"].items()
-                   if name not in per_request},
-                "moves": {**analysis["properties"]["moves"],
-                          "description": "Every legal move, best first (quicker wins, then"
-                                         " draws, then slower losses; row by row among"
-                                         " equals and when values are unknown)."},
-                "source": {"type": "string", "enum": list(map(str, Source)),
-                           "description": "How the answer is known: proof, book or threats"
-                                          " (proven), heuristic (not proven)."},
+                **{
+                    name: schema for name, schema in analysis["properties"].items() if name not in per_request
+                },
+                "moves": {
+                    **analysis["properties"]["moves"],
+                    "description": "Every legal move, best first (quicker wins, then"
+                    " draws, then slower losses; row by row among"
+                    " equals and when values are unknown).",
+                },
+                "source": {
+                    "type": "string",
+                    "enum": list(map(str, Source)),
+                    "description": "How the answer is known: proof, book or threats"
+                    " (proven), heuristic (not proven).",
+                },
                 "depth": common["depth"],
             },
         },
@@ -433,31 +644,45 @@ def _schemas() -> Schema:
             "type": "object",
             "required": ["board", "k", "status", "line", "to_move"],
             "properties": {
-                "board": BOARD_OUT, "k": common["k"], "status": STATUS,
+                "board": BOARD_OUT,
+                "k": common["k"],
+                "status": STATUS,
                 "line": {"type": "array", "items": PAIR, "nullable": True},
-                "to_move": {**PLAYER, "nullable": True, "enum": ["x", "o", None],
-                            "description": "The side to move, or null when the game is over."},
+                "to_move": {
+                    **PLAYER,
+                    "nullable": True,
+                    "enum": ["x", "o", None],
+                    "description": "The side to move, or null when the game is over.",
+                },
             },
         },
         "Health": {
-            "type": "object", "required": ["status", "cache", "engine", "worker"],
+            "type": "object",
+            "required": ["status", "cache", "engine", "worker"],
             "properties": {
                 "status": {"type": "string", "enum": ["ok", "unavailable"]},
-                "cache": {"type": "object", "required": ["backend", "ok", "detail"],
-                          "properties": {"backend": {"type": "string",
-                                                     "enum": list(BACKENDS)},
-                                         "ok": {"type": "boolean"},
-                                         "detail": {"type": "string"}}},
+                "cache": {
+                    "type": "object",
+                    "required": ["backend", "ok", "detail"],
+                    "properties": {
+                        "backend": {"type": "string", "enum": list(BACKENDS)},
+                        "ok": {"type": "boolean"},
+                        "detail": {"type": "string"},
+                    },
+                },
                 "engine": {"type": "string"},
                 "worker": {"type": "integer"},
             },
         },
         "Stats": {
-            "type": "object", "required": ["worker", "total", "total_scope", "backend"],
+            "type": "object",
+            "required": ["worker", "total", "total_scope", "backend"],
             "properties": {
-                "worker": {"type": "object", "required": ["pid", *COUNTERS],
-                           "properties": {"pid": {"type": "integer"},
-                                          **COUNTS["properties"]}},
+                "worker": {
+                    "type": "object",
+                    "required": ["pid", *COUNTERS],
+                    "properties": {"pid": {"type": "integer"}, **COUNTS["properties"]},
+                },
                 "total": {**COUNTS, "nullable": True},
                 "total_scope": {"type": "string"},
                 "backend": {"type": "string", "enum": list(BACKENDS)},

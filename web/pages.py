@@ -64,12 +64,12 @@ def lab() -> PageResponse:
 def embed() -> PageResponse:
     """The embeddable game, configured by size (or rows and cols), k, level, side, first, theme."""
     settings = embed_settings(request.args)
-    return _page(render_template("embed.html", embed=settings,
-                                 embed_attrs=settings.data_attributes()))
+    return _page(render_template("embed.html", embed=settings, embed_attrs=settings.data_attributes()))
 
 
 def embed_settings(args: MultiDict[str, str]) -> EmbedSettings:
     """Check the query parameters of /embed; raises ``ApiError`` 400 naming the bad one."""
+
     def one(name: str) -> str | None:
         values = args.getlist(name)
         if len(values) > 1:
@@ -106,11 +106,12 @@ def embed_settings(args: MultiDict[str, str]) -> EmbedSettings:
     elif side_given is not None and first_given is None:
         first = "human" if side == "x" else "engine"
     elif (side == "x") != (first == "human"):
-        raise ApiError(400, f"side={side} and first={first} disagree: x always moves first,"
-                            " so the side that plays x starts")
+        raise ApiError(
+            400,
+            f"side={side} and first={first} disagree: x always moves first, so the side that plays x starts",
+        )
     theme = _choice("theme", one("theme"), THEMES, "auto")
-    return EmbedSettings(rows=rows, cols=cols, k=k, level=level, side=side, first=first,
-                         theme=theme)
+    return EmbedSettings(rows=rows, cols=cols, k=k, level=level, side=side, first=first, theme=theme)
 
 
 def _small_int(name: str, text: str | None, default: int) -> int:

@@ -51,11 +51,9 @@ def read_position_request(request: Request, endpoint: str) -> PositionRequest:
     allowed = FIELDS[endpoint]
     unknown = sorted(set(body) - set(allowed))
     if unknown:
-        raise ApiError(400, f"unknown field {_show(unknown[0])}: the fields are"
-                            f" {', '.join(allowed)}")
+        raise ApiError(400, f"unknown field {_show(unknown[0])}: the fields are {', '.join(allowed)}")
     if "board" not in body:
-        raise ApiError(400, "board is required: a list of row strings such as"
-                            ' ["x..", ".o.", "..."]')
+        raise ApiError(400, 'board is required: a list of row strings such as ["x..", ".o.", "..."]')
     # A field given as null is refused like any other wrong type, hence "in body".
     k = body.get("k")
     if ("k" in body or k is not None) and (not isinstance(k, int) or isinstance(k, bool)):
@@ -65,11 +63,11 @@ def read_position_request(request: Request, endpoint: str) -> PositionRequest:
         raise ApiError(400, f"level must be one of {', '.join(LEVELS)}, not {_show(level)}")
     seed = body.get("seed")
     if ("seed" in body or seed is not None) and (
-            not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED):
+        not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED
+    ):
         raise ApiError(400, f"seed must be an integer from 0 to {MAX_SEED}, not {_show(seed)}")
     engine = body.get("engine")
-    if ("engine" in body or engine is not None) and (
-            not isinstance(engine, str) or engine not in ENGINES):
+    if ("engine" in body or engine is not None) and (not isinstance(engine, str) or engine not in ENGINES):
         raise ApiError(400, f"engine must be one of {', '.join(ENGINES)}, not {_show(engine)}")
     try:
         board = Board.from_text(body["board"], k=k)
@@ -88,17 +86,18 @@ def _json_object(request: Request) -> dict[str, object]:
         raise ApiError(400, f"Content-Type must be application/json, {given}")
     data = request.get_data(cache=False)  # over MAX_CONTENT_LENGTH: 413 from werkzeug
     if not data.strip():
-        raise ApiError(400, 'the body is empty: send a JSON object such as'
-                            ' {"board": ["x..", ".o.", "..."]}')
+        raise ApiError(400, 'the body is empty: send a JSON object such as {"board": ["x..", ".o.", "..."]}')
     try:
         text = data.decode("utf-8")
-        body = json.loads(text, parse_constant=_reject_constant, parse_int=_bounded_int,
-                          object_pairs_hook=_unique_keys)
+        body = json.loads(
+            text, parse_constant=_reject_constant, parse_int=_bounded_int, object_pairs_hook=_unique_keys
+        )
     except UnicodeDecodeError:
         raise ApiError(400, "the body is not UTF-8 text") from None
     except json.JSONDecodeError as error:
-        raise ApiError(400, f"the body is not valid JSON: {error.msg} at line {error.lineno}"
-                            f" column {error.colno}") from None
+        raise ApiError(
+            400, f"the body is not valid JSON: {error.msg} at line {error.lineno} column {error.colno}"
+        ) from None
     except DuplicateField as error:
         raise ApiError(400, str(error)) from None
     except ValueError as error:  # NaN or Infinity, or a number too long

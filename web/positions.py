@@ -69,15 +69,19 @@ def read_position_query(args: MultiDict[str, str]) -> Board:
     """
     for name in args:
         if name not in PARAMETERS:
-            raise ApiError(400, f"unknown parameter {name[:40]!r}: the parameters are"
-                                f" {', '.join(PARAMETERS)}")
+            raise ApiError(
+                400, f"unknown parameter {name[:40]!r}: the parameters are {', '.join(PARAMETERS)}"
+            )
         if len(args.getlist(name)) > 1:
             raise ApiError(400, f"parameter {name!r} is given more than once: give it once")
     text = args.get("board")
     if text is None:
-        raise ApiError(400, "board is required: a position text such as x2/1o1/3"
-                            " (rows top first, separated by /; x, o, . or a number of empty"
-                            " cells)")
+        raise ApiError(
+            400,
+            "board is required: a position text such as x2/1o1/3"
+            " (rows top first, separated by /; x, o, . or a number of empty"
+            " cells)",
+        )
     k_text = args.get("k")
     k = None
     if k_text is not None:
@@ -98,9 +102,14 @@ def position_etag(board: Board) -> str:
 
 def position_fields(board: Board, answer: Answer) -> dict[str, object]:
     """The body: /analyze's fields about the position, in its order, with ``moves`` best first."""
-    return {**analysis_fields(board, answer, best_first=True), "value": answer.value,
-            "plies": answer.plies, "proven": answer.proven, "source": answer.source,
-            "depth": answer.depth}
+    return {
+        **analysis_fields(board, answer, best_first=True),
+        "value": answer.value,
+        "plies": answer.plies,
+        "proven": answer.proven,
+        "source": answer.source,
+        "depth": answer.depth,
+    }
 
 
 def _cacheable(response: Response, tag: str) -> Response:

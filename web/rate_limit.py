@@ -78,8 +78,7 @@ class SearchLimit:
                     continue
                 reset = self.counter.get_window_stats(limit, NAMESPACE, client).reset_time
             except Exception as error:  # the store failing must not fail the request
-                self.log.warning("store", "cannot check the search rate limit, allowing: %r",
-                                 error)
+                self.log.warning("store", "cannot check the search rate limit, allowing: %r", error)
                 return
             raise RateLimited(limit, max(MIN_RETRY_AFTER, math.ceil(reset - time.time())))
 
@@ -107,16 +106,20 @@ def init_app(app: Flask, settings: Settings) -> Callable[[], None] | None:
     @app.errorhandler(RateLimited)
     def rate_limited(error: RateLimited) -> Response:
         response = error_response(
-            429, f"too many searches from your address (at most {error.limit}): positions"
-                 " already solved are not limited; try again after Retry-After seconds")
+            429,
+            f"too many searches from your address (at most {error.limit}): positions"
+            " already solved are not limited; try again after Retry-After seconds",
+        )
         response.headers["Retry-After"] = str(error.retry_after)
         return response
 
     options: dict[str, float | str] = {}
     if settings.redis_url is not None:
-        options = {"key_prefix": f"{settings.cache_key_prefix}limits",
-                   "socket_timeout": settings.redis_timeout,
-                   "socket_connect_timeout": settings.redis_timeout}
+        options = {
+            "key_prefix": f"{settings.cache_key_prefix}limits",
+            "socket_timeout": settings.redis_timeout,
+            "socket_connect_timeout": settings.redis_timeout,
+        }
     limit = SearchLimit(settings.search_rate_limit, storage_uri(settings), **options)
     app.extensions["search_limit"] = limit
     return limit.admit

@@ -52,9 +52,10 @@ def note(**fields: str) -> None:
             known.update(fields)
 
 
-def register(app: Flask,
-             observe: Callable[[str, str, int, float, dict[str, str]], None] | None = None,
-             ) -> None:
+def register(
+    app: Flask,
+    observe: Callable[[str, str, int, float, dict[str, str]], None] | None = None,
+) -> None:
     """Log every request of ``app`` once it has its response; also hand it to ``observe``.
 
     ``observe(method, endpoint, status, seconds, fields)`` is how the metrics
@@ -76,12 +77,28 @@ def register(app: Flask,
         fields = g.get("log_fields", {})
         response.headers[HEADER] = g.request_id
         if observe is not None:
-            observe(request.method, request.url_rule.rule if request.url_rule else "other",
-                    response.status_code, seconds, fields)
+            observe(
+                request.method,
+                request.url_rule.rule if request.url_rule else "other",
+                response.status_code,
+                seconds,
+                fields,
+            )
         path = logged_path(request.path)
-        logger.info("%s %s %s", request.method, path, response.status_code, extra={
-            "request_id": g.request_id, "method": request.method, "path": path,
-            "status": response.status_code, "duration_ms": round(seconds * 1000, 3),
-            "cache": fields.get("cache"), "board": fields.get("board"),
-            "source": fields.get("source")})
+        logger.info(
+            "%s %s %s",
+            request.method,
+            path,
+            response.status_code,
+            extra={
+                "request_id": g.request_id,
+                "method": request.method,
+                "path": path,
+                "status": response.status_code,
+                "duration_ms": round(seconds * 1000, 3),
+                "cache": fields.get("cache"),
+                "board": fields.get("board"),
+                "source": fields.get("source"),
+            },
+        )
         return response

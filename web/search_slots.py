@@ -44,8 +44,9 @@ class SearchSlots:
     per-client rate limit, web/rate_limit.py).
     """
 
-    def __init__(self, budget: float, max_searches: int, table_limit: int,
-                 admit: Callable[[], None] | None = None) -> None:
+    def __init__(
+        self, budget: float, max_searches: int, table_limit: int, admit: Callable[[], None] | None = None
+    ) -> None:
         self.budget = budget
         self.admit = admit
         self.table_limit = table_limit
@@ -58,8 +59,7 @@ class SearchSlots:
         with self._search_slot():
             return self._run(self._analyse, board, all_moves)
 
-    def run(self, board: Board, teaching: TeachingEngine,
-            rng: random.Random | None = None) -> EngineResult:
+    def run(self, board: Board, teaching: TeachingEngine, rng: random.Random | None = None) -> EngineResult:
         """Run a teaching engine on ``board`` with the budget as its deadline (no cache).
 
         Raises ``Busy`` when no search slot is free, ``GameOverError`` on a finished board.
@@ -69,11 +69,9 @@ class SearchSlots:
 
     def _analyse(self, board: Board, all_moves: bool) -> SolveResult:
         # In the searching thread: its solvers are its own.
-        return analyse(board, budget=self.budget, all_moves=all_moves,
-                       solver=self._solver(board.rules))
+        return analyse(board, budget=self.budget, all_moves=all_moves, solver=self._solver(board.rules))
 
-    def _teach(self, board: Board, teaching: TeachingEngine,
-               rng: random.Random | None) -> EngineResult:
+    def _teach(self, board: Board, teaching: TeachingEngine, rng: random.Random | None) -> EngineResult:
         # The deadline starts when the search does, not when it was queued.
         return teaching.search(board, deadline=time.monotonic() + self.budget, rng=rng)
 

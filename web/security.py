@@ -13,9 +13,11 @@ from .errors import is_api_path
 
 def content_security_policy(frame_ancestors: str) -> str:
     """The CSP: everything from our own origin only, no inline script or style."""
-    return ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-            "object-src 'none'; base-uri 'self'; form-action 'self'; "
-            f"frame-ancestors {frame_ancestors}")
+    return (
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        "object-src 'none'; base-uri 'self'; form-action 'self'; "
+        f"frame-ancestors {frame_ancestors}"
+    )
 
 
 def register(app: Flask, frame_ancestors: str) -> None:
@@ -32,7 +34,6 @@ def register(app: Flask, frame_ancestors: str) -> None:
             headers["Strict-Transport-Security"] = "max-age=31536000"
         # Answers about positions, health and counters are computed per request;
         # static files and the OpenAPI document set their own caching.
-        if "Cache-Control" not in headers and (is_api_path(request.path)
-                                               or response.status_code >= 400):
+        if "Cache-Control" not in headers and (is_api_path(request.path) or response.status_code >= 400):
             headers["Cache-Control"] = "no-store"
         return response

@@ -43,11 +43,11 @@ class Signer:
         self._fetch_secret = fetch_secret
         self._secret: bytes | None = None
 
-    def sign(self, key: str, entry: dict) -> dict:
+    def sign(self, key: str, entry: dict[str, object]) -> dict[str, object]:
         """The entry with its MAC added; raises ``SecretUnavailable``."""
         return {**entry, MAC_FIELD: self._mac(key, entry)}
 
-    def check(self, key: str, stored: object) -> dict:
+    def check(self, key: str, stored: object) -> dict[str, object]:
         """The entry without its MAC if the MAC is right, else ``BadSignature``.
 
         Raises ``SecretUnavailable`` when the secret cannot be had.
@@ -59,11 +59,10 @@ class Signer:
             return entry
         raise BadSignature("the entry's signature does not match")
 
-    def _mac(self, key: str, entry: dict) -> str:
+    def _mac(self, key: str, entry: dict[str, object]) -> str:
         if self._secret is None:
             self._secret = self._fetch_secret()
-        message = key.encode() + b"\n" + json.dumps(
-            entry, sort_keys=True, separators=(",", ":")).encode()
+        message = key.encode() + b"\n" + json.dumps(entry, sort_keys=True, separators=(",", ":")).encode()
         return hmac.new(self._secret, message, hashlib.sha256).hexdigest()
 
 
@@ -74,6 +73,7 @@ def fixed_secret(secret: str) -> Callable[[], bytes]:
 
 def file_secret(path: Path) -> Callable[[], bytes]:
     """A secret kept in a private file, created (0600, exclusively) by whoever comes first."""
+
     def fetch() -> bytes:
         try:
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
@@ -91,4 +91,5 @@ def file_secret(path: Path) -> Callable[[], bytes]:
         if len(secret) < 32:  # a reader raced the writer's first bytes, or the file is damaged
             raise SecretUnavailable(f"{path.name} is too short to be a secret")
         return secret.encode()
+
     return fetch

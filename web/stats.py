@@ -21,8 +21,7 @@ import os
 from . import request_log
 from .metrics import Metrics, scope
 
-COUNTERS = ("hits", "misses", "searches", "waited", "stored", "unproven", "invalid", "busy",
-            "cache_errors")
+COUNTERS = ("hits", "misses", "searches", "waited", "stored", "unproven", "invalid", "busy", "cache_errors")
 # What a request's line says the cache did; a later event of one request overrides an
 # earlier one (a miss, then a search).
 OUTCOMES = {"hits": "hit", "misses": "miss", "searches": "search", "busy": "busy"}
@@ -52,5 +51,8 @@ class Stats:
     def snapshot(self) -> dict[str, object]:
         """The /stats document: this worker's counters and the whole server's."""
         total = self.metrics.server_counts()
-        return {"worker": {"pid": os.getpid(), **self.local()},
-                "total": {name: total[name] for name in COUNTERS}, "total_scope": scope()}
+        return {
+            "worker": {"pid": os.getpid(), **self.local()},
+            "total": {name: total[name] for name in COUNTERS},
+            "total_scope": scope(),
+        }

@@ -68,6 +68,5 @@ class LibraryLogThrottle(logging.Filter):
 def throttle_library_logs(path_fragment: str) -> None:
     """Install a ``LibraryLogThrottle`` for ``path_fragment`` on the root logger, once."""
     root = logging.getLogger()
-    if not any(isinstance(f, LibraryLogThrottle) and f.path_fragment == path_fragment
-               for f in root.filters):
+    if not any(isinstance(f, LibraryLogThrottle) and f.path_fragment == path_fragment for f in root.filters):
         root.addFilter(LibraryLogThrottle(path_fragment))

@@ -17,8 +17,14 @@ from tests.browser.helpers import ARTIFACTS
 from tests.servers import Gunicorn
 
 CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
-    "--disable-component-update", "--no-first-run", "--disable-sync", "--disable-quic",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+    "--disable-quic",
 ]
 DESKTOP = {"width": 1200, "height": 860}
 PHONE = {"width": 360, "height": 740}
@@ -41,8 +47,7 @@ def browser():
     if executable is None:
         raise RuntimeError("chromium is not installed (apt-get install chromium)")
     with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=executable, headless=True,
-                                              args=CHROMIUM_ARGS)
+        chromium = playwright.chromium.launch(executable_path=executable, headless=True, args=CHROMIUM_ARGS)
         yield chromium
         chromium.close()
 
@@ -57,13 +62,18 @@ def open_page(browser, request):
     opened = []
 
     def factory(viewport=DESKTOP, color_scheme="light", **options):
-        context = browser.new_context(viewport=viewport, color_scheme=color_scheme,
-                                      reduced_motion="reduce", **options)
+        context = browser.new_context(
+            viewport=viewport, color_scheme=color_scheme, reduced_motion="reduce", **options
+        )
         page = context.new_page()
         problems: list[str] = []
         page.on("pageerror", lambda error: problems.append(f"uncaught: {error}"))
-        page.on("console", lambda msg: problems.append(f"console: {msg.text}")
-                if "Content Security Policy" in msg.text else None)
+        page.on(
+            "console",
+            lambda msg: (
+                problems.append(f"console: {msg.text}") if "Content Security Policy" in msg.text else None
+            ),
+        )
         opened.append((context, page, problems))
         return page
 
@@ -84,4 +94,3 @@ def open_page(browser, request):
 def page(open_page):
     """A desktop-sized page in light mode."""
     return open_page()
-

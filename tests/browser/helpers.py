@@ -79,8 +79,9 @@ def drawing_move(server, board: list[str], k: int) -> tuple[int, int]:
 
 def post_json(server, path: str, payload: dict) -> dict:
     """POST JSON to the app and return the decoded answer (raises on an HTTP error)."""
-    request = urllib.request.Request(server.url + path, data=json.dumps(payload).encode(),
-                                     headers={"Content-Type": "application/json"})
+    request = urllib.request.Request(
+        server.url + path, data=json.dumps(payload).encode(), headers={"Content-Type": "application/json"}
+    )
     with urllib.request.urlopen(request, timeout=30) as response:
         return json.loads(response.read())
 
@@ -88,8 +89,7 @@ def post_json(server, path: str, payload: dict) -> dict:
 def snapshot(page: Page, name: str) -> None:
     """Save a screenshot of the page as it is now into test-artifacts/ (for a state mid-test)."""
     ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{re.sub(r'[^A-Za-z0-9_.-]+', '_', name)}.png"),
-                    full_page=True)
+    page.screenshot(path=str(ARTIFACTS / f"{re.sub(r'[^A-Za-z0-9_.-]+', '_', name)}.png"), full_page=True)
 
 
 def console_errors(page: Page) -> list[str]:

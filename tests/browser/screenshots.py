@@ -43,10 +43,14 @@ def top(page) -> None:
 @contextmanager
 def app_and_browser() -> Iterator[tuple[Gunicorn, Browser]]:
     """The real app (gunicorn, a fresh cache) and Debian's Chromium, both stopped at the end."""
-    with tempfile.TemporaryDirectory() as cache, Gunicorn(workers=2, env={"CACHE_DIR": cache}) as server, \
-            sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=shutil.which("chromium"), headless=True,
-                                             args=CHROMIUM_ARGS)
+    with (
+        tempfile.TemporaryDirectory() as cache,
+        Gunicorn(workers=2, env={"CACHE_DIR": cache}) as server,
+        sync_playwright() as playwright,
+    ):
+        browser = playwright.chromium.launch(
+            executable_path=shutil.which("chromium"), headless=True, args=CHROMIUM_ARGS
+        )
         try:
             yield server, browser
         finally:
@@ -58,8 +62,9 @@ def main(folder: str, label: str) -> None:
     out.mkdir(parents=True, exist_ok=True)
     with app_and_browser() as (server, browser):
         for name, (width, height) in SIZES.items():
-            context = browser.new_context(viewport={"width": width, "height": height},
-                                          reduced_motion="reduce")
+            context = browser.new_context(
+                viewport={"width": width, "height": height}, reduced_motion="reduce"
+            )
             page = context.new_page()
             page.goto(server.url + "/")
             wait_settled(page, 0)
@@ -74,8 +79,10 @@ def main(folder: str, label: str) -> None:
             if name == "390x844":
                 page.goto(server.url + "/lab")
                 page.get_by_role("button", name="Run every engine").click()
-                page.wait_for_function("() => document.getElementById('lab-status').textContent"
-                                       ".startsWith('Done')", timeout=60_000)
+                page.wait_for_function(
+                    "() => document.getElementById('lab-status').textContent.startsWith('Done')",
+                    timeout=60_000,
+                )
                 top(page)
                 page.screenshot(path=str(out / f"{label}-{name}-lab.png"))
             context.close()

@@ -32,15 +32,18 @@ def main(folder: str) -> None:
             page.goto(server.url + "/" + THROWN)
             page.wait_for_function("() => document.getElementById('status').dataset.status === 'x_won'")
             # A finished game opens its review.
-            page.wait_for_function("() => document.getElementById('review-status').textContent"
-                                   ".includes('mistake')")
+            page.wait_for_function(
+                "() => document.getElementById('review-status').textContent.includes('mistake')"
+            )
             page.locator("#review-moves button").nth(1).click()
             page.screenshot(path=str(out / f"review-{name}.png"), full_page=True)
             page.goto(server.url + "/")
             wait_settled(page, 7)  # the same game, from storage
             page.get_by_role("button", name="Share / embed").click()
-            page.wait_for_function("() => document.getElementById('share-preview').contentDocument"
-                                   "?.getElementById('status')?.textContent.includes('Your turn')")
+            page.wait_for_function(
+                "() => document.getElementById('share-preview').contentDocument"
+                "?.getElementById('status')?.textContent.includes('Your turn')"
+            )
             page.screenshot(path=str(out / f"share-{name}.png"))
             page.goto(server.url + "/?size=3x3&k=3&moves=b2,b2")
             page.wait_for_function("() => !document.getElementById('link-message').hidden")
@@ -53,8 +56,9 @@ def main(folder: str) -> None:
         page.locator('#board button[data-row="0"][data-col="1"]').click()
         wait_settled(page, 2)
         page.get_by_role("button", name="Review").click()
-        page.wait_for_function("() => document.getElementById('review-status').textContent"
-                               ".includes('no mistake')")
+        page.wait_for_function(
+            "() => document.getElementById('review-status').textContent.includes('no mistake')"
+        )
         page.locator("#review").scroll_into_view_if_needed()
         page.screenshot(path=str(out / "review-embed-360x420.png"))
         page.close()

@@ -37,7 +37,7 @@ class ParentSite:
         body = html.encode()
 
         class Handler(http.server.BaseHTTPRequestHandler):
-            def do_GET(self):  # noqa: N802 (the stdlib's name)
+            def do_GET(self):
                 self.send_response(200)
                 self.send_header("Content-Type", "text/html; charset=utf-8")
                 self.send_header("Content-Length", str(len(body)))
@@ -50,7 +50,7 @@ class ParentSite:
         self.server = http.server.ThreadingHTTPServer(("127.0.0.1", free_port()), Handler)
         self.url = f"http://127.0.0.1:{self.server.server_port}/"
 
-    def __enter__(self) -> "ParentSite":
+    def __enter__(self) -> ParentSite:
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
         return self
 
@@ -82,8 +82,7 @@ def test_embedded_game_posts_game_over_to_a_parent_on_another_origin(page: Page,
         assert_fits(game)
         expect(page.locator("#log")).to_have_text('{"type":"tictactoe:gameover","winner":null}\n')
         received = page.evaluate("window.received")
-        assert received == [{"origin": app_origin,
-                             "data": {"type": "tictactoe:gameover", "winner": None}}]
+        assert received == [{"origin": app_origin, "data": {"type": "tictactoe:gameover", "winner": None}}]
 
 
 def test_embed_as_o_lets_the_engine_open_and_fits_its_frame(page: Page, app_server):

@@ -8,7 +8,14 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.helpers import (
-    analysis, cell, cell_name, drawing_move, read_board, snapshot, stones, wait_settled,
+    analysis,
+    cell,
+    cell_name,
+    drawing_move,
+    read_board,
+    snapshot,
+    stones,
+    wait_settled,
 )
 
 pytestmark = pytest.mark.browser
@@ -97,7 +104,7 @@ def expect_hints_match_the_analysis(page: Page, app_server, board: list[str], k:
     expected = analysis(app_server, board, k)
     for move in expected["moves"]:
         cell = page.get_by_role("button", name=cell_name(move["row"], move["col"]))
-        words = "draw" if move["value"] == "draw" else f'{move["value"]}, game over in {move["plies"]}'
+        words = "draw" if move["value"] == "draw" else f"{move['value']}, game over in {move['plies']}"
         expect(cell).to_have_attribute("aria-label", re.compile(rf"hint: {re.escape(words)}"))
     expect(page.locator('#board button[aria-label*="hint:"]')).to_have_count(len(expected["moves"]))
 
@@ -216,7 +223,8 @@ def test_two_players_alternate_and_the_server_reports_the_win(page: Page, app_se
         assert stones(read_board(page)) == count, "no engine move in two-player mode"
         if count < len(moves):
             expect(page.locator("#status")).to_have_text(
-                re.compile(rf"played {cell(row, col)}\. {'XO'[count % 2]} to move\."))
+                re.compile(rf"played {cell(row, col)}\. {'XO'[count % 2]} to move\.")
+            )
     expect(page.locator("#status")).to_have_attribute("data-status", "x_won")
     expect(page.locator("#status")).to_contain_text("X wins!")
     for col in range(3):
@@ -250,8 +258,9 @@ def test_a_new_visitor_plays_medium_and_a_level_change_waits_for_the_next_game(p
     expect(page.locator("#settings-note")).to_be_visible()
     expect(page.locator("#strip-caption")).to_have_text("Medium")
     with page.expect_request("**/move") as sent:
-        empty = next((r, c) for r, line in enumerate(read_board(page)) for c, ch in enumerate(line)
-                     if ch == ".")
+        empty = next(
+            (r, c) for r, line in enumerate(read_board(page)) for c, ch in enumerate(line) if ch == "."
+        )
         page.get_by_role("button", name=cell_name(*empty)).click()
     assert sent.value.post_data_json["level"] == "medium"
     page.get_by_role("button", name="next game").click()
@@ -291,7 +300,8 @@ def test_shortcuts_act_only_in_the_play_area_and_new_game_can_be_undone(page: Pa
     page.get_by_role("button", name=cell_name(0, 0, "X")).focus()
     page.keyboard.press("n")
     expect(page.locator("#status")).to_have_text(
-        "You are X and move first. Your turn. Undo brings back the game you left.")
+        "You are X and move first. Your turn. Undo brings back the game you left."
+    )
     assert stones(read_board(page)) == 0
     undo = page.get_by_role("button", name="Undo", exact=True)
     expect(undo).to_be_enabled()

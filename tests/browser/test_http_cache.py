@@ -38,9 +38,11 @@ def logged_server(tmp_path_factory):
     """The app under gunicorn (2 workers) with a log of every request a worker saw."""
     folder = tmp_path_factory.mktemp("http-cache")
     log = folder / "requests.log"
-    server = Gunicorn(workers=2, app="tests.request_log_app:app",
-                      env={"CACHE_DIR": str(folder / "cache"), "REQUEST_LOG": str(log),
-                           "SEARCH_BUDGET": "0.5"})
+    server = Gunicorn(
+        workers=2,
+        app="tests.request_log_app:app",
+        env={"CACHE_DIR": str(folder / "cache"), "REQUEST_LOG": str(log), "SEARCH_BUDGET": "0.5"},
+    )
     with server:
         yield server, log
 
@@ -57,10 +59,14 @@ def worker_hits(log, server_url, page, needle: str) -> int:
     return sum(needle in line for line in log.read_text().splitlines())
 
 
-@pytest.mark.parametrize(("text", "fetches_reaching_a_worker"), [(PROVEN, 1), (UNPROVEN, 2)],
-                         ids=["proven-kept", "unproven-no-store"])
+@pytest.mark.parametrize(
+    ("text", "fetches_reaching_a_worker"),
+    [(PROVEN, 1), (UNPROVEN, 2)],
+    ids=["proven-kept", "unproven-no-store"],
+)
 def test_a_repeat_is_answered_by_the_browser_cache_only_when_proven(
-        open_page, logged_server, text, fetches_reaching_a_worker):
+    open_page, logged_server, text, fetches_reaching_a_worker
+):
     server, log = logged_server
     page = open_page()
     page.goto(server.url + "/")

@@ -22,8 +22,9 @@ def node_check(source: str) -> subprocess.CompletedProcess:
     """Run ``node --check`` on ES-module source text."""
     node = shutil.which("node")
     assert node is not None, "node is not installed"
-    return subprocess.run([node, "--input-type=module", "--check"], input=source,
-                          capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [node, "--input-type=module", "--check"], input=source, capture_output=True, text=True, timeout=60
+    )
 
 
 def test_there_are_scripts():

@@ -9,8 +9,7 @@ from tests.browser.helpers import snapshot
 
 pytestmark = pytest.mark.browser
 
-ENGINES = ["minimax", "alphabeta", "alphabeta-ordered", "alphabeta-tt", "negascout", "mcts",
-           "perfect"]
+ENGINES = ["minimax", "alphabeta", "alphabeta-ordered", "alphabeta-tt", "negascout", "mcts", "perfect"]
 # x . .
 # . o .
 # . . .

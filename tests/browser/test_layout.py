@@ -27,7 +27,7 @@ def test_phone_width_has_no_horizontal_scroll(open_page, app_server, preset, cel
     wait_settled(page, 0)
     box = page.evaluate(NO_SIDEWAYS_SCROLL)
     assert box["scroll"] <= box["client"], box
-    assert 0 <= box["left"] and box["right"] <= PHONE["width"], box
+    assert box["left"] >= 0 and box["right"] <= PHONE["width"], box
     smallest = page.locator("#board button").first.bounding_box()
     assert smallest["width"] >= 14, "cells must stay tappable"
 
@@ -82,8 +82,12 @@ def assert_on_screen(page, ids: list[str], moment: str) -> None:
     assert view["scrollY"] == 0, (moment, view)
     for name, box in found["boxes"].items():
         assert box["shown"], (moment, name, box)
-        inside = (0 <= box["top"] and box["bottom"] <= view["height"]
-                  and 0 <= box["left"] and box["right"] <= view["width"])
+        inside = (
+            box["top"] >= 0
+            and box["bottom"] <= view["height"]
+            and box["left"] >= 0
+            and box["right"] <= view["width"]
+        )
         assert inside, (moment, name, box, view)
 
 
@@ -103,7 +107,7 @@ def test_the_whole_game_and_its_result_fit_the_screen(open_page, app_server, wid
         assert_on_screen(page, ALWAYS, f"after {stones(board) + 1} stones")
     expect(page.locator("#outcome")).to_be_visible()
     expect(page.locator("#new-game")).to_have_text("Play again")
-    assert_on_screen(page, ALWAYS + ["outcome"], "the end")
+    assert_on_screen(page, [*ALWAYS, "outcome"], "the end")
     # The result sits by the board: right under it, beside Play again.
     board_box = page.locator("#board").bounding_box()
     outcome_box = page.locator("#outcome").bounding_box()
@@ -129,8 +133,10 @@ def test_the_lab_fits_a_phone_with_the_position_first(open_page, app_server):
     sizes = page.evaluate(LAB_WIDTH)
     assert sizes["scroll"] <= sizes["inner"], sizes
     # The wide table scrolls inside its own box.
-    wrap = page.evaluate("() => { const w = document.querySelector('.lab-table-wrap');"
-                         " return {client: w.clientWidth, right: w.getBoundingClientRect().right}; }")
+    wrap = page.evaluate(
+        "() => { const w = document.querySelector('.lab-table-wrap');"
+        " return {client: w.clientWidth, right: w.getBoundingClientRect().right}; }"
+    )
     assert wrap["right"] <= 390, wrap
 
 

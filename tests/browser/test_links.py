@@ -34,8 +34,13 @@ def test_a_shared_link_reopened_in_a_fresh_page_shows_the_same_game(open_page, a
     query = parse_qs(urlsplit(page.url).query)
     reply = next(cell(r, c) for r, text in enumerate(board) for c, ch in enumerate(text) if ch == "o")
     # Readable: the board's own cell names, in order.
-    assert query == {"size": ["3x3"], "k": ["3"], "level": ["perfect"], "side": ["x"],
-                     "moves": [f"a1,{reply}"]}, page.url
+    assert query == {
+        "size": ["3x3"],
+        "k": ["3"],
+        "level": ["perfect"],
+        "side": ["x"],
+        "moves": [f"a1,{reply}"],
+    }, page.url
     assert f"moves=a1,{reply}" in page.url
 
     fresh = open_page()  # a new context: no saved game
@@ -80,14 +85,19 @@ def test_a_finished_two_player_game_reopens_finished_with_its_line(open_page, ap
     assert errors == []
 
 
-@pytest.mark.parametrize(("query", "message"), [
-    ("?size=3x3&k=3&moves=b2,d4", "Move 2 of the link, “d4”, is not a cell of a 3×3 board."),
-    ("?size=3x3&k=3&moves=b2,b2", "The link plays b2 twice (move 2)."),
-    ("?size=3x3&k=3&mode=two&moves=a1,b1,a2,b2,a3,c3",
-     "The link plays on after the game ended at move 5 (X a3)."),
-    ("?size=banana", "The link's size must look like 3x3"),
-    ("?size=3x3&k=3&level=godlike", "The link's level “godlike” is not easy, medium, perfect."),
-])
+@pytest.mark.parametrize(
+    ("query", "message"),
+    [
+        ("?size=3x3&k=3&moves=b2,d4", "Move 2 of the link, “d4”, is not a cell of a 3×3 board."),
+        ("?size=3x3&k=3&moves=b2,b2", "The link plays b2 twice (move 2)."),
+        (
+            "?size=3x3&k=3&mode=two&moves=a1,b1,a2,b2,a3,c3",
+            "The link plays on after the game ended at move 5 (X a3).",
+        ),
+        ("?size=banana", "The link's size must look like 3x3"),
+        ("?size=3x3&k=3&level=godlike", "The link's level “godlike” is not easy, medium, perfect."),
+    ],
+)
 def test_a_bad_link_gets_a_message_and_an_empty_board(open_page, app_server, query, message):
     page = open_page()
     errors = console_errors(page)

@@ -34,8 +34,10 @@ def test_aborted_move_request_shows_the_message_and_retry_recovers(page: Page, a
 def test_server_error_is_explained_and_r_retries(page: Page, app_server):
     page.goto(app_server.url + "/")
     wait_settled(page, 0)
-    page.route("**/move", lambda route: route.fulfill(status=500, content_type="application/json",
-                                                      body='{"error": "boom"}'))
+    page.route(
+        "**/move",
+        lambda route: route.fulfill(status=500, content_type="application/json", body='{"error": "boom"}'),
+    )
     page.get_by_role("button", name=cell_name(0, 0)).click()
     expect(page.locator("#status")).to_contain_text("The server had a problem (HTTP 500).")
     page.unroute("**/move")

@@ -27,9 +27,11 @@ def play(page: Page, row: int, col: int) -> None:
     """Play a cell in a two-player game and wait for the server's check."""
     count = stones(read_board(page))
     page.get_by_role("button", name=cell_name(row, col)).click()
-    page.wait_for_function("(n) => document.querySelectorAll('#board .cell.x, #board .cell.o').length === n"
-                           " && document.getElementById('board').getAttribute('aria-busy') === 'false'",
-                           arg=count + 1)
+    page.wait_for_function(
+        "(n) => document.querySelectorAll('#board .cell.x, #board .cell.o').length === n"
+        " && document.getElementById('board').getAttribute('aria-busy') === 'false'",
+        arg=count + 1,
+    )
 
 
 def test_review_names_the_losing_move_and_the_moves_that_would_have_held(open_page, app_server):
@@ -66,8 +68,9 @@ def test_review_names_the_losing_move_and_the_moves_that_would_have_held(open_pa
     second = page.locator("#review-moves button").nth(1)
     names = [cell(r, c) for r, c in held[:NAMED]]
     expect(second).to_contain_text("2. O a2 — draw → loss in")
-    expect(second).to_contain_text("The mistake: turned a draw into a loss — "
-                                   f"{', '.join(names[:-1])} or {names[-1]}")
+    expect(second).to_contain_text(
+        f"The mistake: turned a draw into a loss — {', '.join(names[:-1])} or {names[-1]}"
+    )
     expect(second).to_contain_text("would have held.")
     expect(page.locator("#review-moves button").first).to_contain_text("1. X b2 — draw → draw. Best.")
     final = read_board(page)
@@ -125,10 +128,12 @@ def test_review_says_not_proven_instead_of_guessing(open_page, app_server):
     page.get_by_role("button", name="Review").click()
     expect(page.locator("#review-moves button")).to_have_count(2)
     first = page.locator("#review-moves button").first
-    expect(first).to_have_text("1. X h8 — not proven → not proven. Not proven on this board: no verdict.",
-                               timeout=60_000)
-    expect(page.locator("#review-status")).to_contain_text("Some values on this board are not proven",
-                                                           timeout=60_000)
+    expect(first).to_have_text(
+        "1. X h8 — not proven → not proven. Not proven on this board: no verdict.", timeout=60_000
+    )
+    expect(page.locator("#review-status")).to_contain_text(
+        "Some values on this board are not proven", timeout=60_000
+    )
     assert errors == []
 
 
@@ -162,11 +167,15 @@ def test_a_second_review_of_the_same_game_is_answered_by_the_browser_cache(open_
     cdp.send("Network.enable")
     asked: list[str] = []
     from_cache: set[str] = set()
-    cdp.on("Network.requestWillBeSent", lambda event: asked.append(event["requestId"])
-           if "/position?" in event["request"]["url"] else None)
+    cdp.on(
+        "Network.requestWillBeSent",
+        lambda event: asked.append(event["requestId"]) if "/position?" in event["request"]["url"] else None,
+    )
     cdp.on("Network.requestServedFromCache", lambda event: from_cache.add(event["requestId"]))
-    cdp.on("Network.responseReceived", lambda event: from_cache.add(event["requestId"])
-           if event["response"].get("fromDiskCache") else None)
+    cdp.on(
+        "Network.responseReceived",
+        lambda event: from_cache.add(event["requestId"]) if event["response"].get("fromDiskCache") else None,
+    )
     page.goto(app_server.url + "/")  # the saved game
     wait_settled(page, 7)
     page.get_by_role("button", name="Review").click()
@@ -184,7 +193,8 @@ def test_a_review_the_server_cannot_answer_says_so_and_retries_on_reopening(open
     wait_settled(page, 2)
     page.get_by_role("button", name="Review").click()
     expect(page.locator("#review-status")).to_have_text(
-        "2 of 2 moves could not be checked; close and reopen the review to try again.", timeout=30_000)
+        "2 of 2 moves could not be checked; close and reopen the review to try again.", timeout=30_000
+    )
     first = page.locator("#review-moves button").first
     expect(first).to_contain_text("1. X b2 — Could not reach the server.")
     page.unroute(at_position)

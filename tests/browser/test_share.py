@@ -16,8 +16,10 @@ pytestmark = pytest.mark.browser
 
 # Every setting of the builder, each value once: (form field, value, the data-* attributes it sets).
 SETTINGS = [
-    *[("size", size, {"rows": size.split("x")[0], "cols": size.split("x")[1]})
-      for size in ("3x3", "4x4", "5x5", "7x7", "15x15")],
+    *[
+        ("size", size, {"rows": size.split("x")[0], "cols": size.split("x")[1]})
+        for size in ("3x3", "4x4", "5x5", "7x7", "15x15")
+    ],
     *[("level", level, {"level": level}) for level in ("easy", "medium", "perfect")],
     *[("side", side, {"side": side, "first": "human" if side == "x" else "engine"}) for side in ("x", "o")],
     *[("theme", theme, {"theme": theme}) for theme in ("auto", "light", "dark")],
@@ -35,8 +37,11 @@ def open_builder(page: Page, url: str) -> None:
 def snippet_src(page: Page) -> str:
     """The src of the iframe in the snippet the dialog shows (its HTML entities decoded)."""
     code = page.locator("#share-code").input_value()
-    match = re.fullmatch(r'<iframe src="([^"]+)" width="(\d+)" height="(\d+)" title="Tic-tac-toe" '
-                         r'loading="lazy"></iframe>', code)
+    match = re.fullmatch(
+        r'<iframe src="([^"]+)" width="(\d+)" height="(\d+)" title="Tic-tac-toe" '
+        r'loading="lazy"></iframe>',
+        code,
+    )
     assert match, code
     return html.unescape(match[1])
 
@@ -92,8 +97,10 @@ def test_the_snippet_plays_in_an_iframe_on_another_origin(open_page, app_server)
     builder.locator("#share-theme").select_option("dark")
     code = builder.locator("#share-code").input_value()
     page = open_page()
-    with ParentSite(f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Parent</title>'
-                    f'</head><body>{code}</body></html>') as parent:
+    with ParentSite(
+        f'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Parent</title>'
+        f"</head><body>{code}</body></html>"
+    ) as parent:
         page.goto(parent.url)
         frame = page.frame_locator("iframe")
         expect(frame.locator("#status")).to_have_text("You are X and move first. Your turn.")

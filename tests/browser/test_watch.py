@@ -17,8 +17,14 @@ NEXT_FRAME = "() => new Promise((resolve) => requestAnimationFrame(() => request
 def record_moves(page: Page) -> list[dict]:
     """The JSON bodies of every POST /move the page sends, in order."""
     bodies: list[dict] = []
-    page.on("request", lambda request: bodies.append(request.post_data_json)
-            if request.method == "POST" and request.url.endswith("/move") else None)
+    page.on(
+        "request",
+        lambda request: (
+            bodies.append(request.post_data_json)
+            if request.method == "POST" and request.url.endswith("/move")
+            else None
+        ),
+    )
     return bodies
 
 

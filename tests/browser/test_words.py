@@ -46,8 +46,11 @@ def test_cells_rows_and_coordinates_use_one_language(page: Page, app_server):
 def test_the_empty_board_marks_no_cell_when_all_read_the_same(page: Page, app_server):
     open_game(page, app_server)
     page.get_by_role("button", name="Hint", exact=True).click()
-    expect(page.locator("#hint-summary")).to_have_text(re.compile(
-        r"^With best play: a draw\. Every empty cell leads to the same result, so none is marked\.$"))
+    expect(page.locator("#hint-summary")).to_have_text(
+        re.compile(
+            r"^With best play: a draw\. Every empty cell leads to the same result, so none is marked\.$"
+        )
+    )
     # The screen-reader names keep each value; the cells show nothing.
     expect(page.locator('#board button[aria-label*="hint: draw"]')).to_have_count(9)
     expect(page.locator("#board .badge:not(:empty)")).to_have_count(0)
@@ -88,6 +91,7 @@ def test_small_cells_use_the_short_form_in_the_cells_and_the_legend(page: Page, 
 
 def with_source(source: str | None):
     """A route handler that passes /move on, with the answer's `source` set (or removed when None)."""
+
     def handle(route: Route) -> None:
         response = route.fetch()
         answer = response.json()
@@ -95,14 +99,18 @@ def with_source(source: str | None):
         if source is not None:
             answer["source"] = source
         route.fulfill(response=response, body=json.dumps(answer))
+
     return handle
 
 
-@pytest.mark.parametrize("source, words", [
-    ("book", "How it knows: from the opening book."),
-    ("threats", "How it knows: found a forced sequence of threats."),
-    (None, None),
-])
+@pytest.mark.parametrize(
+    "source, words",
+    [
+        ("book", "How it knows: from the opening book."),
+        ("threats", "How it knows: found a forced sequence of threats."),
+        (None, None),
+    ],
+)
 def test_engine_details_are_plain_words_behind_a_disclosure(page: Page, app_server, source, words):
     open_game(page, app_server)
     page.route("**/move", with_source(source))

@@ -14,5 +14,4 @@ prints the tables of ``docs/lab.md``.
 from .base import Engine, EngineResult
 from .registry import ENGINES, UnknownEngineError, describe_engines, get_engine
 
-__all__ = ["ENGINES", "Engine", "EngineResult", "UnknownEngineError",
-           "describe_engines", "get_engine"]
+__all__ = ["ENGINES", "Engine", "EngineResult", "UnknownEngineError", "describe_engines", "get_engine"]

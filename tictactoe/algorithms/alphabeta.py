@@ -36,11 +36,9 @@ from collections.abc import Callable
 
 from ..board import Board
 from ..rules import Cell
-from .base import (BELOW_ANY_SCORE, INFINITY, EngineResult, NodeClock, Score, depth_first_result,
-                   utility)
+from .base import BELOW_ANY_SCORE, INFINITY, EngineResult, NodeClock, Score, depth_first_result, utility
 from .minimax import row_major
 from .table import NoTable, TranspositionTable
-
 
 # The recursive search, as the engines built on alpha-beta call it:
 # (board, alpha, beta, line to fill) -> score for the side to move.
@@ -59,13 +57,15 @@ class AlphaBeta:
         return row_major(board)
 
     @staticmethod
-    def child_score(search: Search, board: Board, index: int, alpha: float, beta: float,
-                    line: list[Cell]) -> Score:
+    def child_score(
+        search: Search, board: Board, index: int, alpha: float, beta: float, line: list[Cell]
+    ) -> Score:
         """The score of the move just played (the ``index``-th tried): its child, window negated."""
         return -search(board, -beta, -alpha, line)
 
-    def search(self, board: Board, deadline: float | None = None,
-               rng: random.Random | None = None) -> EngineResult:
+    def search(
+        self, board: Board, deadline: float | None = None, rng: random.Random | None = None
+    ) -> EngineResult:
         """Search ``board`` to the end with alpha-beta; see ``Engine``."""
         clock = NodeClock(deadline)
         order = self.order
@@ -98,5 +98,6 @@ class AlphaBeta:
             table.store(board, best, alpha0, beta)
             return best
 
-        return depth_first_result(board, clock, lambda root, line: alphabeta(
-            root, -INFINITY, INFINITY, line), order)
+        return depth_first_result(
+            board, clock, lambda root, line: alphabeta(root, -INFINITY, INFINITY, line), order
+        )

@@ -2,9 +2,9 @@
 
 Vocabulary::
 
-    Score = int       # for the side to move: WIN_SCORE = +1, DRAW_SCORE = 0, LOSS_SCORE = -1
-    EngineResult      # the move, its value, and what the search cost
-    Engine            # name, description, search(board, deadline, rng)
+    Score = int  # for the side to move: WIN_SCORE = +1, DRAW_SCORE = 0, LOSS_SCORE = -1
+    EngineResult  # the move, its value, and what the search cost
+    Engine  # name, description, search(board, deadline, rng)
 
 Scores are the textbook's: +1, 0 and -1, with no credit for winning sooner
 (the production solver counts plies; these engines do not).  So a teaching
@@ -78,8 +78,9 @@ class Engine(Protocol):
     name: str
     description: str
 
-    def search(self, board: Board, deadline: float | None = None,
-               rng: random.Random | None = None) -> EngineResult: ...
+    def search(
+        self, board: Board, deadline: float | None = None, rng: random.Random | None = None
+    ) -> EngineResult: ...
 
 
 class NodeClock(Clock):
@@ -118,8 +119,9 @@ def utility(outcome: Outcome) -> Score:
 RootSearch = Callable[[Board, list[Cell]], Score]
 
 
-def depth_first_result(board: Board, clock: NodeClock, root_search: RootSearch,
-                       order: Callable[[Board], list[Cell]]) -> EngineResult:
+def depth_first_result(
+    board: Board, clock: NodeClock, root_search: RootSearch, order: Callable[[Board], list[Cell]]
+) -> EngineResult:
     """Run a negamax-style search from the root and report it as an ``EngineResult``.
 
     The search runs on a copy, so ``board`` is untouched even when the
@@ -133,13 +135,27 @@ def depth_first_result(board: Board, clock: NodeClock, root_search: RootSearch,
         score = root_search(board.copy(), line)
     except SearchTimeout:
         if line:
-            move, note = line[0], ("stopped at the deadline: the best root move searched to"
-                                   " the end so far; value unknown")
+            move, note = (
+                line[0],
+                ("stopped at the deadline: the best root move searched to the end so far; value unknown"),
+            )
         else:
-            move, note = order(board)[0], ("stopped at the deadline before any root move was"
-                                           " searched to the end: the first move in its order;"
-                                           " value unknown")
-        return EngineResult(move, None, clock.nodes, clock.elapsed(), False, line, note,
-                            leaves=clock.leaves)
-    return EngineResult(line[0], VALUE_OF_SCORE[score], clock.nodes, clock.elapsed(), True, line,
-                        "searched to the end", leaves=clock.leaves)
+            move, note = (
+                order(board)[0],
+                (
+                    "stopped at the deadline before any root move was"
+                    " searched to the end: the first move in its order;"
+                    " value unknown"
+                ),
+            )
+        return EngineResult(move, None, clock.nodes, clock.elapsed(), False, line, note, leaves=clock.leaves)
+    return EngineResult(
+        line[0],
+        VALUE_OF_SCORE[score],
+        clock.nodes,
+        clock.elapsed(),
+        True,
+        line,
+        "searched to the end",
+        leaves=clock.leaves,
+    )

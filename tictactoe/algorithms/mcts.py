@@ -39,7 +39,7 @@ from __future__ import annotations
 import math
 import random
 
-from ..board import O, X, Board, other
+from ..board import Board, O, X, other
 from ..rules import Cell
 from .base import EngineResult, NodeClock, require_moves
 
@@ -56,8 +56,14 @@ class Node:
     ``untried`` holds the moves without a child yet, in random order.
     """
 
-    def __init__(self, board: Board, rng: random.Random, move: Cell | None = None,
-                 parent: Node | None = None, mover: str | None = None) -> None:
+    def __init__(
+        self,
+        board: Board,
+        rng: random.Random,
+        move: Cell | None = None,
+        parent: Node | None = None,
+        mover: str | None = None,
+    ) -> None:
         self.board = board
         self.move = move
         self.parent = parent
@@ -84,8 +90,10 @@ class MonteCarloTreeSearch:
     """UCT with uniformly random playouts, a fixed number of them per move."""
 
     name = "mcts"
-    description = (f"Monte-Carlo tree search with UCT (Kocsis & Szepesvari 2006),"
-                   f" {DEFAULT_PLAYOUTS} random playouts a move")
+    description = (
+        f"Monte-Carlo tree search with UCT (Kocsis & Szepesvari 2006),"
+        f" {DEFAULT_PLAYOUTS} random playouts a move"
+    )
 
     def __init__(self, playouts: int = DEFAULT_PLAYOUTS, exploration: float = EXPLORATION) -> None:
         if playouts < 1:
@@ -93,8 +101,9 @@ class MonteCarloTreeSearch:
         self.playouts = playouts
         self.exploration = exploration
 
-    def search(self, board: Board, deadline: float | None = None,
-               rng: random.Random | None = None) -> EngineResult:
+    def search(
+        self, board: Board, deadline: float | None = None, rng: random.Random | None = None
+    ) -> EngineResult:
         """Run the playouts (or stop at ``deadline``) and play the most visited move."""
         require_moves(board)
         rng = rng or random.Random(DEFAULT_SEED)
@@ -163,8 +172,9 @@ class MonteCarloTreeSearch:
         while node is not None:
             node.visits += 1
             if node.mover is not None:
-                node.wins += (DRAW_REWARD if winner is None
-                              else WIN_REWARD if winner == node.mover else LOSS_REWARD)
+                node.wins += (
+                    DRAW_REWARD if winner is None else WIN_REWARD if winner == node.mover else LOSS_REWARD
+                )
             node = node.parent
 
     # -- the answer ----------------------------------------------------------------
@@ -177,9 +187,19 @@ class MonteCarloTreeSearch:
             node = max(node.children, key=lambda child: child.visits)
             line.append(node.reached_by)
         best = max(root.children, key=lambda child: child.visits)
-        note = (f"{done} playouts; the move won {best.wins / best.visits:.0%} of its"
-                f" {best.visits} (an estimate, not a proof)")
+        note = (
+            f"{done} playouts; the move won {best.wins / best.visits:.0%} of its"
+            f" {best.visits} (an estimate, not a proof)"
+        )
         if done < self.playouts:
             note = f"stopped at the deadline after {note}"
-        return EngineResult(best.reached_by, None, clock.nodes, clock.elapsed(),
-                            done == self.playouts, line, note, leaves=done)
+        return EngineResult(
+            best.reached_by,
+            None,
+            clock.nodes,
+            clock.elapsed(),
+            done == self.playouts,
+            line,
+            note,
+            leaves=done,
+        )

@@ -45,8 +45,9 @@ class Minimax:
     def __init__(self, on_value: ValueHook | None = None) -> None:
         self.on_value = on_value
 
-    def search(self, board: Board, deadline: float | None = None,
-               rng: random.Random | None = None) -> EngineResult:
+    def search(
+        self, board: Board, deadline: float | None = None, rng: random.Random | None = None
+    ) -> EngineResult:
         """Search the whole tree below ``board``; see ``Engine``."""
         clock = NodeClock(deadline)
         on_value = self.on_value

@@ -61,10 +61,14 @@ from .table import NoTable, TranspositionTable
 class NegaScout(AlphaBeta):
     """Principal variation search: a full window for the first move, null windows after."""
 
-    def __init__(self, order: Callable[[Board], list[Cell]] = row_major,
-                 table: type[TranspositionTable] = NoTable, name: str = "negascout",
-                 description: str = "NegaScout / principal variation search (Reinefeld 1983):"
-                                    " alphabeta's row-major search with null windows") -> None:
+    def __init__(
+        self,
+        order: Callable[[Board], list[Cell]] = row_major,
+        table: type[TranspositionTable] = NoTable,
+        name: str = "negascout",
+        description: str = "NegaScout / principal variation search (Reinefeld 1983):"
+        " alphabeta's row-major search with null windows",
+    ) -> None:
         self.move_order = order
         self.table = table
         self.name = name
@@ -75,8 +79,9 @@ class NegaScout(AlphaBeta):
         return self.move_order(board)
 
     @staticmethod
-    def child_score(search: Search, board: Board, index: int, alpha: float, beta: float,
-                    line: list[Cell]) -> Score:
+    def child_score(
+        search: Search, board: Board, index: int, alpha: float, beta: float, line: list[Cell]
+    ) -> Score:
         """The first move's score in the full window; the others' by a null window first."""
         if index == 0:
             return -search(board, -beta, -alpha, line)

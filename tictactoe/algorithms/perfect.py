@@ -30,27 +30,39 @@ class Perfect:
     description = "the production solver (analyse): proven value, fastest win, slowest loss"
     threats = True  # threat-space search before the heuristic search (k >= 4)
 
-    def search(self, board: Board, deadline: float | None = None,
-               rng: random.Random | None = None) -> EngineResult:
+    def search(
+        self, board: Board, deadline: float | None = None, rng: random.Random | None = None
+    ) -> EngineResult:
         """Analyse ``board`` until ``deadline``; a random best move with ``rng``, else the first."""
         require_moves(board)
         budget = None if deadline is None else max(deadline - time.monotonic(), MIN_BUDGET)
         result = analyse(board, budget=budget, threats=self.threats)
         move = pick_best(result, rng) if rng is not None else result.best_moves[0]
         if result.proven:
-            note = (f"proven ({result.source}): {result.value} in {result.plies} plies;"
-                    f" best moves {', '.join(map(str, result.best_moves))}")
+            note = (
+                f"proven ({result.source}): {result.value} in {result.plies} plies;"
+                f" best moves {', '.join(map(str, result.best_moves))}"
+            )
         else:
             note = f"not proven by the deadline: heuristic search to depth {result.depth}"
         # The solver reports its best moves, not a line: the variation is the move alone.
-        return EngineResult(move, result.value if result.proven else None, result.nodes,
-                            result.seconds, result.proven, [move], note)
+        return EngineResult(
+            move,
+            result.value if result.proven else None,
+            result.nodes,
+            result.seconds,
+            result.proven,
+            [move],
+            note,
+        )
 
 
 class Baseline(Perfect):
     """The production engine without threat-space search: what the strength matches measure against."""
 
     name = "baseline"
-    description = ("the production solver without threat-space search (as before issue 10):"
-                   " the yardstick of the strength matches")
+    description = (
+        "the production solver without threat-space search (as before issue 10):"
+        " the yardstick of the strength matches"
+    )
     threats = False

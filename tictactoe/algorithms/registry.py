@@ -12,9 +12,18 @@ from .negascout import NegaScout
 from .perfect import Perfect
 
 # In teaching order: each search engine improves on the one before it.
-ENGINES: dict[str, Engine] = {engine.name: engine for engine in (
-    Minimax(), AlphaBeta(), AlphaBetaOrdered(), AlphaBetaTT(), NegaScout(),
-    MonteCarloTreeSearch(), Perfect())}
+ENGINES: dict[str, Engine] = {
+    engine.name: engine
+    for engine in (
+        Minimax(),
+        AlphaBeta(),
+        AlphaBetaOrdered(),
+        AlphaBetaTT(),
+        NegaScout(),
+        MonteCarloTreeSearch(),
+        Perfect(),
+    )
+}
 
 
 class UnknownEngineError(ValueError):
@@ -26,11 +35,9 @@ def get_engine(name: str) -> Engine:
     try:
         return ENGINES[name]
     except (KeyError, TypeError):
-        raise UnknownEngineError(
-            f"unknown engine {name!r}: choose one of {', '.join(ENGINES)}") from None
+        raise UnknownEngineError(f"unknown engine {name!r}: choose one of {', '.join(ENGINES)}") from None
 
 
 def describe_engines() -> list[dict[str, str]]:
     """Every engine as ``{"name": ..., "description": ...}``, in teaching order."""
-    return [{"name": engine.name, "description": engine.description}
-            for engine in ENGINES.values()]
+    return [{"name": engine.name, "description": engine.description} for engine in ENGINES.values()]

@@ -82,21 +82,32 @@ def open_backend(app: Flask, settings: Settings) -> Backend:
     if settings.backend == "filesystem":
         try:
             folders = prepare_cache_dir(settings.cache_dir, settings.cache_dir_is_default)
-            cache.init_app(app, config={
-                "CACHE_TYPE": "web.cache.eviction.BoundedFileCache",
-                "CACHE_DIR": str(folders["solved"]),
-                "CACHE_OPTIONS": {"max_entries": settings.cache_max_entries,
-                                  "sweep_lock": str(folders["sweep"])},
-                "CACHE_DEFAULT_TIMEOUT": 0,  # cachelib: 0 means entries never expire
-                "CACHE_SERIALIZER": EntrySerializer})
+            cache.init_app(
+                app,
+                config={
+                    "CACHE_TYPE": "web.cache.eviction.BoundedFileCache",
+                    "CACHE_DIR": str(folders["solved"]),
+                    "CACHE_OPTIONS": {
+                        "max_entries": settings.cache_max_entries,
+                        "sweep_lock": str(folders["sweep"]),
+                    },
+                    "CACHE_DEFAULT_TIMEOUT": 0,  # cachelib: 0 means entries never expire
+                    "CACHE_SERIALIZER": EntrySerializer,
+                },
+            )
         except (OSError, UnsafeCacheDir) as error:
-            logger.error("cache folder %s cannot be used (%s): running without a shared cache",
-                         settings.cache_dir, error)
+            logger.error(
+                "cache folder %s cannot be used (%s): running without a shared cache",
+                settings.cache_dir,
+                error,
+            )
             _init_null(app)
-            return Backend(settings.backend, None, LocalLocks(), None, breaker,
-                           failure="cache folder unusable")
-        signer = Signer(fixed_secret(settings.cache_secret) if settings.cache_secret
-                        else file_secret(folders["secret"]))
+            return Backend(
+                settings.backend, None, LocalLocks(), None, breaker, failure="cache folder unusable"
+            )
+        signer = Signer(
+            fixed_secret(settings.cache_secret) if settings.cache_secret else file_secret(folders["secret"])
+        )
         return Backend(settings.backend, _store(app), FileLocks(folders["locks"]), signer, breaker)
     _init_null(app)
     return Backend(settings.backend, None, LocalLocks(), None, breaker)
@@ -106,9 +117,16 @@ def _open_redis(app: Flask, settings: Settings) -> Backend:
     """The Redis backend: entries and locks under the key prefix, signed with CACHE_SECRET."""
     client = redis_client(settings)
     prefix = settings.cache_key_prefix
-    cache.init_app(app, config={
-        "CACHE_TYPE": "RedisCache", "CACHE_REDIS_HOST": client, "CACHE_KEY_PREFIX": prefix,
-        "CACHE_DEFAULT_TIMEOUT": REDIS_ENTRY_TTL, "CACHE_SERIALIZER": EntrySerializer})
+    cache.init_app(
+        app,
+        config={
+            "CACHE_TYPE": "RedisCache",
+            "CACHE_REDIS_HOST": client,
+            "CACHE_KEY_PREFIX": prefix,
+            "CACHE_DEFAULT_TIMEOUT": REDIS_ENTRY_TTL,
+            "CACHE_SERIALIZER": EntrySerializer,
+        },
+    )
     # The lock outlives the longest search it guards, then frees itself.
     locks = RedisLocks(client, prefix, ttl=settings.search_budget * 2 + 5)
     if settings.cache_secret is None:
@@ -150,8 +168,7 @@ def prepare_cache_dir(root: Path, is_default: bool) -> dict[str, Path]:
     root.mkdir(mode=0o700, parents=True, exist_ok=True)
     if is_default:
         info = root.lstat()
-        if (not stat.S_ISDIR(info.st_mode) or info.st_uid != os.geteuid()
-                or info.st_mode & 0o022):
+        if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.geteuid() or info.st_mode & 0o022:
             raise UnsafeCacheDir(f"{root} is not a private folder of this user")
     folders = {"solved": root / "solved", "locks": root / "locks"}
     for folder in folders.values():
@@ -178,7 +195,10 @@ def redis_client(settings: Settings) -> redis.Redis:
     if settings.redis_url is None:
         raise ValueError("the redis backend needs REDIS_URL")  # load_settings makes sure of it
     return redis.Redis.from_url(
-        settings.redis_url, socket_timeout=settings.redis_timeout,
+        settings.redis_url,
+        socket_timeout=settings.redis_timeout,
         socket_connect_timeout=settings.redis_timeout,
         retry=Retry(NoBackoff(), 1, supported_errors=(RedisConnectionError,)),
-        health_check_interval=30, driver_info=None)
+        health_check_interval=30,
+        driver_info=None,
+    )

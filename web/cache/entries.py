@@ -2,8 +2,14 @@
 
 An entry holds a proven result in the canonical position's cells::
 
-    {"format": 3, "value": "draw", "plies": 7, "best": [1, 3],
-     "moves": [[1, "draw", 7], [2, "loss", 6], ...] or null, "source": "proof"}
+    {
+        "format": 3,
+        "value": "draw",
+        "plies": 7,
+        "best": [1, 3],
+        "moves": [[1, "draw", 7], [2, "loss", 6], ...] or null,
+        "source": "proof",
+    }
 
 ``moves`` is null when the result was stored by /move (which does not need
 every move's value); ``source`` says how the result is known (a proven
@@ -48,15 +54,20 @@ class Entry:
         if not result.proven or result.value is None or result.plies is None:
             raise ValueError("only a proven result makes an entry")
         moves = None if result.move_values is None else dict(sorted(result.move_values.items()))
-        return cls(result.value, result.plies, tuple(sorted(result.best_moves)), moves,
-                   result.source)
+        return cls(result.value, result.plies, tuple(sorted(result.best_moves)), moves, result.source)
 
     def result(self) -> SolveResult:
         """The entry as the engine's result (in the canonical cells; no search, so no nodes)."""
-        return SolveResult(value=self.value, plies=self.plies, best_moves=list(self.best),
-                           nodes=0, seconds=0.0, proven=True,
-                           move_values=None if self.moves is None else dict(self.moves),
-                           source=self.source)
+        return SolveResult(
+            value=self.value,
+            plies=self.plies,
+            best_moves=list(self.best),
+            nodes=0,
+            seconds=0.0,
+            proven=True,
+            move_values=None if self.moves is None else dict(self.moves),
+            source=self.source,
+        )
 
 
 def position_key(canon: Board) -> str:
@@ -69,8 +80,14 @@ def encode_entry(entry: Entry) -> dict[str, object]:
     moves = None
     if entry.moves is not None:
         moves = [[cell, str(mv.value), mv.plies] for cell, mv in sorted(entry.moves.items())]
-    return {"format": ENTRY_FORMAT, "value": str(entry.value), "plies": entry.plies,
-            "best": list(entry.best), "moves": moves, "source": str(entry.source)}
+    return {
+        "format": ENTRY_FORMAT,
+        "value": str(entry.value),
+        "plies": entry.plies,
+        "best": list(entry.best),
+        "moves": moves,
+        "source": str(entry.source),
+    }
 
 
 def decode_entry(raw: object, canon: Board) -> Entry:
@@ -92,8 +109,13 @@ def decode_entry(raw: object, canon: Board) -> Entry:
     empties = len(legal)
     position = _move_value(raw["value"], raw["plies"], empties)
     best = raw["best"]
-    if (not isinstance(best, list) or not best or not all(_is_int(c) for c in best)
-            or best != sorted(set(best)) or not set(best) <= set(legal)):
+    if (
+        not isinstance(best, list)
+        or not best
+        or not all(_is_int(c) for c in best)
+        or best != sorted(set(best))
+        or not set(best) <= set(legal)
+    ):
         raise InvalidEntry("best moves are not distinct legal cells in order")
     moves = raw["moves"]
     if moves is None:
@@ -128,9 +150,11 @@ def _move_value(value: object, plies: object, empties: int) -> MoveValue:
     if not isinstance(value, str) or value not in values or not _is_int(plies):
         raise InvalidEntry(f"value {value!r} with plies {plies!r}")
     known = values[value]
-    fits = {Value.WIN: 1 <= plies <= empties and plies % 2 == 1,
-            Value.LOSS: 2 <= plies <= empties and plies % 2 == 0,
-            Value.DRAW: plies == empties}[known]
+    fits = {
+        Value.WIN: 1 <= plies <= empties and plies % 2 == 1,
+        Value.LOSS: 2 <= plies <= empties and plies % 2 == 0,
+        Value.DRAW: plies == empties,
+    }[known]
     if not fits:
         raise InvalidEntry(f"{value} in {plies} plies with {empties} empty cells")
     return MoveValue(known, plies)

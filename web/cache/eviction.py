@@ -58,8 +58,7 @@ SWEEP_SHARE = 50
 class BoundedFileCache(FileSystemCache):
     """cachelib's ``FileSystemCache`` with at most about ``max_entries`` files (see the module)."""
 
-    def __init__(self, cache_dir: str, max_entries: int, sweep_lock: str,
-                 **kwargs: Any) -> None:
+    def __init__(self, cache_dir: str, max_entries: int, sweep_lock: str, **kwargs: Any) -> None:
         kwargs["threshold"] = 0  # cachelib's own bound is replaced by the sweep
         super().__init__(cache_dir, **kwargs)
         self.max_entries = max_entries
@@ -70,8 +69,9 @@ class BoundedFileCache(FileSystemCache):
         self.sweep()  # at start-up: stale temp files, and a cap lowered since the last run
 
     @classmethod
-    def factory(cls, app: Flask, config: dict[str, Any], args: list[Any],
-                kwargs: dict[str, Any]) -> BoundedFileCache:
+    def factory(
+        cls, app: Flask, config: dict[str, Any], args: list[Any], kwargs: dict[str, Any]
+    ) -> BoundedFileCache:
         """Built by flask-caching from ``CACHE_DIR`` and ``CACHE_OPTIONS`` (max_entries, sweep_lock)."""
         kwargs["hash_method"] = config["CACHE_FILE_HASH_METHOD"]
         return cls(config["CACHE_DIR"], *args, **kwargs)
@@ -167,8 +167,9 @@ class BoundedFileCache(FileSystemCache):
         excess = len(entries) - int(self.max_entries * LOW_WATER)
         for path in by_age[:excess]:
             remove(path)
-        logger.info("cache over its cap of %d entries: removed the %d least recently used",
-                    self.max_entries, excess)
+        logger.info(
+            "cache over its cap of %d entries: removed the %d least recently used", self.max_entries, excess
+        )
         return excess
 
 

@@ -70,30 +70,44 @@ class Answer(SolveResult):
     cached: bool = False
 
     @classmethod
-    def posted(cls, result: SolveResult, back: Symmetry | None, cached: bool,
-               seconds: float) -> Answer:
+    def posted(cls, result: SolveResult, back: Symmetry | None, cached: bool, seconds: float) -> Answer:
         """``result``, of the position searched, mapped back to the posted cells by ``back``."""
+
         def to_posted(cell: int) -> int:
             return cell if back is None else back.apply(cell)
 
         if not result.proven:
-            return cls(value=None, plies=None, best_moves=[to_posted(result.best_moves[0])],
-                       nodes=result.nodes, seconds=seconds, proven=False, depth=result.depth,
-                       source=result.source, cached=cached)
+            return cls(
+                value=None,
+                plies=None,
+                best_moves=[to_posted(result.best_moves[0])],
+                nodes=result.nodes,
+                seconds=seconds,
+                proven=False,
+                depth=result.depth,
+                source=result.source,
+                cached=cached,
+            )
         moves = None
         if result.move_values is not None:
             moves = {to_posted(cell): mv for cell, mv in result.move_values.items()}
-        return cls(value=result.value, plies=result.plies,
-                   best_moves=sorted(map(to_posted, result.best_moves)), nodes=result.nodes,
-                   seconds=seconds, proven=True, move_values=moves, source=result.source,
-                   cached=cached)
+        return cls(
+            value=result.value,
+            plies=result.plies,
+            best_moves=sorted(map(to_posted, result.best_moves)),
+            nodes=result.nodes,
+            seconds=seconds,
+            proven=True,
+            move_values=moves,
+            source=result.source,
+            cached=cached,
+        )
 
 
 class SolvedPositions:
     """Look up, search (once) and store the results of positions."""
 
-    def __init__(self, backend: Backend, stats: Stats, slots: SearchSlots,
-                 settings: Settings) -> None:
+    def __init__(self, backend: Backend, stats: Stats, slots: SearchSlots, settings: Settings) -> None:
         self.backend = backend
         self.stats = stats
         self.slots = slots
@@ -148,8 +162,7 @@ class SolvedPositions:
 
     # -- internals ----------------------------------------------------------------
 
-    def _single_flight(self, canon: Board, key: str, all_moves: bool, back: Symmetry,
-                       start: float) -> Answer:
+    def _single_flight(self, canon: Board, key: str, all_moves: bool, back: Symmetry, start: float) -> Answer:
         """Search under the position's lock, or wait (bounded) for whoever holds it."""
         lock = self.backend.locks.lock(key)
         deadline = time.monotonic() + self.settings.single_flight_wait
@@ -160,8 +173,7 @@ class SolvedPositions:
             except LockUnavailable as error:
                 self.backend.breaker.trip()
                 self.stats.add(cache_errors=1)
-                self.log.warning("lock", "cannot take a search lock, searching without: %s",
-                                 error)
+                self.log.warning("lock", "cannot take a search lock, searching without: %s", error)
                 break
             if acquired:
                 try:
@@ -184,8 +196,7 @@ class SolvedPositions:
                 return _from_entry(entry, back, start)
         return self._search(canon, key, all_moves, back, start)
 
-    def _search(self, canon: Board, key: str, all_moves: bool, back: Symmetry,
-                start: float) -> Answer:
+    def _search(self, canon: Board, key: str, all_moves: bool, back: Symmetry, start: float) -> Answer:
         """Search the canonical position, store the result if proven, map it back."""
         result = self._engine_search(canon, all_moves)
         if result.proven:
@@ -197,8 +208,11 @@ class SolvedPositions:
             self._remember(key, entry)
             self.stats.add(searches=1, stored=int(stored))
         else:
-            self._write(_unproven_key(key, all_moves), {"budget": self.settings.search_budget},
-                        timeout=UNPROVEN_MARK_SECONDS)
+            self._write(
+                _unproven_key(key, all_moves),
+                {"budget": self.settings.search_budget},
+                timeout=UNPROVEN_MARK_SECONDS,
+            )
             self.stats.add(searches=1, unproven=1)
         return Answer.posted(result, back, cached=False, seconds=time.monotonic() - start)
 
@@ -210,8 +224,9 @@ class SolvedPositions:
         except Busy:
             self.stats.add(busy=1)
             raise
-        self.stats.metrics.observe_search(f"{board.rules.rows}x{board.rules.cols}",
-                                          time.monotonic() - started)
+        self.stats.metrics.observe_search(
+            f"{board.rules.rows}x{board.rules.cols}", time.monotonic() - started
+        )
         return result
 
     def _read(self, key: str, canon: Board, all_moves: bool) -> Entry | None:
