@@ -4,6 +4,11 @@ import os
 import sys
 from pathlib import Path
 
+# --doctest-modules (pyproject.toml) imports every .py file here to look for examples.  The
+# conftests are pytest's own to import (two modules named ``conftest`` would clash), and
+# request_log_app.py is a gunicorn app that reads its settings from the environment.
+collect_ignore = ["conftest.py", "browser/conftest.py", "request_log_app.py"]
+
 # Tests import the project's top-level modules (app, tictactoe) from a clean clone.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 

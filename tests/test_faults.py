@@ -192,7 +192,7 @@ def test_redis_killed_mid_stream_costs_no_request_and_the_cache_comes_back(tmp_p
         ) as server,
     ):
         wait_for_workers(server.url, 2)
-        with Stream(server.url, position_requests(), limit=2000) as stream:
+        with Stream(server.url, position_requests()) as stream:
             stream.wait_for(60)  # the cache fills and serves
             redis.process.send_signal(signal.SIGKILL)  # no shutdown, no goodbye to clients
             redis.process.wait()

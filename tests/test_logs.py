@@ -12,7 +12,7 @@ from servers import Gunicorn
 from test_workers import post
 from web.request_log import request_id
 
-SECRET = "s3cret-value-that-must-not-leak"
+SECRET = "s3cret-value-that-must-never-leak-from-logs"
 # A body whose text is easy to look for in the log:
 #
 #   x . .

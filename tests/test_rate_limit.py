@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from app import create_app
-from servers import RedisServer
+from servers import TEST_SECRET, RedisServer
 from web.config import ConfigError, load_settings
 
 # Three 3x3 positions of different symmetry classes, each needing a search the first time:
@@ -106,7 +106,9 @@ def test_the_default_limit_applies_when_unset():
 @pytest.mark.redis
 def test_instances_sharing_a_redis_share_each_clients_budget(tmp_path):
     with RedisServer(tmp_path) as redis:
-        apps = [limited_client(tmp_path / name, REDIS_URL=redis.url)[1] for name in "ab"]
+        apps = [
+            limited_client(tmp_path / name, REDIS_URL=redis.url, CACHE_SECRET=TEST_SECRET)[1] for name in "ab"
+        ]
         assert apps[0].post("/move", json={"board": FIRST}).status_code == 200
         assert apps[1].post("/move", json={"board": SECOND}).status_code == 200
         assert apps[0].post("/move", json={"board": THIRD}).status_code == 429

@@ -8,6 +8,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.helpers import (
+    READ_BOARD,
     analysis,
     cell,
     cell_name,
@@ -86,6 +87,8 @@ def test_review_names_the_losing_move_and_the_moves_that_would_have_held(open_pa
     page.keyboard.press("ArrowRight")
     third = page.locator("#review-moves button").nth(2)
     expect(third).to_have_attribute("aria-current", "step")
+    # A redraw waits for the next animation frame: wait for the third stone, then read.
+    page.wait_for_function(f"() => ({READ_BOARD})().join('').replace(/[.]/g, '').length === 3")
     shown = read_board(page)
     assert stones(shown) == 3
     # The board takes no moves while it shows the past.
