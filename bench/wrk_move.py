@@ -47,6 +47,8 @@ from tests.servers import Gunicorn, wait_for_workers  # noqa: E402
 from tictactoe.counting import reachable_positions  # noqa: E402
 
 WORKERS = 2
+# Workers must not be recycled mid-run (gunicorn's max_requests): their CPU time is read from /proc.
+STEADY = {"GUNICORN_MAX_REQUESTS": "0"}
 LUA_ROTATE = """
 local bodies = {%s}
 local path = "%s"
@@ -163,10 +165,13 @@ def main(argv: list[str] | None = None) -> int:
         # Filling the cache is one client solving 4,520 positions: past any per-client
         # limit on searches (web/rate_limit.py); the measured runs are cache hits, never limited.
         app = servers.enter_context(
-            Gunicorn(workers=WORKERS, env={"CACHE_DIR": str(folder / "cache"), "SEARCH_RATE_LIMIT": "off"})
+            Gunicorn(
+                workers=WORKERS,
+                env={"CACHE_DIR": str(folder / "cache"), "SEARCH_RATE_LIMIT": "off", **STEADY},
+            )
         )
         bare = servers.enter_context(
-            Gunicorn(workers=WORKERS, app="bare_app:app", root=ROOT / "bench", ready_path="/echo")
+            Gunicorn(workers=WORKERS, app="bare_app:app", root=ROOT / "bench", ready_path="/echo", env=STEADY)
         )
         fill(app, bodies)
         rows = [
