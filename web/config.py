@@ -136,18 +136,12 @@ def load_settings(
             f"SINGLE_FLIGHT_WAIT must be between 0 and {MAX_SINGLE_FLIGHT_WAIT:g} seconds, not {wait}"
         )
 
-    searches = _number(source, "MAX_CONCURRENT_SEARCHES", DEFAULT_MAX_CONCURRENT_SEARCHES, int)
-    if not 1 <= searches <= 64:
-        raise ConfigError(f"MAX_CONCURRENT_SEARCHES must be between 1 and 64, not {searches}")
-    table_limit = _number(source, "SOLVER_TABLE_LIMIT", DEFAULT_SOLVER_TABLE_LIMIT, int)
-    if not 1_000 <= table_limit <= 50_000_000:
-        raise ConfigError(f"SOLVER_TABLE_LIMIT must be between 1000 and 50000000, not {table_limit}")
+    searches = _int_between(source, "MAX_CONCURRENT_SEARCHES", DEFAULT_MAX_CONCURRENT_SEARCHES, 1, 64)
+    table_limit = _int_between(source, "SOLVER_TABLE_LIMIT", DEFAULT_SOLVER_TABLE_LIMIT, 1_000, 50_000_000)
     redis_timeout = _number(source, "REDIS_TIMEOUT", DEFAULT_REDIS_TIMEOUT, float)
     if not 0 < redis_timeout <= 30:
         raise ConfigError(f"REDIS_TIMEOUT must be more than 0 and at most 30 s, not {redis_timeout}")
-    static_max_age = _number(source, "STATIC_MAX_AGE", DEFAULT_STATIC_MAX_AGE, int)
-    if not 0 <= static_max_age <= 31_536_000:
-        raise ConfigError(f"STATIC_MAX_AGE must be between 0 and 31536000, not {static_max_age}")
+    static_max_age = _int_between(source, "STATIC_MAX_AGE", DEFAULT_STATIC_MAX_AGE, 0, 31_536_000)
 
     given_secret = source.get("CACHE_SECRET") or None
     cache_secret = None if given_secret is None else check_secret(given_secret)
@@ -158,12 +152,8 @@ def load_settings(
             f" Make one with: {MAKE_A_SECRET}"
         )
 
-    max_entries = _number(source, "CACHE_MAX_ENTRIES", DEFAULT_CACHE_MAX_ENTRIES, int)
-    if not 100 <= max_entries <= 100_000_000:
-        raise ConfigError(f"CACHE_MAX_ENTRIES must be between 100 and 100000000, not {max_entries}")
-    min_nodes = _number(source, "CACHE_MIN_NODES", DEFAULT_CACHE_MIN_NODES, int)
-    if not 0 <= min_nodes <= 1_000_000_000:
-        raise ConfigError(f"CACHE_MIN_NODES must be between 0 and 1000000000, not {min_nodes}")
+    max_entries = _int_between(source, "CACHE_MAX_ENTRIES", DEFAULT_CACHE_MAX_ENTRIES, 100, 100_000_000)
+    min_nodes = _int_between(source, "CACHE_MIN_NODES", DEFAULT_CACHE_MIN_NODES, 0, 1_000_000_000)
 
     prefix = str(source.get("CACHE_KEY_PREFIX", DEFAULT_KEY_PREFIX))
     if not re.fullmatch(r"[A-Za-z0-9_.:-]{0,40}", prefix):
@@ -243,6 +233,14 @@ def _checked_rate_limit(value: str) -> str:
 
 
 Number = TypeVar("Number", int, float)
+
+
+def _int_between(source: Mapping[str, object], name: str, default: int, low: int, high: int) -> int:
+    """The integer setting ``name`` (``default`` when unset); ``ConfigError`` outside ``low..high``."""
+    value = _number(source, name, default, int)
+    if not low <= value <= high:
+        raise ConfigError(f"{name} must be between {low} and {high}, not {value}")
+    return value
 
 
 def _number(
