@@ -16,6 +16,7 @@ from web import (
     cache,
     errors,
     health,
+    hot_moves,
     metrics,
     pages,
     positions,
@@ -47,7 +48,11 @@ def create_app(config: Mapping[str, object] | None = None) -> Flask:
     )
     app.json = CompactJSON(app)
 
-    request_log.register(app, observe=metrics.init_app(app).observe_request)
+    observe = metrics.init_app(app).observe_request
+    request_log.register(app, observe=observe)
+    # Before rate_limit's ProxyFix, which must wrap it: the hot path reads the scheme it fixes.
+    by_scheme = {secure: security.fixed_headers(settings.frame_ancestors, secure) for secure in (False, True)}
+    hot_moves.init_app(app, observe, by_scheme.__getitem__)
     slots = SearchSlots(
         budget=settings.search_budget,
         max_searches=settings.max_concurrent_searches,

@@ -66,10 +66,11 @@ forwarded_allow_ips = "*"
 # Logs and metrics (web/logs.py, web/metrics.py): every logger, gunicorn's included, in one
 # format (LOG_FORMAT=json|text); workers count into one multiprocess folder.
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # gunicorn reads this before chdir
-from web.logs import gunicorn_logconfig  # noqa: E402
+from web.logs import GunicornLogger, gunicorn_logconfig  # noqa: E402
 from web.metrics_folder import mark_worker_dead, prepare_multiprocess_dir, remove_own_dir  # noqa: E402
 
 logconfig_dict = gunicorn_logconfig()
+logger_class = GunicornLogger
 prepare_multiprocess_dir()
 # A search is pure Python and holds the GIL; a cache hit in another thread of the same
 # worker waits up to this long at each hand-over (default 5 ms: tens of ms per request

@@ -20,8 +20,9 @@ from . import metrics
 from .answers import analysis_fields, refuse_finished, solved
 from .cache import Answer
 from .errors import API_BLUEPRINT
+from .hot_moves import hot_moves
 from .openapi import build_spec
-from .payload import read_position_request
+from .payload import board_label, read_position_request
 from .request_log import note
 
 bp = Blueprint(API_BLUEPRINT, __name__)
@@ -56,22 +57,19 @@ def move() -> Response:
         answer = solved().solve(board)
         cell = pick_best(answer, rng)
         found = _engine_fields(answer)
+        if answer.cached and answer.proven:  # the same body may be answered again before Flask
+            hot_moves().remember(
+                req.body,
+                [_move_fields(board, best, req.level, found) for best in answer.best_moves],
+                req.seed,
+                board_label(board.rules),
+                str(answer.source),
+            )
     else:
         known = solved().peek(board)  # report the value only if it is already known
         cell = quick_move(board, req.level, rng)
         found = _engine_fields(known)
-    player = board.to_move
-    board.play(cell)
-    row, col = board.rules.row_col(cell)
-    return jsonify(
-        move={"row": row, "col": col},
-        player=player,
-        board=board.to_text(),
-        **_status(board),
-        level=req.level,
-        k=board.rules.k,
-        **found,
-    )
+    return jsonify(_move_fields(board, cell, req.level, found))
 
 
 @bp.post("/analyze")
@@ -163,6 +161,25 @@ def _status(board: Board) -> dict[str, object]:
         "status": f"{outcome.winner}_won",
         "line": [list(board.rules.row_col(cell)) for cell in outcome.line],
     }
+
+
+def _move_fields(board: Board, cell: int, level: str, found: dict[str, object]) -> dict[str, object]:
+    """The /move answer that plays ``cell`` on ``board`` (left as it was); ``found``: the engine's fields."""
+    player = board.to_move
+    board.play(cell)
+    try:
+        row, col = board.rules.row_col(cell)
+        return {
+            "move": {"row": row, "col": col},
+            "player": player,
+            "board": board.to_text(),
+            **_status(board),
+            "level": level,
+            "k": board.rules.k,
+            **found,
+        }
+    finally:
+        board.undo()
 
 
 def _engine_fields(answer: Answer | None) -> dict[str, object]:

@@ -33,6 +33,8 @@ import logging
 import os
 from typing import Any
 
+from gunicorn.glogging import Logger as _GunicornLogger  # type: ignore[import-untyped]  # no types shipped
+
 LOG_FORMATS = ("json", "text")
 LOG_LEVELS = ("debug", "info", "warning", "error", "critical")
 # Fields a request line carries besides the standard ones (see web/request_log.py).
@@ -53,6 +55,21 @@ class TextFormatter(logging.Formatter):
             if getattr(record, name, None) is not None
         ]
         return f"{line} {' '.join(fields)}" if fields else line
+
+
+class GunicornLogger(_GunicornLogger):  # type: ignore[misc]  # gunicorn ships no types
+    """gunicorn's logger, but it builds no access line that its logger would drop.
+
+    gunicorn computes an access line's fields (every header of the request and
+    the response) whenever any log configuration is set, before its logger
+    checks the level; here ``gunicorn.access`` sits below its level (see the
+    module's docstring), and building the line cost about 35 µs a request.
+    """
+
+    @property
+    def access_log_enabled(self) -> bool:
+        enabled: bool = super().access_log_enabled
+        return enabled and self.access_log.isEnabledFor(logging.INFO)
 
 
 def log_format(env: dict[str, str] | None = None) -> str:

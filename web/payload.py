@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from flask import Request
 
-from tictactoe import LEVELS, Board, BoardFormatError
+from tictactoe import LEVELS, Board, BoardFormatError, Rules
 from tictactoe.algorithms.registry import ENGINES
 
 from .errors import ApiError
@@ -32,13 +32,15 @@ FIELDS = {
 class PositionRequest:
     """A checked request: the board (reachable), the level, the optional seed and engine name.
 
-    ``engine`` is None for the default (the production solver behind the shared cache).
+    ``engine`` is None for the default (the production solver behind the shared cache);
+    ``body`` is the request body as it came (web/hot_moves.py answers it again by its bytes).
     """
 
     board: Board
     level: str
     seed: int | None
     engine: str | None = None
+    body: bytes = b""
 
 
 def read_position_request(request: Request, endpoint: str) -> PositionRequest:
@@ -47,7 +49,7 @@ def read_position_request(request: Request, endpoint: str) -> PositionRequest:
     Raises ``ApiError`` 400 for a body that is not a board request, 409 for a
     board that cannot arise in a game (413 comes from the size limit upstream).
     """
-    body = _json_object(request)
+    raw, body = _json_object(request)
     allowed = FIELDS[endpoint]
     unknown = sorted(set(body) - set(allowed))
     if unknown:
@@ -73,14 +75,18 @@ def read_position_request(request: Request, endpoint: str) -> PositionRequest:
         board = Board.from_text(body["board"], k=k)
     except BoardFormatError as error:
         raise ApiError(400, str(error)) from None
-    rules = board.rules
-    note(board=f"{rules.rows}x{rules.cols}k{rules.k}")
+    note(board=board_label(board.rules))
     # IllegalPositionError (409) goes to its registered handler as it is.
-    return PositionRequest(board=board, level=level, seed=seed, engine=engine)
+    return PositionRequest(board=board, level=level, seed=seed, engine=engine, body=raw)
 
 
-def _json_object(request: Request) -> dict[str, object]:
-    """The body as a JSON object, or ``ApiError`` 400 saying what is wrong with it."""
+def board_label(rules: Rules) -> str:
+    """The board as logs and metrics name it: ``3x3k3``."""
+    return f"{rules.rows}x{rules.cols}k{rules.k}"
+
+
+def _json_object(request: Request) -> tuple[bytes, dict[str, object]]:
+    """The body, as sent and as a JSON object, or ``ApiError`` 400 saying what is wrong with it."""
     if request.mimetype != "application/json":
         given = f"not {request.mimetype!r}" if request.mimetype else "and none was given"
         raise ApiError(400, f"Content-Type must be application/json, {given}")
@@ -106,7 +112,7 @@ def _json_object(request: Request) -> dict[str, object]:
         raise ApiError(400, "the body is not valid JSON: nested too deeply") from None
     if not isinstance(body, dict):
         raise ApiError(400, f"the body must be a JSON object, not {_kind(body)}")
-    return body
+    return data, body
 
 
 class DuplicateField(ValueError):

@@ -76,29 +76,33 @@ def register(
         seconds = time.perf_counter() - started
         fields = g.get("log_fields", {})
         response.headers[HEADER] = g.request_id
+        endpoint = request.url_rule.rule if request.url_rule else "other"
         if observe is not None:
-            observe(
-                request.method,
-                request.url_rule.rule if request.url_rule else "other",
-                response.status_code,
-                seconds,
-                fields,
-            )
-        path = logged_path(request.path)
-        logger.info(
-            "%s %s %s",
-            request.method,
-            path,
-            response.status_code,
-            extra={
-                "request_id": g.request_id,
-                "method": request.method,
-                "path": path,
-                "status": response.status_code,
-                "duration_ms": round(seconds * 1000, 3),
-                "cache": fields.get("cache"),
-                "board": fields.get("board"),
-                "source": fields.get("source"),
-            },
-        )
+            observe(request.method, endpoint, response.status_code, seconds, fields)
+        log_request(request.method, request.path, response.status_code, seconds, g.request_id, fields)
         return response
+
+
+def log_request(
+    method: str, path: str, status: int, seconds: float, rid: str, fields: dict[str, str]
+) -> None:
+    """Write the one line of an answered request (``fields``: what views noted)."""
+    if not logger.isEnabledFor(logging.INFO):  # LOG_LEVEL=warning: no request lines, no cost
+        return
+    path = logged_path(path)
+    logger.info(
+        "%s %s %s",
+        method,
+        path,
+        status,
+        extra={
+            "request_id": rid,
+            "method": method,
+            "path": path,
+            "status": status,
+            "duration_ms": round(seconds * 1000, 3),
+            "cache": fields.get("cache"),
+            "board": fields.get("board"),
+            "source": fields.get("source"),
+        },
+    )

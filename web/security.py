@@ -20,18 +20,27 @@ def content_security_policy(frame_ancestors: str) -> str:
     )
 
 
+def fixed_headers(frame_ancestors: str, secure: bool) -> list[tuple[str, str]]:
+    """The headers every response gets (HSTS only over HTTPS)."""
+    headers = [
+        ("Content-Security-Policy", content_security_policy(frame_ancestors)),
+        ("X-Content-Type-Options", "nosniff"),
+        ("Referrer-Policy", "strict-origin-when-cross-origin"),
+    ]
+    if secure:
+        headers.append(("Strict-Transport-Security", "max-age=31536000"))
+    return headers
+
+
 def register(app: Flask, frame_ancestors: str) -> None:
     """Add the headers to every response of ``app``."""
-    policy = content_security_policy(frame_ancestors)
+    by_scheme = {secure: fixed_headers(frame_ancestors, secure) for secure in (False, True)}
 
     @app.after_request
     def add_headers(response: Response) -> Response:
         headers = response.headers
-        headers["Content-Security-Policy"] = policy
-        headers["X-Content-Type-Options"] = "nosniff"
-        headers["Referrer-Policy"] = "strict-origin-when-cross-origin"
-        if request.is_secure:
-            headers["Strict-Transport-Security"] = "max-age=31536000"
+        for name, value in by_scheme[request.is_secure]:
+            headers[name] = value
         # Answers about positions, health and counters are computed per request;
         # static files and the OpenAPI document set their own caching.
         if "Cache-Control" not in headers and (is_api_path(request.path) or response.status_code >= 400):
