@@ -187,7 +187,7 @@ def main(argv: list[str] | None = None) -> int:
                     workers=WORKERS,
                     root=root,
                     config=root / "gunicorn.conf.py",
-                    env={"CACHE_DIR": str(folder / "cache-compare"), "SEARCH_RATE_LIMIT": "off"},
+                    env={"CACHE_DIR": str(folder / "cache-compare"), "SEARCH_RATE_LIMIT": "off", **STEADY},
                 )
             )
             fill(other, bodies)
