@@ -291,7 +291,12 @@ def rays(rules: Rules) -> dict[Bitboard, Bitboard]:
 
 
 class _Searches:
-    """Runs threat searches under one deadline and counts their nodes."""
+    """Runs threat searches under one deadline and counts their nodes.
+
+    One search of each kind (VCF, VCT) serves every call, so its tables of
+    proven and refuted positions carry over: the tests of the defences against
+    one threat meet the same positions again and again.
+    """
 
     def __init__(self, rules: Rules, deadline: float | None, max_nodes: int | None = None) -> None:
         self.rules = rules
@@ -299,6 +304,10 @@ class _Searches:
         self.max_nodes = max_nodes
         self.nodes = 0
         self.windows = Windows(rules)  # moved from position to position by the searches
+        self.searches = {
+            vct: ThreatSearch(rules, vct=vct, max_nodes=max_nodes, windows=self.windows)
+            for vct in (False, True)
+        }
 
     def win(
         self,
@@ -311,9 +320,8 @@ class _Searches:
         """The attacker's (to move) win by VCF, then (``vct``) by VCT; raises ``SearchTimeout``."""
         clock = Clock(self.deadline)
         for mode in (False, True) if vct else (False,):
-            search = ThreatSearch(
-                self.rules, vct=mode, clock=clock, max_nodes=self.max_nodes, windows=self.windows
-            )
+            search = self.searches[mode]
+            search.clock, search.nodes = clock, 0  # the node limit is per call
             try:
                 found = search.find(attacker, defender, vct_depth if mode else vcf_depth)
             finally:
