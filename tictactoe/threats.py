@@ -56,7 +56,7 @@ from .windows import Windows
 VCF_DEPTH = 16
 # VCT branches at every three; deeper sequences rarely finish in a move's budget.
 VCT_DEPTH = 6
-TICK_NODES = 64  # how often the deadline is read (a node costs tens of microseconds)
+TICK_NODES = 64  # how often the deadline is read (a node costs about ten microseconds)
 # A reply outside the three's cells loses to: the four-maker, any move, the five.
 OUTSIDE_REPLY_PLIES = 4
 # Of the time to the caller's deadline: the shares (from the start) by which the
@@ -64,7 +64,8 @@ OUTSIDE_REPLY_PLIES = 4
 # stops, and the tests of the moves that might refute it stop.  The rest is left to
 # the caller's heuristic search, which then only chooses among the defences.  Small:
 # at a move's budget a ply of that search is worth more than a deeper threat search
-# (the matches in docs/benchmarks.md: 0.15, 0.3 and 0.7 lost to the baseline).
+# (the matches in docs/benchmarks.md: 0.15, 0.3 and 0.7 lost to the baseline; with
+# the faster search, 0.4 for the refutation tests did no better than 0.25).
 OWN_WIN_SHARE = 0.05
 THREAT_SHARE = 0.1
 DEFENCE_SHARE = 0.25
