@@ -8,10 +8,10 @@ with a heuristic evaluation spends what is left and returns the best move it
 found, marked not proven.  Nothing is reported as proven without a proof.
 
 On boards with k >= 4 the heuristic search is preceded by threat-space search
-(``threats.examine``), within small shares of what is left of the budget, by
-continuous fours only (``THREAT_VCT``): a forced win found there is played and
-reported proven (a found sequence is a proof); an opponent's forced win limits
-the heuristic search to the moves that refute it.
+(``threats.examine``), within shares of what is left of the budget, by
+continuous fours, then threes and fours (``THREAT_VCT``): a forced win found
+there is played and reported proven (a found sequence is a proof); an
+opponent's forced win limits the heuristic search to the moves that refute it.
 """
 
 from __future__ import annotations
@@ -36,10 +36,11 @@ EXACT_SHARE = 0.5
 # Boards this small are always proven quickly: the solver gets the whole budget.
 ALWAYS_EXACT_MAX_EMPTIES = 16
 THREAT_MIN_K = 4  # below this, "fours" and "threes" are not a game's tactics
-# Threes too in the threat search?  Not at a move's budget: on 15x15 the VCT search
-# cost the heuristic search the plies that decide games, and lost to the baseline
-# (docs/benchmarks.md); fours alone are found deep in milliseconds.
-THREAT_VCT = False
+# Threes too in the threat search?  Yes since it keeps window counts (tictactoe/windows.py,
+# about 3x the nodes a second): on 15x15 it then scored at least level with the baseline
+# and lasted longer as o, where the slower VCT search had cost the heuristic search the
+# plies that decide games and lost (docs/benchmarks.md).
+THREAT_VCT = True
 RETURN_MARGIN = 0.02  # seconds kept back from the budget for the search to unwind
 
 

@@ -45,20 +45,18 @@ from __future__ import annotations
 import functools
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import TypeVar
+from dataclasses import dataclass
 
 from .board import Board
 from .clock import Clock, SearchTimeout
-from .evaluation import evaluator
 from .rules import Bitboard, Cell, Rules, one_bits
+from .windows import Windows
 
 # VCF sequences are narrow (every reply forced): this many fours cost little.
 VCF_DEPTH = 16
 # VCT branches at every three; deeper sequences rarely finish in a move's budget.
 VCT_DEPTH = 6
-MEMO_LIMIT = 100_000  # entries of each memo table before it is cleared
-TICK_NODES = 64  # how often the deadline is read (a node costs tens of microseconds)
+TICK_NODES = 64  # how often the deadline is read (a node costs about ten microseconds)
 # A reply outside the three's cells loses to: the four-maker, any move, the five.
 OUTSIDE_REPLY_PLIES = 4
 # Of the time to the caller's deadline: the shares (from the start) by which the
@@ -66,7 +64,8 @@ OUTSIDE_REPLY_PLIES = 4
 # stops, and the tests of the moves that might refute it stop.  The rest is left to
 # the caller's heuristic search, which then only chooses among the defences.  Small:
 # at a move's budget a ply of that search is worth more than a deeper threat search
-# (the matches in docs/benchmarks.md: 0.15, 0.3 and 0.7 lost to the baseline).
+# (the matches in docs/benchmarks.md: 0.15, 0.3 and 0.7 lost to the baseline; with
+# the faster search, 0.4 for the refutation tests did no better than 0.25).
 OWN_WIN_SHARE = 0.05
 THREAT_SHARE = 0.1
 DEFENCE_SHARE = 0.25
@@ -89,37 +88,6 @@ class ThreatWin:
     depth: int
 
 
-# One side's shapes: winning cells, four-makers, the cells raising a k-3 window, and
-# per direction the starts of its live windows holding exactly k-2 stones (where threes stand).
-Survey = tuple[Bitboard, Bitboard, Bitboard, tuple[tuple[int, Bitboard], ...]]
-
-
-@dataclass
-class Memo:
-    """What the searches of one position compute again and again, keyed by stones.
-
-    Each depth of the iterative deepening, and each defence tested, meets the
-    same positions: their shapes are kept here (a table is cleared past
-    ``MEMO_LIMIT`` entries).
-    """
-
-    completing: dict[Bitboard, Bitboard] = field(default_factory=dict)
-    shapes: dict[tuple[Bitboard, Bitboard], Survey] = field(default_factory=dict)
-    threes: dict[tuple[Bitboard, Bitboard], Bitboard] = field(default_factory=dict)
-
-
-Key = TypeVar("Key")
-Found = TypeVar("Found")
-
-
-def _remember(table: dict[Key, Found], key: Key, value: Found) -> Found:
-    """Store ``value`` under ``key`` (the table is cleared first when full) and return it."""
-    if len(table) > MEMO_LIMIT:
-        table.clear()
-    table[key] = value
-    return value
-
-
 class ThreatSearch:
     """Threat-space search for one set of rules (k >= 4), with its tables; not thread-safe.
 
@@ -133,13 +101,12 @@ class ThreatSearch:
         vct: bool = True,
         clock: Clock | None = None,
         max_nodes: int | None = None,
-        memo: Memo | None = None,
+        windows: Windows | None = None,
     ) -> None:
         if rules.k < 4:
             raise ValueError(f"threat search needs k >= 4, not k={rules.k}")
         self.rules = rules
         self.geometry = rules.geometry
-        self.evaluator = evaluator(rules)
         self.k = rules.k
         self.full = self.geometry.full
         self.vct = vct
@@ -147,8 +114,8 @@ class ThreatSearch:
         self.max_nodes = max_nodes
         self.nodes = 0
         self.rays = rays(rules)
-        # The shapes of positions seen, possibly shared with other searches.
-        self.memo = Memo() if memo is None else memo
+        # The live windows of the position at hand, possibly shared with other searches.
+        self.windows = Windows(rules) if windows is None else windows
         # (attacker, defender, attacker to move) -> (depth, plies, cells, move) of a proof.
         self.proven: dict[tuple[Bitboard, Bitboard, bool], tuple[int, int, Bitboard, Bitboard]] = {}
         # The same key -> the greatest depth at which the attack failed.
@@ -163,110 +130,27 @@ class ThreatSearch:
         ``mine``, its empty cells are the winning cells, the four-makers, and the
         cells that bring a window to k-2 (where threes are made).
         """
-        wins, fours, raisers, _ = self.survey(mine, theirs)
-        return wins, fours, raisers
-
-    def survey(self, mine: Bitboard, theirs: Bitboard) -> Survey:
-        """``shapes`` and the windows of ``mine`` with k-2 stones by direction (see ``Survey``)."""
-        known = self.memo.shapes.get((mine, theirs))
-        if known is None:
-            known = self._survey(mine, theirs)
-        return known
-
-    def _survey(self, mine: Bitboard, theirs: Bitboard) -> Survey:
-        """Survey both sides in one pass over the windows, and remember both (a node asks for both)."""
+        side = self.windows.side(mine, theirs)
+        cells = self.windows.cells
         k = self.k
-        empty = self.full & ~(mine | theirs)
-        levels = [[0, 0, 0], [0, 0, 0]]  # per side: the cells of windows with k-1, k-2, k-3 stones
-        threes: list[list[tuple[int, Bitboard]]] = [[], []]
-        for d, starts in self.evaluator.directions:
-            live_mine, live_theirs, at_least = self.evaluator.count_windows(mine, theirs, d, starts)
-            for side, live in enumerate((live_mine, live_theirs)):
-                more = 0  # windows with more stones than the level at hand
-                for index, count in enumerate(range(k - 1, k - 4, -1)):
-                    windows = live & at_least[count] & ~more
-                    more = at_least[count]
-                    if index == 1 and windows:
-                        threes[side].append((d, windows))
-                    for j in range(k if windows else 0):
-                        levels[side][index] |= windows << (j * d)
-        mine_survey: Survey = (
-            levels[0][0] & empty,
-            levels[0][1] & empty,
-            levels[0][2] & empty,
-            tuple(threes[0]),
-        )
-        theirs_survey: Survey = (
-            levels[1][0] & empty,
-            levels[1][1] & empty,
-            levels[1][2] & empty,
-            tuple(threes[1]),
-        )
-        _remember(self.memo.shapes, (theirs, mine), theirs_survey)
-        return _remember(self.memo.shapes, (mine, theirs), mine_survey)
+        return cells(side, k - 1), cells(side, k - 2), cells(side, k - 3)
 
     def winning_cells(self, mine: Bitboard, theirs: Bitboard) -> Bitboard:
         """The empty cells where one more of ``mine`` makes k in a row."""
-        # The cells of windows with k-1 of mine and none of theirs; a node asks for both sides.
-        return self.survey(mine, theirs)[0]
-
-    def completing_cells(self, mine: Bitboard, theirs: Bitboard) -> Bitboard:
-        """``winning_cells`` without the survey: cheaper for a position asked about once."""
-        completing = self.memo.completing.get(mine)  # a side's stones recur across many nodes
-        if completing is None:
-            completing = _remember(self.memo.completing, mine, self.geometry.completing_cells(mine))
-        return completing & ~(mine | theirs)
+        return self.windows.cells(self.windows.side(mine, theirs), self.k - 1)
 
     def four_makers(self, mine: Bitboard, theirs: Bitboard) -> Bitboard:
         """The empty cells where a stone of ``mine`` makes a four (a winning cell)."""
-        return self.shapes(mine, theirs)[1]
+        return self.windows.cells(self.windows.side(mine, theirs), self.k - 2)
 
     def three_cells(self, attacker: Bitboard, defender: Bitboard) -> Bitboard:
         """The cells of the attacker's standing threes: the four-makers that win twice, and their wins.
 
         For an attacker with no winning cell; empty when it has no three.  A
         defender's reply that touches none of these cells (and makes no four)
-        loses in ``OUTSIDE_REPLY_PLIES``.  A four-maker's wins are the other
-        empty cells of its windows with k-2 stones: two such windows along
-        different directions always give two wins; two along one direction
-        usually do (``. x x x . .``) but may share it (``x . x x . x``), so
-        those few are checked cell by cell.
+        loses in ``OUTSIDE_REPLY_PLIES``.
         """
-        known = self.memo.threes.get((attacker, defender))
-        if known is None:
-            known = _remember(self.memo.threes, (attacker, defender), self._three_cells(attacker, defender))
-        return known
-
-    def _three_cells(self, attacker: Bitboard, defender: Bitboard) -> Bitboard:
-        k = self.k
-        empty = self.full & ~(attacker | defender)
-        by_direction = self.survey(attacker, defender)[3]
-        once = twice = same_line = 0
-        for d, windows in by_direction:
-            here = here_twice = 0
-            for j in range(k):
-                cells = windows << (j * d)
-                here_twice |= here & cells
-                here |= cells
-            twice |= once & here
-            once |= here
-            same_line |= here_twice
-        makers = twice & empty
-        for bit in one_bits(same_line & empty & ~makers):
-            wins = self.completing_cells(attacker | bit, defender)
-            if wins & (wins - 1):
-                makers |= bit
-        if not makers:
-            return 0
-        cells = 0
-        for d, windows in by_direction:
-            touched = 0
-            for j in range(k):
-                touched |= makers >> (j * d)
-            touched &= windows
-            for j in range(k if touched else 0):
-                cells |= touched << (j * d)
-        return cells & empty
+        return self.windows.three_cells(self.windows.side(attacker, defender))
 
     # -- the AND/OR search ---------------------------------------------------------
 
@@ -407,26 +291,24 @@ def rays(rules: Rules) -> dict[Bitboard, Bitboard]:
     return rays
 
 
-@functools.cache
-def shared_memo(rules: Rules) -> Memo:
-    """The memo of shapes kept across searches and moves for these rules.
-
-    Its entries are pure functions of the stones, so they never go stale, and the
-    positions of one move's searches recur in the next move's.  Safe to share
-    between threads: a racing write stores the same value.
-    """
-    return Memo()
-
-
 class _Searches:
-    """Runs threat searches under one deadline and counts their nodes."""
+    """Runs threat searches under one deadline and counts their nodes.
+
+    One search of each kind (VCF, VCT) serves every call, so its tables of
+    proven and refuted positions carry over: the tests of the defences against
+    one threat meet the same positions again and again.
+    """
 
     def __init__(self, rules: Rules, deadline: float | None, max_nodes: int | None = None) -> None:
         self.rules = rules
         self.deadline = deadline
         self.max_nodes = max_nodes
         self.nodes = 0
-        self.memo = shared_memo(rules)
+        self.windows = Windows(rules)  # moved from position to position by the searches
+        self.searches = {
+            vct: ThreatSearch(rules, vct=vct, max_nodes=max_nodes, windows=self.windows)
+            for vct in (False, True)
+        }
 
     def win(
         self,
@@ -439,7 +321,8 @@ class _Searches:
         """The attacker's (to move) win by VCF, then (``vct``) by VCT; raises ``SearchTimeout``."""
         clock = Clock(self.deadline)
         for mode in (False, True) if vct else (False,):
-            search = ThreatSearch(self.rules, vct=mode, clock=clock, max_nodes=self.max_nodes, memo=self.memo)
+            search = self.searches[mode]
+            search.clock, search.nodes = clock, 0  # the node limit is per call
             try:
                 found = search.find(attacker, defender, vct_depth if mode else vcf_depth)
             finally:
@@ -515,7 +398,7 @@ def examine(board: Board, deadline: float, vct: bool = True) -> Tactics:
         win = None
     if win is not None:
         return Tactics(win=win, nodes=searches.nodes)
-    probe = ThreatSearch(board.rules)
+    probe = ThreatSearch(board.rules, windows=searches.windows)
     if probe.winning_cells(opp, me):
         return Tactics(nodes=searches.nodes)  # a four: the block is forced, nothing to choose
     _, my_fours, my_raisers = probe.shapes(me, opp)
