@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import urllib.request
 
 import pytest
@@ -66,6 +67,23 @@ def test_the_response_echoes_the_request_id(tmp_path):
     assert given.headers["X-Request-ID"] == "abc-123"
     fresh = client.post("/move", json={"board": ["xq.", "...", "..."]}, headers={"X-Request-ID": "bad id;"})
     assert fresh.status_code == 400 and len(fresh.headers["X-Request-ID"]) == 32
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "body"),
+    [
+        ("POST", "/move", {"board": ["x...", "....", "....", "...."], "k": 4}),
+        ("POST", "/analyze", {"board": ["x...", "....", "....", "...."], "k": 4}),
+        ("GET", "/position?board=x3/4/4/4&k=4", None),
+    ],
+)
+def test_every_position_endpoints_line_names_the_board(tmp_path, caplog, method, path, body):
+    client = create_app({"CACHE_DIR": str(tmp_path / "cache")}).test_client()
+    with caplog.at_level(logging.INFO, logger="web.request"):
+        response = client.open(path, method=method, json=body)
+    assert response.status_code == 200
+    (line,) = [record for record in caplog.records if record.name == "web.request"]
+    assert (line.status, line.board, line.source) == (200, "4x4k4", "proof")
 
 
 @pytest.mark.slow

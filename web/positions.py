@@ -30,6 +30,7 @@ from tictactoe.analysis import EXACT_MAX_EMPTIES
 from .answers import analysis_fields, refuse_finished, solved
 from .cache import Answer
 from .errors import POSITIONS_BLUEPRINT, ApiError
+from .payload import board_label
 from .request_log import note
 
 bp = Blueprint(POSITIONS_BLUEPRINT, __name__)
@@ -89,9 +90,11 @@ def read_position_query(args: MultiDict[str, str]) -> Board:
             raise ApiError(400, f"k must be a whole number such as 3, not {k_text[:20]!r}")
         k = int(k_text)
     try:
-        return Board.from_position_text(text, k=k)
+        board = Board.from_position_text(text, k=k)
     except BoardFormatError as error:
         raise ApiError(400, str(error)) from None
+    note(board=board_label(board.rules))  # the request's log line names the board, as for POST
+    return board
 
 
 def position_etag(board: Board) -> str:
