@@ -1,7 +1,8 @@
 """A bounded load test of the move server: wrk on loopback, 64 connections.
 
-Two runs, each against a fresh gunicorn (2 workers, 4 threads, the default
-file-system cache in a temporary folder, so every run starts cold):
+Two runs, each against a fresh gunicorn (2 workers under the project's
+gunicorn.conf.py, the default file-system cache in a temporary folder, so every
+run starts cold):
 
 1. ``3x3``: the 4,520 non-terminal 3x3 positions posted to /move in turn;
 2. ``mix``: the same plus cold 4x4 (k=4) positions, each distinct position
@@ -94,7 +95,7 @@ def main(argv: list[str] | None = None) -> int:
         ),
     ]
     print(
-        f"gunicorn 2 workers x 4 threads, cold file cache; wrk -t2 -c{args.connections}"
+        f"gunicorn 2 workers (gunicorn.conf.py), cold file cache; wrk -t2 -c{args.connections}"
         f" -d{args.seconds}s, 127.0.0.1"
     )
     print(
