@@ -51,8 +51,7 @@ def create_app(config: Mapping[str, object] | None = None) -> Flask:
     observe = metrics.init_app(app).observe_request
     request_log.register(app, observe=observe)
     # Before rate_limit's ProxyFix, which must wrap it: the hot path reads the scheme it fixes.
-    by_scheme = {secure: security.fixed_headers(settings.frame_ancestors, secure) for secure in (False, True)}
-    hot_moves.init_app(app, observe, by_scheme.__getitem__)
+    hot_moves.init_app(app, observe, security.headers_by_scheme(settings.frame_ancestors))
     slots = SearchSlots(
         budget=settings.search_budget,
         max_searches=settings.max_concurrent_searches,

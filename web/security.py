@@ -6,6 +6,8 @@ frame it is said by CSP ``frame-ancestors`` (the FRAME_ANCESTORS setting).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from flask import Flask, Response, request
 
 from .errors import is_api_path
@@ -32,14 +34,19 @@ def fixed_headers(frame_ancestors: str, secure: bool) -> list[tuple[str, str]]:
     return headers
 
 
+def headers_by_scheme(frame_ancestors: str) -> Callable[[bool], list[tuple[str, str]]]:
+    """``fixed_headers`` made once for each scheme: ``lookup(secure)``."""
+    return {secure: fixed_headers(frame_ancestors, secure) for secure in (False, True)}.__getitem__
+
+
 def register(app: Flask, frame_ancestors: str) -> None:
     """Add the headers to every response of ``app``."""
-    by_scheme = {secure: fixed_headers(frame_ancestors, secure) for secure in (False, True)}
+    headers_for = headers_by_scheme(frame_ancestors)
 
     @app.after_request
     def add_headers(response: Response) -> Response:
         headers = response.headers
-        for name, value in by_scheme[request.is_secure]:
+        for name, value in headers_for(request.is_secure):
             headers[name] = value
         # Answers about positions, health and counters are computed per request;
         # static files and the OpenAPI document set their own caching.
