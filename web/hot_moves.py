@@ -31,7 +31,7 @@ from typing import Any
 
 from flask import Flask, current_app
 
-from .request_log import log_request, request_id
+from .request_log import Observe, log_request, request_id
 from .throttled_log import ThrottledLog
 
 logger = logging.getLogger(__name__)
@@ -54,8 +54,6 @@ _MS_MARK = "\x00ms\x00"
 Dumps = Callable[[object], str]
 StartResponse = Callable[..., Any]
 WSGIApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
-# (method, endpoint, status, seconds, fields): the metrics' view of an answered request.
-Observe = Callable[[str, str, int, float, dict[str, str]], None]
 _UNSEEDED = random.SystemRandom()
 
 

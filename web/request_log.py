@@ -22,6 +22,8 @@ logger = logging.getLogger("web.request")
 
 HEADER = "X-Request-ID"
 MAX_LOGGED_PATH = 200  # characters: a path is the client's to choose, a log line is not
+# observe(method, endpoint, status, seconds, fields): how the metrics see an answered request.
+Observe = Callable[[str, str, int, float, dict[str, str]], None]
 _SANE_ID = re.compile(r"[A-Za-z0-9._:@+=/-]{1,200}")
 
 
@@ -54,7 +56,7 @@ def note(**fields: str) -> None:
 
 def register(
     app: Flask,
-    observe: Callable[[str, str, int, float, dict[str, str]], None] | None = None,
+    observe: Observe | None = None,
 ) -> None:
     """Log every request of ``app`` once it has its response; also hand it to ``observe``.
 
