@@ -6,6 +6,7 @@ import pytest
 
 from app import create_app
 from tictactoe.algorithms.registry import TRACEABLE
+from web.traces import KeptTraces
 
 # x . .
 # . o .
@@ -96,3 +97,27 @@ def test_a_capped_search_says_it_did_not_finish(client, monkeypatch):
     assert body["finished"] is False and body["value"] is None
     assert body["nodes"] == 501 == shown_nodes(body["tree"])
     assert body["tree"][0]["kind"] == "open" and body["tree"][0]["score"] is None
+
+
+def test_opening_branches_runs_the_search_once(tmp_path, monkeypatch):
+    app = create_app({"CACHE_DIR": str(tmp_path)})
+    client = app.test_client()
+    slots = app.extensions["solved_positions"].slots
+    runs = []
+    search = slots.trace
+    monkeypatch.setattr(slots, "trace", lambda *args: runs.append(args[1].name) or search(*args))
+    body = client.get("/trace?board=3/3/3&engine=alphabeta").get_json()
+    for node in [node for node in body["tree"] if node["folded"]][:4]:
+        assert client.get(f"/trace?board=3/3/3&engine=alphabeta&node={node['id']}").status_code == 200
+    assert runs == ["alphabeta"]
+
+
+def test_a_worker_keeps_its_last_three_traces():
+    kept = KeptTraces()
+    for key in range(5):
+        kept.put(("alphabeta", 3, 3, 3, key, 0), ("result", "trace"))
+    assert kept.get(("alphabeta", 3, 3, 3, 1, 0)) is None
+    assert kept.get(("alphabeta", 3, 3, 3, 2, 0)) is not None
+    kept.put(("alphabeta", 3, 3, 3, 5, 0), ("result", "trace"))
+    assert kept.get(("alphabeta", 3, 3, 3, 2, 0)) is not None  # used last: kept
+    assert kept.get(("alphabeta", 3, 3, 3, 3, 0)) is None

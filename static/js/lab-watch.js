@@ -14,7 +14,8 @@ function weight(entry) {
 
 /**
  * Wire the panel: `elements` holds the panel's controls and containers, `getPosition()` the lab's
- * position ({rows, k}), `tableNodes(engine)` the Nodes figure of the lab's table (or null).
+ * position ({rows, k}), `tableNodes(engine, position)` the Nodes figure of the lab's table for that
+ * position (null when the table has not run on it).
  */
 export function createWatch(api, elements, { getPosition, tableNodes }) {
   const { load, play, step, end, speed, status, trees, engines } = elements;
@@ -86,7 +87,7 @@ export function createWatch(api, elements, { getPosition, tableNodes }) {
 
   function showCounts(column) {
     const { seen, body, counts } = column;
-    const table = tableNodes(body.engine);
+    const table = tableNodes(body.engine, column.position);
     const finished = column.pos === column.entries.length;
     let text = `Nodes ${count(seen.nodes)} of ${count(body.nodes)} · cut-offs ${count(seen.cuts)}` +
       ` · table hits ${count(seen.hits)}`;

@@ -161,7 +161,11 @@ for (const button of form.querySelectorAll("[data-experiment]")) {
 createWatch(api, {
   load: $("trace-load"), play: $("trace-play"), step: $("trace-step"), end: $("trace-end"),
   speed: $("trace-speed"), status: $("trace-status"), trees: $("trace-trees"), engines: $("trace-engines"),
-}, { getPosition: () => position, tableNodes: (engine) => tableNodes.get(engine) ?? null });
+}, {
+  getPosition: () => position,
+  // Only a table run on the very position a tree was searched on is comparable.
+  tableNodes: (engine, searched) => (searched === position ? tableNodes.get(engine) ?? null : null),
+});
 
 applyTheme(store.get("theme") ?? "auto");
 const linked = new URLSearchParams(window.location.search).has("board");
