@@ -24,6 +24,7 @@ from web import (
     rate_limit,
     request_log,
     security,
+    traces,
 )
 from web.config import load_settings
 from web.search_slots import SearchSlots
@@ -67,6 +68,7 @@ def create_app(config: Mapping[str, object] | None = None) -> Flask:
     security.register(app, settings.frame_ancestors)
     app.register_blueprint(api.bp)
     app.register_blueprint(positions.bp)
+    app.register_blueprint(traces.bp)
     app.register_blueprint(pages.bp)
     return app
 

@@ -23,7 +23,8 @@ logger = logging.getLogger(__name__)
 # The blueprints whose routes are the API: errors there (and under /api/) are always JSON.
 API_BLUEPRINT = "api"
 POSITIONS_BLUEPRINT = "positions"
-API_BLUEPRINTS = frozenset({API_BLUEPRINT, POSITIONS_BLUEPRINT})
+TRACES_BLUEPRINT = "traces"
+API_BLUEPRINTS = frozenset({API_BLUEPRINT, POSITIONS_BLUEPRINT, TRACES_BLUEPRINT})
 RETRY_AFTER_SECONDS = 1
 MAX_BODY_BYTES = 16 * 1024  # far more than a 15x15 board needs
 

@@ -12,7 +12,9 @@ from __future__ import annotations
 from typing import Any
 
 from tictactoe import ENGINE_VERSION, LEVELS, MAX_SIZE, MIN_SIZE, Source, Value
-from tictactoe.algorithms.registry import ENGINES
+from tictactoe.algorithms.folding import DEFAULT_CAP as FOLD_CAP
+from tictactoe.algorithms.registry import ENGINES, TRACEABLE
+from tictactoe.algorithms.trace import KINDS
 from tictactoe.notation import MAX_TEXT_LENGTH
 from tictactoe.rules import MIN_K
 
@@ -20,6 +22,9 @@ from .config import BACKENDS
 from .errors import MAX_BODY_BYTES, RETRY_AFTER_SECONDS
 from .payload import FIELDS, MAX_SEED
 from .stats import COUNTERS
+from .traces import DEFAULT_ENGINE as DEFAULT_TRACE_ENGINE
+from .traces import MAX_NODE_DIGITS, MAX_TRACE_NODES, TRACE_BUDGET_FACTOR
+from .traces import MAX_SIDE as TRACE_MAX_SIDE
 
 # A piece of the document: JSON, as nested as OpenAPI makes it.
 Schema = dict[str, Any]
@@ -154,6 +159,17 @@ def _post(
     }
 
 
+def _text_case(width: int, k_min: int, k_max: int, min_rows: int, max_rows: int = MAX_SIZE) -> Schema:
+    """One case of a position-text query: ``min_rows`` to ``max_rows`` rows of ``width`` cells, k in range."""
+    row = f"[xXoO.]{{{width}}}"
+    return {
+        "properties": {
+            "board": {"pattern": f"^{row}(/{row}){{{min_rows - 1},{max_rows - 1}}}$"},
+            "k": {"minimum": k_min, "maximum": k_max},
+        }
+    }
+
+
 def _position_query() -> Schema:
     """The query of GET /position as one exploded object, so that k can follow the board's size.
 
@@ -162,17 +178,7 @@ def _position_query() -> Schema:
     cells, at least K of them, and k = K.  The run-length spelling is accepted
     too; a pattern cannot count the cells of its runs, so the description says it.
     """
-    cell = "[xXoO.]"
-
-    def case(width: int, k_min: int, k_max: int, min_rows: int) -> Schema:
-        row = f"{cell}{{{width}}}"
-        return {
-            "properties": {
-                "board": {"pattern": f"^{row}(/{row}){{{min_rows - 1},{MAX_SIZE - 1}}}$"},
-                "k": {"minimum": k_min, "maximum": k_max},
-            }
-        }
-
+    case = _text_case
     return {
         "type": "object",
         "required": ["board"],
@@ -246,6 +252,174 @@ def _position_path() -> Schema:
     }
 
 
+def _bound(name: str, infinity: str) -> Schema:
+    """A window's bound in a traced node: an integer, or null for an infinite one."""
+    return {
+        "type": "integer",
+        "nullable": True,
+        "description": f"The window's {name} on entry; null: {infinity} infinity.",
+    }
+
+
+def _trace_path() -> Schema:
+    """GET /trace: the position (boards up to 4x4), the engine, the node to open, and the tree."""
+    query = {
+        "type": "object",
+        "required": ["board"],
+        "additionalProperties": False,
+        "properties": {
+            "board": {"type": "string", "minLength": 5, "maxLength": 19, "example": "x2/1o1/3"},
+            "k": {"type": "integer", "minimum": MIN_K, "maximum": TRACE_MAX_SIDE},
+            "engine": {"type": "string", "enum": list(TRACEABLE), "default": DEFAULT_TRACE_ENGINE},
+            "node": {"type": "integer", "minimum": 0, "maximum": 10**MAX_NODE_DIGITS - 1, "default": 0},
+        },
+        # 3 columns: 3 rows (k = 3) or 4 rows (k up to 4); 4 columns: 3 or 4 rows, k up to 4.
+        "anyOf": [
+            _text_case(3, MIN_K, 3, 3, 3),
+            _text_case(3, MIN_K, 4, 4, 4),
+            _text_case(4, MIN_K, 4, 3, 4),
+        ],
+    }
+    node = {
+        "type": "object",
+        "required": [
+            "id",
+            "parent",
+            "depth",
+            "move",
+            "alpha",
+            "beta",
+            "score",
+            "kind",
+            "skipped",
+            "size",
+            "folded",
+        ],
+        "properties": {
+            "id": {
+                "type": "integer",
+                "minimum": 0,
+                "description": "The node's place in the visiting order (0: the root).",
+            },
+            "parent": {"type": "integer", "minimum": 0, "nullable": True},
+            "depth": {"type": "integer", "minimum": 0},
+            "move": {
+                **PAIR,
+                "nullable": True,
+                "description": "The move that led here as [row, col]; null at the root.",
+            },
+            "alpha": _bound("alpha", "minus"),
+            "beta": _bound("beta", "plus"),
+            "score": {
+                "type": "integer",
+                "minimum": -1,
+                "maximum": 1,
+                "nullable": True,
+                "description": "What the node returned for its side to move (+1 win, 0 draw, -1 loss;"
+                " a bound when kind is cut or fail-low); null when the search stopped inside it.",
+            },
+            "kind": {
+                "type": "string",
+                "enum": list(KINDS),
+                "description": "exact; leaf (a finished game); hit (settled by the transposition"
+                " table); cut (a move reached beta, the rest were skipped); fail-low (every move"
+                " scored at most alpha); open (the search stopped inside it).",
+            },
+            "skipped": {"type": "array", "items": PAIR, "description": "A cut-off's moves never tried."},
+            "size": {
+                "type": "integer",
+                "minimum": 1,
+                "description": "Nodes in its subtree, itself included.",
+            },
+            "folded": {
+                "type": "object",
+                "nullable": True,
+                "required": ["nodes", "cuts", "hits", "leaves"],
+                "properties": {
+                    name: {"type": "integer", "minimum": 0} for name in ("nodes", "cuts", "hits", "leaves")
+                },
+                "description": "Set when its descendants are not shown: what its subtree holds."
+                " Open it with node set to its id.",
+            },
+        },
+    }
+    answer = {
+        "type": "object",
+        "required": [
+            "board",
+            "k",
+            "player",
+            "engine",
+            "windows",
+            "move",
+            "value",
+            "finished",
+            "note",
+            "nodes",
+            "leaves",
+            "cuts",
+            "hits",
+            "root",
+            "cap",
+            "tree",
+        ],
+        "properties": {
+            "board": BOARD_OUT,
+            "k": {"type": "integer", "minimum": MIN_K},
+            "player": PLAYER,
+            "engine": {"type": "string", "enum": list(TRACEABLE)},
+            "windows": {
+                "type": "boolean",
+                "description": "Whether the engine has alpha-beta windows (not minimax).",
+            },
+            "move": CELL,
+            "value": NULLABLE_VALUE,
+            "finished": {"type": "boolean"},
+            "note": {"type": "string"},
+            "nodes": {
+                "type": "integer",
+                "minimum": 1,
+                "description": "The whole search's nodes: /analyze's figure.",
+            },
+            "leaves": {"type": "integer", "minimum": 0, "nullable": True},
+            "cuts": {"type": "integer", "minimum": 0},
+            "hits": {"type": "integer", "minimum": 0},
+            "root": {"type": "integer", "minimum": 0, "description": "The id of the first node in tree."},
+            "cap": {"type": "integer", "minimum": 1, "description": "The most nodes tree holds."},
+            "tree": {"type": "array", "items": node, "description": "The shown nodes, in visiting order."},
+        },
+    }
+    return {
+        "get": {
+            "summary": "A teaching engine's search tree, node by node",
+            "description": "Runs a depth-first teaching engine afresh on the position (boards up to"
+            f" 4x4) and answers the nodes it visited, in order, at most {FOLD_CAP} of them: whole levels"
+            " while they fit, bigger subtrees folded with their exact counts, so that the shown"
+            " nodes (each 1, or its folded size) add up to nodes. node=N answers the subtree of"
+            " node N instead. The search stops after"
+            f" {MAX_TRACE_NODES:,} nodes or {TRACE_BUDGET_FACTOR} times the search budget (finished"
+            " is then false). A finished trace never changes: it is cacheable.",
+            "parameters": [
+                {
+                    "name": "trace",
+                    "in": "query",
+                    "required": True,
+                    "style": "form",
+                    "explode": True,
+                    "schema": query,
+                    "description": "board and k as for GET /position; engine (default"
+                    f" {DEFAULT_TRACE_ENGINE}); node: the id of the node whose subtree to show (default 0).",
+                }
+            ],
+            "responses": {
+                "200": _json(answer, "The search and its tree."),
+                "422": _json(ERROR, "A board larger than 4x4, or a node this search does not have."),
+                **_errors(400, 409, 429, 503),
+            },
+        }
+    }
+
+
 def build_spec() -> Schema:
     """The OpenAPI document (a fresh dict each call)."""
     return {
@@ -291,6 +465,7 @@ def build_spec() -> Schema:
                 (400, 409, 413, 429, 503),
             ),
             "/position": _position_path(),
+            "/trace": _trace_path(),
             "/state": _post(
                 "The status of a position",
                 "Whether the game on this board goes on or how it ended, and the winning"

@@ -15,6 +15,7 @@ from flask import Blueprint, render_template, request
 from werkzeug.datastructures import MultiDict
 
 from tictactoe import LEVELS, BoardFormatError, Rules
+from tictactoe.algorithms.registry import TRACEABLE
 
 from .errors import ApiError
 
@@ -57,7 +58,7 @@ def index() -> PageResponse:
 @bp.get("/lab")
 def lab() -> PageResponse:
     """The lab: every teaching engine on one position (all figures come from the API)."""
-    return _page(render_template("lab.html"))
+    return _page(render_template("lab.html", traceable=list(TRACEABLE)))
 
 
 @bp.get("/embed")

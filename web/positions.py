@@ -61,17 +61,18 @@ def position() -> Response:
     return response
 
 
-def read_position_query(args: MultiDict[str, str]) -> Board:
+def read_position_query(args: MultiDict[str, str], parameters: tuple[str, ...] = PARAMETERS) -> Board:
     """The board named by the query ``board`` (position text) and ``k`` (optional).
 
-    Raises ``ApiError`` 400 for an unknown or repeated parameter, a missing
+    ``parameters`` are the names the query may hold (the caller reads the
+    others).  Raises ``ApiError`` 400 for an unknown or repeated parameter, a missing
     board, a k that is not a decimal integer, or text that is not a board;
     ``IllegalPositionError`` (409) for a board that cannot arise in a game.
     """
     for name in args:
-        if name not in PARAMETERS:
+        if name not in parameters:
             raise ApiError(
-                400, f"unknown parameter {name[:40]!r}: the parameters are {', '.join(PARAMETERS)}"
+                400, f"unknown parameter {name[:40]!r}: the parameters are {', '.join(parameters)}"
             )
         if len(args.getlist(name)) > 1:
             raise ApiError(400, f"parameter {name!r} is given more than once: give it once")

@@ -24,6 +24,7 @@ from contextlib import contextmanager
 from tictactoe import Board, Rules, Solver, SolveResult, analyse
 from tictactoe.algorithms.base import Engine as TeachingEngine
 from tictactoe.algorithms.base import EngineResult
+from tictactoe.algorithms.trace import Trace, Traceable, trace_search
 
 from .offload import off_event_loop
 
@@ -66,6 +67,21 @@ class SearchSlots:
         """
         with self._search_slot():
             return self._run(self._teach, board, teaching, rng)
+
+    def trace(
+        self, board: Board, engine: Traceable, seconds: float, max_nodes: int
+    ) -> tuple[EngineResult, Trace]:
+        """Run a depth-first teaching engine with a ``Trace``, stopped after ``seconds`` or ``max_nodes``.
+
+        Raises ``Busy`` when no search slot is free, ``GameOverError`` on a finished board.
+        """
+        with self._search_slot():
+            return self._run(self._trace, board, engine, seconds, max_nodes)
+
+    def _trace(
+        self, board: Board, engine: Traceable, seconds: float, max_nodes: int
+    ) -> tuple[EngineResult, Trace]:
+        return trace_search(engine, board, deadline=time.monotonic() + seconds, max_nodes=max_nodes)
 
     def _analyse(self, board: Board, all_moves: bool) -> SolveResult:
         # In the searching thread: its solvers are its own.

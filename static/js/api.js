@@ -18,7 +18,8 @@ export class ApiError extends Error {
 }
 
 /**
- * An API client: move(payload), analyze(payload), state(payload), engines(), position(rows, k); each
+ * An API client: move(payload), analyze(payload), state(payload), engines(), position(rows, k),
+ * trace(rows, k, engine, node); each
  * resolves to the JSON answer or rejects with ApiError (or AbortError when `signal` aborts).
  */
 export function createApi({ baseUrl = "", timeoutMs = DEFAULT_TIMEOUT_MS, retries = 1 } = {}) {
@@ -31,8 +32,15 @@ export function createApi({ baseUrl = "", timeoutMs = DEFAULT_TIMEOUT_MS, retrie
     const query = new URLSearchParams({ board: toPositionText(rows), k: String(k) });
     return get(`/position?${query.toString().replaceAll("%2F", "/")}`)(signal);
   };
+  /** GET /trace: `engine`'s search tree of `rows` (k null: the server's default), from node `node`. */
+  const trace = (rows, k, engine, node = 0, signal) => {
+    const query = new URLSearchParams({ board: toPositionText(rows), engine, node: String(node) });
+    if (k !== null && k !== undefined) query.set("k", String(k));
+    return get(`/trace?${query.toString().replaceAll("%2F", "/")}`)(signal);
+  };
   return {
     move: post("/move"), analyze: post("/analyze"), state: post("/state"), engines: get("/engines"), position,
+    trace,
   };
 }
 

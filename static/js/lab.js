@@ -7,6 +7,7 @@ import {
 } from "./lab-position.js";
 import { cellName } from "./cells.js";
 import { addResultRow, drawEditor, drawLine } from "./lab-render.js";
+import { createWatch } from "./lab-watch.js";
 import { fromPositionText, toPositionText } from "./position-text.js";
 import { createStore } from "./storage.js";
 import { applyTheme } from "./theme.js";
@@ -21,10 +22,13 @@ const EXPERIMENTS = { empty: [], centre: [[1, 1]] };
 
 let position = emptyPosition(3, 3, 3);
 let running = false;
+// The Nodes column of the table, by engine, for the position shown (emptied when it changes).
+let tableNodes = new Map();
 
 /** Show `next` in the editor; `link`: also write it into the address bar (not for the first, empty board). */
 function show(next, { link = true } = {}) {
   position = next;
+  tableNodes = new Map();
   drawEditor($("editor"), position, (row, col) => { if (!running) show(cycleCell(position, row, col)); });
   $("lab-text").value = formatRows(position.rows);
   const size = `${position.rows.length}x${position.rows[0]?.length ?? 0}:${position.k ?? "default"}`;
@@ -91,6 +95,7 @@ async function runAll() {
       status(`Running ${name}… (${done.length} of ${engines.length} done)`);
       const answer = await api.analyze({ ...request, engine: name });
       done.push(answer);
+      tableNodes.set(answer.engine, answer.nodes);
       addResultRow($("results").tBodies[0], answer);
       drawChart($("chart"), done.map(({ engine, nodes }) => ({ engine, nodes })));
     }
@@ -152,6 +157,15 @@ for (const button of form.querySelectorAll("[data-experiment]")) {
     runAll();
   });
 }
+
+createWatch(api, {
+  load: $("trace-load"), play: $("trace-play"), step: $("trace-step"), end: $("trace-end"),
+  speed: $("trace-speed"), status: $("trace-status"), trees: $("trace-trees"), engines: $("trace-engines"),
+}, {
+  getPosition: () => position,
+  // Only a table run on the very position a tree was searched on is comparable.
+  tableNodes: (engine, searched) => (searched === position ? tableNodes.get(engine) ?? null : null),
+});
 
 applyTheme(store.get("theme") ?? "auto");
 const linked = new URLSearchParams(window.location.search).has("board");

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from playwright.sync_api import Browser, sync_playwright
+from playwright.sync_api import Browser, Page, sync_playwright
 
 from tests.browser.conftest import CHROMIUM_ARGS
 from tests.browser.helpers import read_board, stones, wait_settled
@@ -55,6 +55,16 @@ def app_and_browser() -> Iterator[tuple[Gunicorn, Browser]]:
             yield server, browser
         finally:
             browser.close()
+
+
+def sized_pages(browser: Browser, sizes: dict[str, tuple[int, int]]) -> Iterator[tuple[str, Page]]:
+    """A fresh page at each viewport of ``sizes`` (name: (width, height)), closed after use."""
+    for name, (width, height) in sizes.items():
+        page = browser.new_page(viewport={"width": width, "height": height}, reduced_motion="reduce")
+        try:
+            yield name, page
+        finally:
+            page.close()
 
 
 def main(folder: str, label: str) -> None:

@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 from tests.browser.helpers import wait_settled
-from tests.browser.screenshots import app_and_browser
+from tests.browser.screenshots import app_and_browser, sized_pages
 
 SIZES = {"1280x800": (1280, 800), "390x844": (390, 844)}
 # X b2, O a2 (the mistake), then X wins on the diagonal c1-b2-a3.
@@ -27,8 +27,7 @@ def main(folder: str) -> None:
     out = Path(folder)
     out.mkdir(parents=True, exist_ok=True)
     with app_and_browser() as (server, browser):
-        for name, (width, height) in SIZES.items():
-            page = browser.new_page(viewport={"width": width, "height": height}, reduced_motion="reduce")
+        for name, page in sized_pages(browser, SIZES):
             page.goto(server.url + "/" + THROWN)
             page.wait_for_function("() => document.getElementById('status').dataset.status === 'x_won'")
             # A finished game opens its review.
@@ -49,7 +48,6 @@ def main(folder: str) -> None:
             page.wait_for_function("() => !document.getElementById('link-message').hidden")
             wait_settled(page, 0)
             page.screenshot(path=str(out / f"link-{name}.png"))
-            page.close()
         page = browser.new_page(viewport={"width": 360, "height": 420})
         page.goto(server.url + "/embed?size=3x3&level=perfect")
         wait_settled(page, 0)

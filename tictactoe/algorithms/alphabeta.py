@@ -39,6 +39,7 @@ from ..rules import Cell
 from .base import BELOW_ANY_SCORE, INFINITY, EngineResult, NodeClock, Score, depth_first_result, utility
 from .minimax import row_major
 from .table import NoTable, TranspositionTable
+from .trace import CUT, EXACT, FAIL_LOW, HIT, LEAF, Tracer
 
 # The recursive search, as the engines built on alpha-beta call it:
 # (board, alpha, beta, line to fill) -> score for the side to move.
@@ -64,9 +65,16 @@ class AlphaBeta:
         return -search(board, -beta, -alpha, line)
 
     def search(
-        self, board: Board, deadline: float | None = None, rng: random.Random | None = None
+        self,
+        board: Board,
+        deadline: float | None = None,
+        rng: random.Random | None = None,
+        tracer: Tracer | None = None,
     ) -> EngineResult:
-        """Search ``board`` to the end with alpha-beta; see ``Engine``."""
+        """Search ``board`` to the end with alpha-beta; see ``Engine``.
+
+        ``tracer``, when given, sees every node (trace.py).
+        """
         clock = NodeClock(deadline)
         order = self.order
         table = self.table()
@@ -74,16 +82,25 @@ class AlphaBeta:
 
         def alphabeta(board: Board, alpha: float, beta: float, line: list[Cell]) -> Score:
             clock.visit()
+            if tracer is not None:
+                tracer.enter(board, alpha, beta)
             outcome = board.outcome()
             if outcome is not None:
                 clock.leaves += 1
-                return utility(outcome)
+                leaf = utility(outcome)
+                if tracer is not None:
+                    tracer.leave(leaf, LEAF)
+                return leaf
             alpha0 = alpha
             known, alpha, beta = table.probe(board, alpha, beta)
             if known is not None:
+                if tracer is not None:
+                    tracer.leave(known, HIT)
                 return known
             best = BELOW_ANY_SCORE
-            for index, move in enumerate(order(board)):
+            cut = -1  # the index of the move that reached beta, if one did
+            moves = order(board)
+            for index, move in enumerate(moves):
                 board.play(move)
                 child_line: list[Cell] = []
                 score = child_score(alphabeta, board, index, alpha, beta, child_line)
@@ -94,8 +111,11 @@ class AlphaBeta:
                         alpha = best
                         line[:] = [move, *child_line]
                         if alpha >= beta:
+                            cut = index
                             break  # the opponent will not allow this position
             table.store(board, best, alpha0, beta)
+            if tracer is not None:
+                tracer.leave(best, CUT if cut >= 0 else FAIL_LOW if best <= alpha0 else EXACT, moves, cut)
             return best
 
         return depth_first_result(

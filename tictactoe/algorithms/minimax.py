@@ -25,6 +25,7 @@ from collections.abc import Callable
 from ..board import Board
 from ..rules import Cell
 from .base import BELOW_ANY_SCORE, EngineResult, NodeClock, Score, depth_first_result, utility
+from .trace import EXACT, LEAF, Tracer
 
 # Called with each position and the score just computed for it (the tests use
 # it to check every position's value in one pass over the tree).
@@ -46,18 +47,26 @@ class Minimax:
         self.on_value = on_value
 
     def search(
-        self, board: Board, deadline: float | None = None, rng: random.Random | None = None
+        self,
+        board: Board,
+        deadline: float | None = None,
+        rng: random.Random | None = None,
+        tracer: Tracer | None = None,
     ) -> EngineResult:
-        """Search the whole tree below ``board``; see ``Engine``."""
+        """Search the whole tree below ``board``; see ``Engine``.  ``tracer`` sees every node (trace.py)."""
         clock = NodeClock(deadline)
         on_value = self.on_value
 
         def negamax(board: Board, line: list[Cell]) -> Score:
             clock.visit()
+            if tracer is not None:
+                tracer.enter(board)  # no window: minimax has none
             outcome = board.outcome()
             if outcome is not None:
                 clock.leaves += 1
                 best = utility(outcome)
+                if tracer is not None:
+                    tracer.leave(best, LEAF)
             else:
                 best = BELOW_ANY_SCORE
                 for move in row_major(board):
@@ -68,6 +77,8 @@ class Minimax:
                     if score > best:
                         best = score
                         line[:] = [move, *child_line]
+                if tracer is not None:
+                    tracer.leave(best, EXACT)
             if on_value is not None:
                 on_value(board, best)
             return best

@@ -10,6 +10,7 @@ from .mcts import MonteCarloTreeSearch
 from .minimax import Minimax
 from .negascout import NegaScout
 from .perfect import Perfect
+from .trace import Traceable
 
 # In teaching order: each search engine improves on the one before it.
 ENGINES: dict[str, Engine] = {
@@ -23,6 +24,13 @@ ENGINES: dict[str, Engine] = {
         MonteCarloTreeSearch(),
         Perfect(),
     )
+}
+
+# The depth-first engines whose search takes a tracer (trace.py), in teaching
+# order: the ones the lab can show node by node.  Engines keep no state, so
+# these instances search exactly as the ones above do.
+TRACEABLE: dict[str, Traceable] = {
+    engine.name: engine for engine in (Minimax(), AlphaBeta(), AlphaBetaOrdered(), AlphaBetaTT(), NegaScout())
 }
 
 

@@ -1,0 +1,183 @@
+// "Watch the search": each chosen engine's tree of the lab's position (GET /trace), replayed node
+// by node in lockstep, with live counts that end at the server's node count.
+
+import { createTreeView } from "./lab-tree.js";
+
+const TICK_MS = 50;
+const count = (n) => n.toLocaleString("en");
+
+/** What an entry adds to the counts: a folded node stands for its whole subtree. */
+function weight(entry) {
+  if (entry.folded) return entry.folded;
+  return { nodes: 1, cuts: entry.kind === "cut" ? 1 : 0, hits: entry.kind === "hit" ? 1 : 0 };
+}
+
+/**
+ * Wire the panel: `elements` holds the panel's controls and containers, `getPosition()` the lab's
+ * position ({rows, k}), `tableNodes(engine, position)` the Nodes figure of the lab's table for that
+ * position (null when the table has not run on it).
+ */
+export function createWatch(api, elements, { getPosition, tableNodes }) {
+  const { load, play, step, end, speed, status, trees, engines } = elements;
+  let columns = [];
+  let timer = null;
+  let owed = 0;
+  let last = 0;
+
+  function say(text, error = false) {
+    status.textContent = text;
+    status.classList.toggle("error", error);
+  }
+
+  function setPlaying(on) {
+    if (on === (timer !== null)) return;
+    play.textContent = on ? "Pause" : "Play";
+    play.setAttribute("aria-pressed", String(on));
+    if (on) {
+      last = performance.now();
+      owed = 0;
+      timer = setInterval(tick, TICK_MS);
+    } else {
+      clearInterval(timer);
+      timer = null;
+    }
+  }
+
+  function tick() {
+    const now = performance.now();
+    owed += (Number(speed.value) * (now - last)) / 1000;
+    last = now;
+    while (owed >= 1) {
+      owed -= 1;
+      if (!stepAll()) {
+        setPlaying(false);
+        return;
+      }
+    }
+  }
+
+  /** Visit the next node of every column; false when every search has been replayed. */
+  function stepAll() {
+    let moved = false;
+    for (const column of columns) moved = stepColumn(column) || moved;
+    if (!moved) say("Every search has been replayed: the counts are the engines' own.");
+    return moved;
+  }
+
+  function stepColumn(column) {
+    if (column.pos >= column.entries.length) return false;
+    const entry = column.entries[column.pos++];
+    returnUntil(column, entry.id);
+    column.view.visit(entry);
+    if (entry.folded || entry.size === 1) column.view.done(entry);
+    else column.open.push(entry);
+    if (column.pos === column.entries.length) returnUntil(column, Infinity);
+    const add = weight(entry);
+    for (const key of ["nodes", "cuts", "hits"]) column.seen[key] += add[key];
+    showCounts(column);
+    return true;
+  }
+
+  // The nodes whose subtrees end before node `id` have returned.
+  function returnUntil(column, id) {
+    while (column.open.length && column.open.at(-1).id + column.open.at(-1).size <= id) {
+      column.view.done(column.open.pop());
+    }
+  }
+
+  function showCounts(column) {
+    const { seen, body, counts } = column;
+    const table = tableNodes(body.engine, column.position);
+    const finished = column.pos === column.entries.length;
+    let text = `Nodes ${count(seen.nodes)} of ${count(body.nodes)} · cut-offs ${count(seen.cuts)}` +
+      ` · table hits ${count(seen.hits)}`;
+    if (finished && table !== null) {
+      text += table === body.nodes ? ` · the lab table's ${count(table)}, exactly` : ` · the lab table says ${count(table)}`;
+    }
+    if (!body.finished) text += " · stopped at its limit";
+    counts.textContent = text;
+    counts.dataset.nodes = String(seen.nodes);
+  }
+
+  async function open(column, id) {
+    const { rows, k } = column.position;
+    const branch = await api.trace(rows, k, column.body.engine, id);
+    const index = column.entries.findIndex((entry) => entry.id === id);
+    const fresh = branch.tree;
+    const visited = index < column.pos;
+    column.entries.splice(index, 1, ...fresh);
+    column.view.expand(fresh);
+    if (visited) {
+      // Already counted as one folded node: its branch is shown as searched, the counts unchanged.
+      column.pos += fresh.length - 1;
+      for (const entry of fresh) column.view.done(entry);
+    }
+    say(`Opened the branch of node ${count(id)}: ${count(fresh[0].size)} nodes.`);
+  }
+
+  async function loadAll() {
+    setPlaying(false);
+    const position = getPosition();
+    const chosen = [...engines.querySelectorAll("input:checked")].map((input) => input.value);
+    if (chosen.length === 0) return say("Choose at least one engine.", true);
+    load.disabled = true;
+    trees.replaceChildren();
+    columns = [];
+    try {
+      for (const engine of chosen) {
+        say(`Searching with ${engine}…`);
+        const body = await api.trace(position.rows, position.k, engine, 0);
+        columns.push(makeColumn(engine, body, position));
+      }
+      say(`Ready: ${chosen.length} searches of the same position. Play, step, or go to the end.`);
+    } catch (error) {
+      say(error.message, true);
+    } finally {
+      load.disabled = false;
+      for (const button of [play, step, end]) button.disabled = columns.length === 0;
+    }
+  }
+
+  function makeColumn(engine, body, position) {
+    const article = document.createElement("article");
+    article.className = "trace-column";
+    article.dataset.engine = engine;
+    const title = document.createElement("h3");
+    title.textContent = engine;
+    const counts = document.createElement("p");
+    counts.className = "trace-counts";
+    counts.setAttribute("aria-live", "off");
+    const box = document.createElement("div");
+    box.className = "trace-box";
+    box.tabIndex = 0; // scrollable with the keyboard
+    box.setAttribute("role", "region");
+    box.setAttribute("aria-label", `${engine}'s search tree`);
+    const list = document.createElement("ul");
+    list.className = "trace-tree";
+    box.append(list);
+    article.append(title, counts, box);
+    trees.append(article);
+    const column = {
+      body, position, counts, entries: [...body.tree], pos: 0, open: [], seen: { nodes: 0, cuts: 0, hits: 0 },
+    };
+    column.view = createTreeView(list, { windows: body.windows, onOpen: (id) => open(column, id).catch((error) => {
+      say(error.message, true);
+      throw error;
+    }) });
+    column.view.build(column.entries);
+    showCounts(column);
+    return column;
+  }
+
+  load.addEventListener("click", loadAll);
+  play.addEventListener("click", () => setPlaying(timer === null));
+  step.addEventListener("click", () => {
+    setPlaying(false);
+    stepAll();
+  });
+  end.addEventListener("click", () => {
+    setPlaying(false);
+    while (stepAll());
+  });
+  for (const button of [play, step, end]) button.disabled = true;
+}

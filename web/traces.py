@@ -1,0 +1,156 @@
+"""GET /trace: a teaching engine's search tree, node by node, folded to fit a page.
+
+``GET /trace?board=x2/1o1/3&k=3&engine=alphabeta`` runs the engine afresh with
+a tracer (``tictactoe.algorithms.trace``) and answers its result and the nodes
+it visited, in order, with their windows, scores and cut-offs, at most
+``folding.DEFAULT_CAP`` of them: bigger subtrees come folded, each with its
+exact counts.  ``&node=N`` answers the subtree of node N (its number in the
+visiting order) folded the same way: the page opens a folded branch with it.
+
+Bounded: boards up to 4x4 only (422 otherwise), and a search stops after
+``MAX_TRACE_NODES`` nodes (enough for every 3x3 tree: plain minimax on the
+empty board visits 549,946) or ``TRACE_BUDGET_FACTOR`` times the search budget,
+whichever comes first; then ``finished`` is false and the tree is the part
+searched.  The searches are deterministic, so a finished trace is cacheable,
+and each worker keeps its last few traces, so that opening branch after
+branch of one search runs it once.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections import OrderedDict
+
+from flask import Blueprint, Response, current_app, jsonify, request
+
+from tictactoe import Board
+from tictactoe.algorithms.base import EngineResult
+from tictactoe.algorithms.folding import DEFAULT_CAP, ShownNode, fold
+from tictactoe.algorithms.registry import TRACEABLE
+from tictactoe.algorithms.trace import CUT, HIT, Trace
+
+from .answers import refuse_finished, solved
+from .errors import TRACES_BLUEPRINT, ApiError
+from .positions import read_position_query
+
+bp = Blueprint(TRACES_BLUEPRINT, __name__)
+
+PARAMETERS = ("board", "k", "engine", "node")
+DEFAULT_ENGINE = "alphabeta"
+MAX_SIDE = 4  # 4x4 at most: a tree worth watching, a search that ends
+MAX_TRACE_NODES = 600_000  # every 3x3 tree fits; about 16 bytes a node
+TRACE_BUDGET_FACTOR = 10  # 10 s with the default budget of 1 s
+MAX_NODE_DIGITS = 7  # no trace has 10 million nodes
+KEPT_TRACES = 3  # per worker: the searches whose branches are being opened
+FINISHED_MAX_AGE = 86_400  # a finished trace never changes (for one engine version)
+
+Key = tuple[str, int, int, int, int, int]
+
+
+class KeptTraces:
+    """The last ``KEPT_TRACES`` traced searches of one app in this worker, by engine and position."""
+
+    def __init__(self) -> None:
+        self._kept: OrderedDict[Key, tuple[EngineResult, Trace]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: Key) -> tuple[EngineResult, Trace] | None:
+        """The kept search, now the most recent; None when it is not kept."""
+        with self._lock:
+            found = self._kept.get(key)
+            if found is not None:
+                self._kept.move_to_end(key)
+            return found
+
+    def put(self, key: Key, found: tuple[EngineResult, Trace]) -> None:
+        """Keep a search, dropping the least recent beyond ``KEPT_TRACES``."""
+        with self._lock:
+            self._kept[key] = found
+            while len(self._kept) > KEPT_TRACES:
+                self._kept.popitem(last=False)
+
+
+@bp.get("/trace")
+def trace() -> Response:
+    """A search's tree: see GET /trace in /openapi.json."""
+    args = request.args
+    board = read_position_query(args, PARAMETERS)
+    engine = args.get("engine", DEFAULT_ENGINE)
+    if engine not in TRACEABLE:
+        raise ApiError(400, f"engine must be one of {', '.join(TRACEABLE)}, not {engine[:40]!r}")
+    node_text = args.get("node", "0")
+    if not (node_text.isascii() and node_text.isdigit()) or len(node_text) > MAX_NODE_DIGITS:
+        raise ApiError(400, f"node must be a node's number such as 0 (the root), not {node_text[:20]!r}")
+    rules = board.rules
+    if max(rules.rows, rules.cols) > MAX_SIDE:
+        raise ApiError(
+            422,
+            f"the search tree is shown for boards up to {MAX_SIDE}x{MAX_SIDE}, not {rules.rows}x{rules.cols}",
+        )
+    refuse_finished(board)
+    result, traced = _traced(board, engine)
+    node = int(node_text)
+    if node >= len(traced):
+        raise ApiError(422, f"this search has no node {node}: its nodes are 0 to {len(traced) - 1}")
+    response = jsonify(trace_fields(board, engine, result, traced, fold(traced, node, DEFAULT_CAP)))
+    if result.finished:
+        response.cache_control.public = True
+        response.cache_control.max_age = FINISHED_MAX_AGE
+    return response
+
+
+def trace_fields(
+    board: Board, engine: str, result: EngineResult, traced: Trace, shown: list[ShownNode]
+) -> dict[str, object]:
+    """The body: the search's result and counts, then the shown nodes in visiting order."""
+    row, col = board.rules.row_col(result.move)
+    return {
+        "board": board.to_text(),
+        "k": board.rules.k,
+        "player": board.to_move,
+        "engine": engine,
+        "windows": engine != "minimax",
+        "move": {"row": row, "col": col},
+        "value": result.value,
+        "finished": result.finished,
+        "note": result.note,
+        "nodes": result.nodes,
+        "leaves": result.leaves,
+        "cuts": traced.count(CUT, 0),
+        "hits": traced.count(HIT, 0),
+        "root": shown[0].index,
+        "cap": DEFAULT_CAP,
+        "tree": [_node_fields(board, node) for node in shown],
+    }
+
+
+def _node_fields(board: Board, node: ShownNode) -> dict[str, object]:
+    """One node as JSON: an infinite alpha or beta (or minimax's none) is null."""
+    cell = board.rules.row_col
+    return {
+        "id": node.index,
+        "parent": node.parent,
+        "depth": node.depth,
+        "move": None if node.move is None else list(cell(node.move)),
+        "alpha": None if math.isinf(node.alpha) else int(node.alpha),
+        "beta": None if math.isinf(node.beta) else int(node.beta),
+        "score": node.score,
+        "kind": node.kind,
+        "skipped": [list(cell(move)) for move in node.skipped],
+        "size": node.size,
+        "folded": None if node.folded is None else vars(node.folded),
+    }
+
+
+def _traced(board: Board, engine: str) -> tuple[EngineResult, Trace]:
+    """The engine's traced search of ``board``: kept from an earlier request, or run now in a slot."""
+    rules = board.rules
+    key = (engine, rules.rows, rules.cols, rules.k, board.x, board.o)
+    kept: KeptTraces = current_app.extensions.setdefault("kept_traces", KeptTraces())
+    found = kept.get(key)
+    if found is None:
+        seconds = TRACE_BUDGET_FACTOR * current_app.config["SETTINGS"].search_budget
+        found = solved().slots.trace(board, TRACEABLE[engine], seconds, MAX_TRACE_NODES)
+        kept.put(key, found)
+    return found
