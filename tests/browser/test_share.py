@@ -112,3 +112,17 @@ def test_the_snippet_plays_in_an_iframe_on_another_origin(open_page, app_server)
         wait_settled(game, 2)
         assert stones(read_board(game)) == 2
         expect(frame.locator("#status")).to_contain_text("Your turn (X).")
+
+
+@pytest.mark.parametrize("width", [360, 390])
+def test_the_dialog_fits_a_phone_without_sideways_scrolling(open_page, app_server, width):
+    page = open_page(viewport={"width": width, "height": 800})
+    open_builder(page, app_server.url + "/")
+    # The live preview is as wide as the embed (360 px): it scrolls in its own box, the dialog does not.
+    widths = page.evaluate(
+        "() => { const d = document.getElementById('share'); return [d.scrollWidth, d.clientWidth]; }"
+    )
+    assert widths[0] <= widths[1], widths
+    for name in ("Copy link", "Copy code"):
+        box = page.get_by_role("button", name=name).bounding_box()
+        assert box is not None and box["x"] + box["width"] <= width, (name, box)
