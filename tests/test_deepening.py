@@ -20,6 +20,7 @@ from tictactoe.errors import GameOverError
 from tictactoe.evaluation import evaluator
 from tictactoe.rules import Rules
 from tictactoe.solver import WIN, SolveResult, solve
+from tictactoe.threats import ThreatSearch, find_win
 
 FAR = 1e9  # a deadline that never comes: the depth is bounded some other way
 
@@ -324,3 +325,162 @@ def test_move_tiers_cover_the_cells_of_live_windows():
             (mine_twice, mine_once), (theirs_twice, theirs_once) = level_tiers
             expected += [mine_twice, theirs_twice, mine_once, theirs_once]
         assert tiers == expected, board
+
+
+# -- the forcing extensions, and the baseline without them --------------------------------------
+
+# Seeded random positions (moves from the empty board) and what the search as it
+# was before the forcing extensions found at each depth: (depth, move, score,
+# nodes) to depth 3 (15x15) or 4 (7x7), recorded at main a631b01.  ``forcing=False`` must find exactly these.
+BEFORE_FORCING = [
+    (15, [115, 126, 140, 64, 85, 125], [(0, 70, None, 0), (1, 100, 2448, 37), (2, 100, 1552, 146), (3, 124, 1656, 2318)]),
+    (
+        15,
+        [97, 145, 82, 66, 129, 127, 100, 68, 95, 111, 157, 114, 80],
+        [(0, 65, None, 0), (1, 67, 664, 52), (2, 113, -736, 264), (3, 113, -72, 5762)],
+    ),
+    (
+        15,
+        [112, 114, 98, 155, 96, 125, 83, 99, 111, 80, 157],
+        [(0, 69, None, 0), (1, 110, 1720, 47), (2, 84, 232, 232), (3, 84, 1160, 2845)],
+    ),
+    (
+        15,
+        [124, 143, 112, 66, 141, 64, 95, 80, 84],
+        [(0, 32, None, 0), (1, 94, 2672, 49), (2, 94, 1992, 202), (3, 94, 2648, 3612)],
+    ),
+    (
+        15,
+        [130, 111, 95, 100, 154, 139, 124, 115, 126, 68],
+        [(0, 112, None, 0), (1, 125, 2872, 51), (2, 125, 2424, 202), (3, 125, 5336, 3271)],
+    ),
+    (15, [128, 82, 94, 114, 95, 66, 155, 127, 99, 142, 68], [(0, 98, None, 0), (1, 98, 1099511627987, 52)]),
+    (
+        7,
+        [27, 30, 36, 0, 13, 29],
+        [(0, 20, None, 0), (1, 34, 1624, 39), (2, 31, 0, 216), (3, 31, 1272, 1977), (4, 31, 96, 9567)],
+    ),
+    (
+        7,
+        [17, 41, 10, 2, 33, 31, 20, 4, 15, 23, 45, 26, 8],
+        [(0, 1, None, 0), (1, 3, 1856, 35), (2, 25, 80, 171), (3, 1, 1440, 1723), (4, 3, 240, 5821)],
+    ),
+    (
+        7,
+        [24, 26, 18, 43, 16, 29, 11, 19, 23, 8, 45],
+        [(0, 12, None, 0), (1, 15, 1392, 37), (2, 12, -928, 219), (3, 12, 1048, 1973), (4, 33, 248, 5418)],
+    ),
+]
+
+
+def played(size: int, moves: list[int]) -> Board:
+    """The size x size, k = 5 board after these moves from the empty board."""
+    board = Board(Rules(size, size, 5))
+    for cell in moves:
+        board.play(cell)
+    return board
+
+
+@pytest.mark.parametrize("size, moves, expected", BEFORE_FORCING)
+def test_without_forcing_the_search_is_the_one_before_move_for_move(size, moves, expected):
+    board = played(size, moves)
+    depth = 3 if size == 15 else 4
+    found = [(it.depth, it.move, it.score, it.nodes) for it in iterate(board, max_depth=depth, forcing=False)]
+    assert found == expected
+
+
+def test_the_baseline_engine_searches_without_forcing(monkeypatch):
+    from tictactoe import analysis
+    from tictactoe.algorithms.perfect import Baseline, Perfect
+
+    seen = []
+
+    def spy(board, **options):
+        seen.append(options["forcing"])
+        return deepen(board, deadline=FAR, max_depth=1, forcing=options["forcing"])
+
+    monkeypatch.setattr(analysis, "deepen", spy)
+    board = Board.from_text(MIDDLE_GAME)
+    # The deadline bounds the threat search before the (spied) deepening; nothing is timed.
+    Baseline().search(board, deadline=time.monotonic() + 0.5)
+    Perfect().search(board, deadline=time.monotonic() + 0.5)
+    assert seen == [False, True]
+
+
+def opponent_fours_win(board: Board, cell: int) -> bool:
+    """Whether, after ``cell``, the opponent wins by continuous fours (found by the threat search)."""
+    board.play(cell)
+    try:
+        return find_win(board, vct=False) is not None
+    finally:
+        board.undo()
+
+
+# X to move.  * makes an open three in the fourth column that the plain search,
+# one ply deep, scores by the evaluation; the forcing search reads the answers to
+# it and x's fours past the horizon, and proves the win.
+FOUR_THREE_LINE = centred(
+    [
+        ".x...oo",
+        "....xo.",
+        "....x..",
+        "..x.*..",
+        "......x",
+        "x..oo..",
+        ".o.....",
+    ]
+)
+
+
+def test_the_forcing_search_sees_a_winning_line_past_its_depth():
+    board, star = position(FOUR_THREE_LINE)
+    assert board.to_move == "x"
+    plain = list(iterate(board, max_depth=1, forcing=False))[-1]
+    forcing = list(iterate(board, max_depth=1))[-1]
+    assert plain.score is not None and plain.score < WIN_SCORE
+    assert forcing.score is not None and forcing.score >= WIN_SCORE and forcing.move in star
+    # The threat search agrees: after * every defence of o's loses.
+    me, opp = board.sides()
+    bit = board.geometry.bits[forcing.move]
+    assert ThreatSearch(board.rules).defend(me | bit, opp, 4) is not None
+
+
+# X to move.  O threatens a win by continuous fours; the plain search, one ply
+# deep, does not see it and plays elsewhere; the forcing search reads o's fours
+# past the horizon and plays * (a move after which o has no such win).
+FOURS_AGAINST = centred(
+    [
+        "..o..x.",
+        "...x...",
+        "x...ox.",
+        ".......",
+        "..*o..o",
+        ".oxo...",
+        "ox..x..",
+    ]
+)
+
+
+def test_the_forcing_search_stops_a_win_by_fours_the_plain_search_misses():
+    board, star = position(FOURS_AGAINST)
+    assert board.to_move == "x"
+    plain = list(iterate(board, max_depth=1, forcing=False))[-1]
+    forcing = list(iterate(board, max_depth=1))[-1]
+    assert opponent_fours_win(board, plain.move)
+    assert forcing.move in star and not opponent_fours_win(board, forcing.move)
+
+
+def test_an_open_three_is_answered_one_ply_deep():
+    board, blocks = position(OPEN_THREE)
+    move = list(iterate(board, max_depth=1))[-1].move
+    assert move in blocks
+    board.play(move)
+    assert all(threats_after(board, reply) < 2 for reply in board.legal_moves())
+
+
+def test_an_own_open_three_is_a_win_at_once():
+    board, _ = position(OPEN_THREE)
+    board.play(0)  # o to move again, its open three standing
+    found = list(iterate(board, max_depth=1))[-1]
+    assert found.score is not None and found.score >= WIN_SCORE
+    assert threats_after(board, found.move) >= 2

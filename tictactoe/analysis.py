@@ -56,8 +56,9 @@ def analyse(
 
     ``budget=None`` means no limit (the exact solver runs to the end).  A
     position in the opening book is answered from it (``source`` is
-    ``Source.BOOK``).  ``threats=False`` leaves out the threat search (the
-    baseline engine of the strength matches).  Raises ``GameOverError`` when
+    ``Source.BOOK``).  ``threats=False`` leaves out the threat search and the
+    heuristic search's forcing extensions (the baseline engine of the strength
+    matches: the engine as it was before issue 10).  Raises ``GameOverError`` when
     the game is over.
     """
     if board.is_over():
@@ -96,6 +97,6 @@ def analyse(
                 source=Source.THREATS,
             )
         root_moves = tactics.defences
-    result = deepen(board, deadline=deadline, progress=progress, root_moves=root_moves)
+    result = deepen(board, deadline=deadline, progress=progress, root_moves=root_moves, forcing=threats)
     result.seconds = time.monotonic() - start
     return result

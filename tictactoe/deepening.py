@@ -29,6 +29,20 @@ What each part of the search is for:
   bounds, saves searching positions reached by other move orders again;
 - at the root the previous depth's best move is searched first: an unfinished
   depth whose first move was searched is still safe to use.
+
+With ``forcing`` (the default; k >= 4 only) the search also reads threes, with
+the window counts the threat search keeps (``windows.Windows``):
+
+- an open three of the side to move (a cell that makes two winning cells at
+  once) is a win in three plies, scored at once: one block cannot stop both;
+- an open three of the opponent's leaves only its own cells and the side to
+  move's fours as moves that do not lose, so only those are searched;
+- at the horizon a quiescence search plays on: the side to move may stand on
+  the evaluation or make a four (the block is forced and costs no depth), and
+  must answer an opponent's open three (no standing on the evaluation then),
+  up to ``QUIESCENCE_PLIES`` such moves deep.
+
+``forcing=False`` is the search as it was before (the strength matches' baseline).
 """
 
 from __future__ import annotations
@@ -43,6 +57,7 @@ from .evaluation import evaluator
 from .rules import Bitboard, Cell, one_bits
 from .solver import SolveResult
 from .values import Source
+from .windows import Windows
 
 WIN_SCORE = 1 << 40  # beyond any evaluation; a score at or past it is a forced result
 INFINITY = 1 << 50
@@ -51,6 +66,12 @@ TABLE_LIMIT = 100_000  # entries; a table is cleared past it (each about 250 byt
 # On boards up to this many cells every cell within two of a stone is a
 # candidate; on bigger ones, beyond the adjacent cells only threat cells are.
 SMALL_BOARD_CELLS = 64
+# Threes are a game's tactics from k = 4 on (as in the threat search); below it the
+# forcing extensions are off.
+FORCING_MIN_K = 4
+# How many of the side to move's moves the quiescence search plays past the horizon
+# (fours and answers to open threes; the forced blocks are free).
+QUIESCENCE_PLIES = 4
 
 # poll(nodes): whether to stop now (a ``Clock`` is one).
 Poll = Callable[[int], bool]
@@ -82,7 +103,7 @@ class Iteration:
 class _Search:
     """The negamax search of one position's descendants, with its table and node count."""
 
-    def __init__(self, board: Board, poll: Poll | None) -> None:
+    def __init__(self, board: Board, poll: Poll | None, forcing: bool = True) -> None:
         self.geometry = geometry = board.geometry
         self.evaluator = evaluator(board.rules)
         self.poll = poll
@@ -93,6 +114,8 @@ class _Search:
         stride = geometry.stride
         self._steps = (1, stride)
         self.full = geometry.full
+        # The live windows of the node at hand (None: no forcing extensions).
+        self.windows = Windows(board.rules) if forcing and board.rules.k >= FORCING_MIN_K else None
         self.negamax = self._make_negamax()
 
     # -- helpers ---------------------------------------------------------------
@@ -114,17 +137,21 @@ class _Search:
                 stones = (stones | stones << step | stones >> step) & full
         return stones
 
-    def ordered_moves(self, me: Bitboard, opp: Bitboard, first: Bitboard = 0) -> Iterator[Bitboard]:
+    def ordered_moves(
+        self, me: Bitboard, opp: Bitboard, first: Bitboard = 0, allowed: Bitboard = 0
+    ) -> Iterator[Bitboard]:
         """The candidate moves, most promising first: ``first`` (if a candidate), tiers, the rest.
 
         Candidates are empty cells near stones; on an empty board, the centre.
-        A generator: after a cut-off the later tiers are never split into moves.
+        ``allowed`` (when not 0) are the only moves to consider: all of them
+        are candidates.  A generator: after a cut-off the later tiers are never
+        split into moves.
         """
         occupied = me | opp
         if not occupied:
             yield self.geometry.bits[self.geometry.order[0]]
             return
-        pool = self.near(occupied, 2) & ~occupied
+        pool = allowed & ~occupied if allowed else self.near(occupied, 2) & ~occupied
         if first & pool:
             yield first
             pool ^= first
@@ -132,7 +159,7 @@ class _Search:
             cells = tier & pool
             pool ^= cells
             yield from one_bits(cells)
-        yield from one_bits(pool & self.near(occupied, self.rest_radius))
+        yield from one_bits(pool if allowed else pool & self.near(occupied, self.rest_radius))
 
     def tick(self) -> None:
         """Ask the caller whether to go on; raise ``SearchTimeout`` if not.  Keeps the tables small."""
@@ -158,6 +185,8 @@ class _Search:
         table_get = table.get
         tick = self.tick
         counter = self
+        windows = self.windows
+        fours = self.evaluator.k - 2  # the level of the windows whose empty cells make fours
 
         def negamax(me: Bitboard, opp: Bitboard, empties: int, depth: int, alpha: int, beta: int) -> int:
             """The score for the side to move (``me``, no line yet), searched ``depth`` plies.
@@ -182,6 +211,17 @@ class _Search:
                 return -negamax(opp, me | stacked_bits[threats], empties - 1, depth, -beta, -alpha)
             if not empties:
                 return 0
+            allowed = 0  # not 0: the only moves that do not lose (an open three stands)
+            if windows is not None:
+                side = windows.side(me & full, opp & full)
+                if windows.three_cells(side):
+                    return WIN_SCORE + empties - 3  # an open four next: one block cannot stop both
+                danger = windows.three_cells(1 - side)
+                if danger:
+                    allowed = danger | windows.cells(side, fours)
+                if depth <= 0:
+                    moves = allowed or windows.cells(side, fours)
+                    return quiesce(me, opp, empties, depth, alpha, beta, moves, bool(allowed))
             if depth <= 0:
                 return evaluate(me, opp)
             # I win no sooner than my next move: mate-distance pruning.
@@ -202,7 +242,7 @@ class _Search:
             best = -INFINITY
             best_move = 0
             window_low = alpha
-            for bit in ordered_moves(mine, theirs, first):
+            for bit in ordered_moves(mine, theirs, first, allowed):
                 score = -negamax(opp, me | stacked_bits[bit], empties - 1, depth - 1, -beta, -alpha)
                 if score > best:
                     best = score
@@ -217,6 +257,42 @@ class _Search:
                 table[key] = (depth, best, INFINITY, best_move)
             else:
                 table[key] = (depth, best, best, best_move)
+            return best
+
+        def quiesce(
+            me: Bitboard,
+            opp: Bitboard,
+            empties: int,
+            depth: int,
+            alpha: int,
+            beta: int,
+            moves: Bitboard,
+            answer: bool,
+        ) -> int:
+            """Past the horizon: stand on the evaluation, or play one of ``moves`` (fours, answers).
+
+            ``moves`` are plain cells: the fours of the side to move, or, with
+            ``answer`` (an open three of the opponent's stands), the only moves
+            that do not lose; there is then no standing on the evaluation, which
+            would ignore the open four to come.  Fail-soft, as ``negamax``; no table.
+            """
+            if depth <= -QUIESCENCE_PLIES:
+                return evaluate(me, opp)
+            if answer:
+                best = -INFINITY
+            else:
+                best = evaluate(me, opp)
+                if best >= beta:
+                    return best
+                alpha = max(alpha, best)
+            for bit in one_bits(moves):
+                score = -negamax(opp, me | stacked_bits[bit], empties - 1, depth - 1, -beta, -alpha)
+                if score > best:
+                    best = score
+                    if score > alpha:
+                        alpha = score
+                        if alpha >= beta:
+                            break
             return best
 
         return negamax
@@ -255,7 +331,11 @@ def _forced_score(wins: Bitboard, threats: Bitboard, empty: Bitboard) -> int | N
 
 
 def iterate(
-    board: Board, poll: Poll | None = None, max_depth: int | None = None, root_moves: list[Cell] | None = None
+    board: Board,
+    poll: Poll | None = None,
+    max_depth: int | None = None,
+    root_moves: list[Cell] | None = None,
+    forcing: bool = True,
 ) -> Iterator[Iteration]:
     """Yield the best move after each depth: 0 (the static choice), 1, 2, ...
 
@@ -267,15 +347,16 @@ def iterate(
     the best move among the root moves it finished, or the previous depth's
     best when none did) and ends.  It also ends after a forced move
     (a win in one, or one cell to block), a forced win or loss, ``max_depth``,
-    or a depth reaching the end of the game.  Raises ``GameOverError`` when the
-    game is over.
+    or a depth reaching the end of the game.  ``forcing=False`` searches
+    without the forcing extensions (threes, quiescence): the search as it was
+    before them, move for move.  Raises ``GameOverError`` when the game is over.
     """
     geometry = board.geometry
     me, opp = board.sides()
     empty = board.empty
     if not empty or geometry.has_line(me) or geometry.has_line(opp):
         raise GameOverError("the game is over: there is no move to make")
-    search = _Search(board, poll)
+    search = _Search(board, poll, forcing)
     cell_of = geometry.cell_of
     wins = geometry.winning_cells(me, empty)
     threats = geometry.winning_cells(opp, empty)
@@ -319,6 +400,7 @@ def deepen(
     progress: Progress | None = None,
     max_depth: int | None = None,
     root_moves: list[Cell] | None = None,
+    forcing: bool = True,
 ) -> SolveResult:
     """The best move found by deepening until ``deadline`` (a ``time.monotonic()`` instant).
 
@@ -326,13 +408,13 @@ def deepen(
     the deepest depth completed (0 is the static choice, returned even when the
     deadline has passed).  ``progress(nodes, seconds)`` is called about twice a
     second.  ``max_depth`` caps the depth (for tests and fixed-depth play);
-    ``root_moves`` limits the moves considered at the root (see ``iterate``).
-    Raises ``GameOverError`` when the game is over.
+    ``root_moves`` limits the moves considered at the root and ``forcing=False``
+    leaves out the forcing extensions (see ``iterate``).  Raises ``GameOverError`` when the game is over.
     """
     clock = Clock(deadline, progress)
     move: Cell | None = None
     depth = nodes = 0
-    for found in iterate(board, clock, max_depth, root_moves):
+    for found in iterate(board, clock, max_depth, root_moves, forcing):
         move, nodes = found.move, found.nodes
         if found.complete:
             depth = found.depth
