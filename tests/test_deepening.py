@@ -416,15 +416,15 @@ def opponent_fours_win(board: Board, cell: int) -> bool:
         board.undo()
 
 
-# X to move.  * makes an open three in the fourth column that the plain search,
-# one ply deep, scores by the evaluation; the forcing search reads the answers to
-# it and x's fours past the horizon, and proves the win.
+# X to move.  * starts a win of threes and fours that the plain search, two plies
+# deep, does not see (it plays elsewhere); the forcing search reads the answers to
+# the threes and the fours past its horizon, and proves the win.
 FOUR_THREE_LINE = centred(
     [
         ".x...oo",
         "....xo.",
-        "....x..",
-        "..x.*..",
+        "...*x..",
+        "..x....",
         "......x",
         "x..oo..",
         ".o.....",
@@ -435,9 +435,9 @@ FOUR_THREE_LINE = centred(
 def test_the_forcing_search_sees_a_winning_line_past_its_depth():
     board, star = position(FOUR_THREE_LINE)
     assert board.to_move == "x"
-    plain = list(iterate(board, max_depth=1, forcing=False))[-1]
-    forcing = list(iterate(board, max_depth=1))[-1]
-    assert plain.score is not None and plain.score < WIN_SCORE
+    plain = list(iterate(board, max_depth=2, forcing=False))[-1]
+    forcing = list(iterate(board, max_depth=2))[-1]
+    assert plain.score is not None and plain.score < WIN_SCORE and plain.move not in star
     assert forcing.score is not None and forcing.score >= WIN_SCORE and forcing.move in star
     # The threat search agrees: after * every defence of o's loses.
     me, opp = board.sides()

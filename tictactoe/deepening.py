@@ -70,8 +70,11 @@ SMALL_BOARD_CELLS = 64
 # forcing extensions are off.
 FORCING_MIN_K = 4
 # How many of the side to move's moves the quiescence search plays past the horizon
-# (fours and answers to open threes; the forced blocks are free).
+# (answers to open threes, a four on its first ply; the forced blocks are free).
 QUIESCENCE_PLIES = 4
+# A loss the quiescence search found with some answers left out: below every
+# evaluation, above every proven loss, and not decided.
+LIKELY_LOSS = -(WIN_SCORE // 2)
 
 # poll(nodes): whether to stop now (a ``Clock`` is one).
 Poll = Callable[[int], bool]
@@ -220,8 +223,18 @@ class _Search:
                 if danger:
                     allowed = danger | windows.cells(side, fours)
                 if depth <= 0:
-                    moves = allowed or windows.cells(side, fours)
-                    return quiesce(me, opp, empties, depth, alpha, beta, moves, bool(allowed))
+                    # On the horizon's first ply the side to move may make fours, past it
+                    # not: chains of fours multiply the tree.  Answering a three, every
+                    # four is a defence; otherwise only fours that also raise a window
+                    # towards a three (a four that makes a three is then seen to win).
+                    mine_fours = windows.cells(side, fours) if not depth or danger else 0
+                    if danger:
+                        moves = danger | mine_fours if not depth else danger
+                        partial = bool(mine_fours & ~moves)
+                    else:
+                        moves = mine_fours & windows.cells(side, fours - 1)
+                        partial = False
+                    return quiesce(me, opp, empties, depth, alpha, beta, moves, bool(danger), partial)
             if depth <= 0:
                 return evaluate(me, opp)
             # I win no sooner than my next move: mate-distance pruning.
@@ -268,13 +281,16 @@ class _Search:
             beta: int,
             moves: Bitboard,
             answer: bool,
+            partial: bool,
         ) -> int:
             """Past the horizon: stand on the evaluation, or play one of ``moves`` (fours, answers).
 
-            ``moves`` are plain cells: the fours of the side to move, or, with
-            ``answer`` (an open three of the opponent's stands), the only moves
-            that do not lose; there is then no standing on the evaluation, which
-            would ignore the open four to come.  Fail-soft, as ``negamax``; no table.
+            ``moves`` are plain cells: fours of the side to move, or, with
+            ``answer`` (an open three of the opponent's stands), the answers to
+            it; there is then no standing on the evaluation, which would ignore
+            the open four to come.  ``partial``: some answers (fours) are left
+            out, so a loss found is only ``LIKELY_LOSS``.  Fail-soft, as
+            ``negamax``; no table.
             """
             if depth <= -QUIESCENCE_PLIES:
                 return evaluate(me, opp)
@@ -293,6 +309,8 @@ class _Search:
                         alpha = score
                         if alpha >= beta:
                             break
+            if partial and best <= -WIN_SCORE:
+                return LIKELY_LOSS  # not proven: a four left out might have saved it
             return best
 
         return negamax

@@ -66,9 +66,9 @@ OUTSIDE_REPLY_PLIES = 4
 # at a move's budget a ply of that search is worth more than a deeper threat search
 # (the matches in docs/benchmarks.md: 0.15, 0.3 and 0.7 lost to the baseline; with
 # the faster search, 0.4 for the refutation tests did no better than 0.25).
-OWN_WIN_SHARE = 0.05
-THREAT_SHARE = 0.1
-DEFENCE_SHARE = 0.25
+OWN_WIN_SHARE = 0.1
+THREAT_SHARE = 0.25
+DEFENCE_SHARE = 0.6
 
 
 @dataclass(frozen=True)
