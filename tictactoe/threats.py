@@ -62,13 +62,14 @@ OUTSIDE_REPLY_PLIES = 4
 # Of the time to the caller's deadline: the shares (from the start) by which the
 # search for the side to move's own win stops, the search for the opponent's win
 # stops, and the tests of the moves that might refute it stop.  The rest is left to
-# the caller's heuristic search, which then only chooses among the defences.  Small:
-# at a move's budget a ply of that search is worth more than a deeper threat search
-# (the matches in docs/benchmarks.md: 0.15, 0.3 and 0.7 lost to the baseline; with
-# the faster search, 0.4 for the refutation tests did no better than 0.25).
+# the caller's heuristic search, which then only chooses among the defences.  With
+# the slow threat search of the first rounds, a ply of that search was worth more
+# (0.15, 0.3 and 0.7 lost to the baseline; 0.05, 0.1 and 0.25 drew level); with the
+# window counts and the deepening's forcing extensions, finding the opponent's
+# threat in time matters more (docs/benchmarks.md, fourth round).
 OWN_WIN_SHARE = 0.1
-THREAT_SHARE = 0.25
-DEFENCE_SHARE = 0.6
+THREAT_SHARE = 0.4
+DEFENCE_SHARE = 0.75
 
 
 @dataclass(frozen=True)
