@@ -9,6 +9,13 @@ each player's games as x and as o.
 
     PYTHONPATH=. .venv/bin/python bench/match.py perfect baseline --size 15x15 --k 5 --budget 0.4 --games 16
 
+``--b-checkout DIR`` takes player B from another checkout's ``tictactoe`` (imported
+beside this one under another name, and shown as ``name@DIR``), to measure an
+engine against its own earlier version:
+
+    git worktree add --detach /tmp/before main
+    PYTHONPATH=. .venv/bin/python bench/match.py perfect perfect --b-checkout /tmp/before --games 8
+
 Times per move are wall-clock deadlines: results depend on the machine's
 speed and load, so a rerun on a busy machine may differ.
 """
@@ -16,12 +23,17 @@ speed and load, so a rerun on a busy machine may differ.
 from __future__ import annotations
 
 import argparse
+import importlib
+import importlib.util
 import random
 import sys
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
 from tictactoe.arena import Standing, get_player, play_game
+from tictactoe.board import Board
 from tictactoe.rules import Cell, Rules
 
 OPENING_STONES = (2, 4)  # fewest and most stones of a random opening
@@ -38,6 +50,33 @@ def random_opening(rules: Rules, rng: random.Random) -> list[Cell]:
         if max(abs(r - centre_r), abs(c - centre_c)) <= OPENING_RADIUS
     ]
     return rng.sample(near, rng.randint(*OPENING_STONES))
+
+
+class ForeignPlayer:
+    """An arena player of another checkout's ``tictactoe``, fed this checkout's boards by their moves."""
+
+    def __init__(self, name: str, checkout: str) -> None:
+        root = Path(checkout).resolve() / "tictactoe"
+        package = f"tictactoe_{abs(hash(str(root)))}"
+        spec = importlib.util.spec_from_file_location(
+            package, root / "__init__.py", submodule_search_locations=[str(root)]
+        )
+        assert spec is not None and spec.loader is not None, f"no tictactoe package in {checkout}"
+        sys.modules[package] = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(sys.modules[package])
+        self.modules = {
+            part: importlib.import_module(f"{package}.{part}") for part in ("arena", "board", "rules")
+        }
+        self.player = self.modules["arena"].get_player(name)
+        self.name = f"{name}@{checkout}"
+
+    def search(self, board: Board, deadline: float | None = None, rng: random.Random | None = None) -> Any:
+        """The other checkout's engine's answer on the same position (rebuilt from the moves)."""
+        rules = board.rules
+        theirs = self.modules["board"].Board(self.modules["rules"].Rules(rules.rows, rules.cols, rules.k))
+        for cell in board.history:
+            theirs.play(cell)
+        return self.player.search(theirs, deadline=deadline, rng=rng)
 
 
 @dataclass
@@ -63,10 +102,21 @@ def average(values: list[int]) -> str:
 
 
 def play(
-    name_a: str, name_b: str, rules: Rules, games: int, budget: float, seed: int
+    name_a: str,
+    name_b: str,
+    rules: Rules,
+    games: int,
+    budget: float,
+    seed: int,
+    b_checkout: str | None = None,
 ) -> tuple[Record, Record, tuple[Standing, Standing]]:
-    """Play ``games`` games (rounded up to pairs), each opening with both colour assignments."""
-    players = (get_player(name_a), get_player(name_b))
+    """Play ``games`` games (rounded up to pairs), each opening with both colour assignments.
+
+    With ``b_checkout``, player B is the engine ``name_b`` of that checkout.
+    """
+    player_b = get_player(name_b) if b_checkout is None else ForeignPlayer(name_b, b_checkout)
+    name_b = player_b.name
+    players = (get_player(name_a), player_b)
     records = (Record(name_a), Record(name_b))
     standings = (Standing(name_a), Standing(name_b))
     seeds = random.Random(seed)
@@ -120,12 +170,15 @@ def main() -> int:
     parser.add_argument("--budget", type=float, default=0.4, help="seconds a move (default 0.4)")
     parser.add_argument("--games", type=int, default=16, help="games, rounded up to pairs")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--b-checkout", help="take player B from this checkout's tictactoe")
     args = parser.parse_args()
     rows, cols = (int(part) for part in args.size.lower().split("x"))
     rules = Rules(rows, cols, args.k)
-    a, b, standings = play(args.engine_a, args.engine_b, rules, args.games, args.budget, args.seed)
+    a, b, standings = play(
+        args.engine_a, args.engine_b, rules, args.games, args.budget, args.seed, args.b_checkout
+    )
     print(
-        f"{args.engine_a} against {args.engine_b}: {rules}, {args.budget} s a move,"
+        f"{args.engine_a} against {b.name}: {rules}, {args.budget} s a move,"
         f" {2 * ((args.games + 1) // 2)} games, seed {args.seed}\n"
     )
     print(table((a, b), standings), flush=True)

@@ -333,7 +333,11 @@ def test_move_tiers_cover_the_cells_of_live_windows():
 # was before the forcing extensions found at each depth: (depth, move, score,
 # nodes) to depth 3 (15x15) or 4 (7x7), recorded at main a631b01.  ``forcing=False`` must find exactly these.
 BEFORE_FORCING = [
-    (15, [115, 126, 140, 64, 85, 125], [(0, 70, None, 0), (1, 100, 2448, 37), (2, 100, 1552, 146), (3, 124, 1656, 2318)]),
+    (
+        15,
+        [115, 126, 140, 64, 85, 125],
+        [(0, 70, None, 0), (1, 100, 2448, 37), (2, 100, 1552, 146), (3, 124, 1656, 2318)],
+    ),
     (
         15,
         [97, 145, 82, 66, 129, 127, 100, 68, 95, 111, 157, 114, 80],

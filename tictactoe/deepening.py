@@ -36,11 +36,13 @@ the window counts the threat search keeps (``windows.Windows``):
 - an open three of the side to move (a cell that makes two winning cells at
   once) is a win in three plies, scored at once: one block cannot stop both;
 - an open three of the opponent's leaves only its own cells and the side to
-  move's fours as moves that do not lose, so only those are searched;
+  move's fours as moves that do not lose, so only those are searched, and an
+  answer on the three's cells costs no depth (as a block of a four does not):
+  a line of threes is read a ply a three;
 - at the horizon a quiescence search plays on: the side to move may stand on
   the evaluation or make a four (the block is forced and costs no depth), and
   must answer an opponent's open three (no standing on the evaluation then),
-  up to ``QUIESCENCE_PLIES`` such moves deep.
+  up to ``QUIESCENCE_PLIES`` such moves deep; fours only on its first ply.
 
 ``forcing=False`` is the search as it was before (the strength matches' baseline).
 """
@@ -215,6 +217,7 @@ class _Search:
             if not empties:
                 return 0
             allowed = 0  # not 0: the only moves that do not lose (an open three stands)
+            danger = 0  # the cells of the opponent's open threes: answering costs no depth
             if windows is not None:
                 side = windows.side(me & full, opp & full)
                 if windows.three_cells(side):
@@ -256,7 +259,10 @@ class _Search:
             best_move = 0
             window_low = alpha
             for bit in ordered_moves(mine, theirs, first, allowed):
-                score = -negamax(opp, me | stacked_bits[bit], empties - 1, depth - 1, -beta, -alpha)
+                # An answer to an open three is as forced as a block of a four: a three
+                # and its answer then cost one ply, so a line of threes is read deeper.
+                child_depth = depth if bit & danger else depth - 1
+                score = -negamax(opp, me | stacked_bits[bit], empties - 1, child_depth, -beta, -alpha)
                 if score > best:
                     best = score
                     best_move = bit
