@@ -23,6 +23,10 @@ What makes it fast, each one a cut in the tree:
   on its next turn, nor less than a loss on the opponent's second;
 - early draws: a side with no line left that it could still complete cannot
   win, which caps (or floors) the score at 0 - both sides, and it is a draw;
+- pairing strategies (``tictactoe.pairing``): a side whose every open window
+  holds a whole pair of empty cells cannot win, the other side splitting each
+  pair; and a move that leaves the opponent such a pairing holds the draw, so
+  it cuts off at once where a draw is enough;
 - a transposition table of lower and upper bounds, keyed by the position's
   canonical form under the board's symmetries, so mirror images share entries;
 - move ordering: forced moves first, then central cells (the most lines) first;
@@ -42,6 +46,7 @@ from typing import TypeVar
 from .board import Board
 from .clock import Clock, Progress, SearchTimeout
 from .errors import GameOverError
+from .pairing import Pairings
 from .rules import Bitboard, Cell, Rules
 from .values import MoveValue, Source, Value
 
@@ -54,6 +59,8 @@ SYMMETRY_MIN_EMPTIES = 4
 # The table is cleared when it grows past this many entries (about 200 bytes each).
 DEFAULT_TABLE_LIMIT = 4_000_000
 TICK_NODES = 4096  # how often the deadline is checked and progress reported
+PAIRING_MIN_EMPTIES = 6
+PAIRING_REPLY_MIN_EMPTIES = 10
 
 # A move as the search plays it: its bit, and what it adds to each symmetric image of the key.
 Move = tuple[Bitboard, tuple[int, ...]]
@@ -127,6 +134,12 @@ class Solver:
         # Nodes with at least this many empty cells order their moves by potential:
         # it costs a pass over the live windows, repaid only where subtrees are big.
         self.ordering_min = 8
+        # Nodes with at least this many empty cells test for a pairing where one would
+        # end the search there, and (the second) try each move for one before searching it:
+        # a test costs a few nodes' time, repaid only above the smallest subtrees.
+        self.pairing_min = PAIRING_MIN_EMPTIES
+        self.pairing_reply_min = PAIRING_REPLY_MIN_EMPTIES
+        self.pairings = Pairings(rules)
         # Memos of the two bitboard tests the search makes at every node.  A
         # side's stones recur across many positions, so most calls are hits.
         self.completing = _Memo(geometry.completing_cells)
@@ -298,6 +311,9 @@ class _Run:
 
         line_bits = geometry.line_bits
         ordering_min = solver.ordering_min
+        pairing = solver.pairings.exists
+        pairing_min = solver.pairing_min
+        pairing_reply_min = solver.pairing_reply_min
 
         def by_potential(me: Bitboard, opp: Bitboard, moves: list[Move], playable: Bitboard) -> list[Move]:
             """The playable moves, the ones that weigh most in both sides' potentials first.
@@ -379,6 +395,12 @@ class _Run:
                 low = 0
             if low == high:
                 return low
+            # A pairing proves a side cannot win; tested only where that ends the search.
+            if empties >= pairing_min:
+                if high > 0 and alpha >= 0 and pairing(me, opp):
+                    return 0
+                if low < 0 and beta <= 0 and pairing(opp, me):
+                    return 0
             key = min(keys) if empties >= SYMMETRY_MIN_EMPTIES else keys[0]
             entry = table_get(key)
             if entry is not None:
@@ -410,6 +432,13 @@ class _Run:
                 playable = live | (dead & -dead)
             if not threats and empties >= ordering_min:
                 moves = by_potential(me, opp, moves, playable)
+            if empties >= pairing_reply_min and beta <= 0 and low < 0:
+                # Where a draw is enough: a move that leaves the opponent a pairing
+                # holds it, so this node cuts off without searching any move.
+                for bit, _ in moves:
+                    if playable & bit and pairing(opp, me | bit):
+                        table[key] = (0, high)
+                        return 0
             for bit, delta in moves:
                 if playable & bit:
                     score = -negamax(
