@@ -24,7 +24,8 @@ row covers both of its windows on a 5-wide board).  Each line's choices
 depend only on the stones on that line and are kept (``_options``); the
 whole test is a small search for one choice per line, with no cell used
 twice.  The search gives up after ``STEP_LIMIT`` steps and answers False:
-False means "no pairing found", never "the maker can win".
+False means "no pairing found", never "the maker can win".  Answers are kept
+by position too: the solver asks of a child what it asked of each move.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ from .rules import Bitboard, Rules, one_bits
 MAX_OPTIONS = 12
 # The search for one choice per line gives up after this many steps (a missed pairing
 # only costs the solver a bigger tree, never a wrong answer).
-STEP_LIMIT = 200
+STEP_LIMIT = 50
 # A line's memo of choices is emptied past this many states (only long lines reach it).
 MEMO_LIMIT = 200_000
 # Covers tried for one line at most (only long lines with many open windows get near it).
@@ -55,6 +56,7 @@ class Pairings:
         self.shift = rules.geometry.full.bit_length()
         self.lines = lines_of(rules)
         self.memos: list[dict[int, Options]] = [{} for _ in self.lines]
+        self.known: dict[int, bool] = {}
 
     def exists(self, maker: Bitboard, breaker: Bitboard) -> bool:
         """Whether a pairing stops every window ``maker`` can still fill against ``breaker``.
@@ -63,7 +65,20 @@ class Pairings:
         move.  False: no pairing was found (there may be none).
         """
         shift = self.shift
+        position = maker | (breaker << shift)
+        known = self.known.get(position)
+        if known is not None:
+            return known
+        if len(self.known) > MEMO_LIMIT:
+            self.known.clear()
+        found = self.known[position] = self._search(maker, breaker)
+        return found
+
+    def _search(self, maker: Bitboard, breaker: Bitboard) -> bool:
+        """``exists`` without the kept answers: each line's choices, then one per line."""
+        shift = self.shift
         needs = []
+        forced = 0
         for (mask, windows), memo in zip(self.lines, self.memos, strict=True):
             state = (maker & mask) | ((breaker & mask) << shift)
             try:
@@ -74,12 +89,14 @@ class Pairings:
                 options = memo[state] = _options(windows, maker, breaker)
             if options is None:
                 continue
-            if not options:
-                return False
-            needs.append(options)
+            if len(options) <= 1:  # the line has one choice or none: no search for it
+                if not options or options[0] & forced:
+                    return False
+                forced |= options[0]
+            else:
+                needs.append(options)
         needs.sort(key=len)
-        steps = [STEP_LIMIT]
-        return _choose(needs, 0, 0, steps)
+        return _choose(needs, 0, forced, [STEP_LIMIT])
 
 
 @functools.cache
