@@ -36,6 +36,7 @@ What makes it fast, each one a cut in the tree:
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -59,7 +60,7 @@ SYMMETRY_MIN_EMPTIES = 4
 # The table is cleared when it grows past this many entries (about 200 bytes each).
 DEFAULT_TABLE_LIMIT = 4_000_000
 TICK_NODES = 4096  # how often the deadline is checked and progress reported
-PAIRING_MIN_EMPTIES = 6
+PAIRING_MIN_EMPTIES = 10
 PAIRING_REPLY_MIN_EMPTIES = 10
 
 # A move as the search plays it: its bit, and what it adds to each symmetric image of the key.
@@ -139,7 +140,6 @@ class Solver:
         # a test costs a few nodes' time, repaid only above the smallest subtrees.
         self.pairing_min = PAIRING_MIN_EMPTIES
         self.pairing_reply_min = PAIRING_REPLY_MIN_EMPTIES
-        self.pairings = Pairings(rules)
         # Memos of the two bitboard tests the search makes at every node.  A
         # side's stones recur across many positions, so most calls are hits.
         self.completing = _Memo(geometry.completing_cells)
@@ -147,6 +147,11 @@ class Solver:
         self.open_cells = _Memo(lambda opp: geometry.reachable_by(geometry.full ^ opp))
         # The windows a side can still fill, given the other's stones.
         self.live_lines = _Memo(lambda opp: [line for line in geometry.lines if not line & opp])
+
+    @functools.cached_property
+    def pairings(self) -> Pairings:
+        """The pairing test and its memos, made at the first solve (3x3's many cold solvers never need it)."""
+        return Pairings(self.rules)
 
     # -- public --------------------------------------------------------------
 
