@@ -270,6 +270,13 @@ def exact_score(search_in: Callable[[int, int], int], empties: int) -> int:
     return score
 
 
+@functools.cache
+def window_cells(rules: Rules) -> dict[Bitboard, list[Cell]]:
+    """Each window's cells by number: weights in a list indexed by cell are quicker than a dict by bit."""
+    geometry = rules.geometry
+    return {line: [geometry.cell_of[bit] for bit in bits] for line, bits in geometry.line_bits.items()}
+
+
 class _Memo(dict[int, _T]):
     """A dict that computes and keeps ``function(key)`` for a missing key."""
 
@@ -314,7 +321,9 @@ class _Run:
         # least 1, so with this many windows or more the test cannot pass.
         half_potential = 1 << (geometry.rules.k - 1)
 
-        line_bits = geometry.line_bits
+        cell_of = geometry.cell_of
+        cells = geometry.rules.cells
+        line_cells = window_cells(geometry.rules)
         ordering_min = solver.ordering_min
         pairing = solver.pairings.exists
         pairing_min = solver.pairing_min
@@ -326,14 +335,14 @@ class _Run:
             A cell's weight is what it adds to my potential plus what it takes
             from the opponent's: the Erdos-Selfridge breaker's (and maker's) choice.
             """
-            weight: dict[Bitboard, int] = {}
+            weight = [0] * cells
             for maker, breaker in ((me, opp), (opp, me)):
                 for line in live_lines[breaker]:
                     value = 1 << (line & maker).bit_count()
-                    for bit in line_bits[line]:
-                        weight[bit] = weight.get(bit, 0) + value
+                    for cell in line_cells[line]:
+                        weight[cell] += value
             ranked = [move for move in moves if playable & move[0]]
-            ranked.sort(key=lambda move: weight.get(move[0], 0), reverse=True)
+            ranked.sort(key=lambda move: weight[cell_of[move[0]]], reverse=True)
             return ranked
 
         def cannot_complete(maker: Bitboard, breaker: Bitboard, limit: int) -> bool:
@@ -435,8 +444,6 @@ class _Run:
                 live = empty & (mine | theirs)
                 dead = empty ^ live
                 playable = live | (dead & -dead)
-            if not threats and empties >= ordering_min:
-                moves = by_potential(me, opp, moves, playable)
             if empties >= pairing_reply_min and beta <= 0 and low < 0:
                 # Where a draw is enough: a move that leaves the opponent a pairing
                 # holds it, so this node cuts off without searching any move.
@@ -444,6 +451,8 @@ class _Run:
                     if playable & bit and pairing(opp, me | bit):
                         table[key] = (0, high)
                         return 0
+            if not threats and empties >= ordering_min:
+                moves = by_potential(me, opp, moves, playable)
             for bit, delta in moves:
                 if playable & bit:
                     score = -negamax(
