@@ -53,9 +53,12 @@ class Pairings:
     """The pairing test of one board shape; keeps each line's choices by its stones. Not thread-safe."""
 
     def __init__(self, rules: Rules) -> None:
-        self.shift = rules.geometry.full.bit_length()
-        self.lines = lines_of(rules)
-        self.memos: list[dict[int, Options]] = [{} for _ in self.lines]
+        self.shift = shift = rules.geometry.full.bit_length()
+        # Per line: its cells for both sides at once (a position is maker | breaker << shift),
+        # its windows, and its memo of choices by the stones on it.
+        self.lines: list[tuple[Bitboard, list[Bitboard], dict[int, Options]]] = [
+            (cells | (cells << shift), windows, {}) for cells, windows in lines_of(rules)
+        ]
         self.known: dict[int, bool] = {}
 
     def exists(self, maker: Bitboard, breaker: Bitboard) -> bool:
@@ -64,23 +67,21 @@ class Pairings:
         True proves that ``maker`` can never complete a line, whoever is to
         move.  False: no pairing was found (there may be none).
         """
-        shift = self.shift
-        position = maker | (breaker << shift)
+        position = maker | (breaker << self.shift)
         known = self.known.get(position)
         if known is not None:
             return known
         if len(self.known) > MEMO_LIMIT:
             self.known.clear()
-        found = self.known[position] = self._search(maker, breaker)
+        found = self.known[position] = self._search(position, maker, breaker)
         return found
 
-    def _search(self, maker: Bitboard, breaker: Bitboard) -> bool:
+    def _search(self, position: int, maker: Bitboard, breaker: Bitboard) -> bool:
         """``exists`` without the kept answers: each line's choices, then one per line."""
-        shift = self.shift
         needs = []
         forced = 0
-        for (mask, windows), memo in zip(self.lines, self.memos, strict=True):
-            state = (maker & mask) | ((breaker & mask) << shift)
+        for cells, windows, memo in self.lines:
+            state = position & cells
             try:
                 options = memo[state]
             except KeyError:
