@@ -196,6 +196,8 @@ def test_analyse_proves_what_fits_in_its_budget():
 
 def test_progress_is_reported_during_a_long_solve(monkeypatch):
     monkeypatch.setattr("tictactoe.clock.PROGRESS_SECONDS", 0.0)  # report at every tick
+    # Ticks every 256 nodes: the pairing test proves this board in about a thousand nodes.
+    monkeypatch.setattr(solver_module, "TICK_NODES", 256)
     reports = []
     board = Board(Rules(4, 5, 4))
     result = Solver(board.rules).solve(board, progress=lambda nodes, seconds: reports.append(nodes))

@@ -23,6 +23,10 @@ What makes it fast, each one a cut in the tree:
   on its next turn, nor less than a loss on the opponent's second;
 - early draws: a side with no line left that it could still complete cannot
   win, which caps (or floors) the score at 0 - both sides, and it is a draw;
+- pairing strategies (``tictactoe.pairing``): a side whose every open window
+  holds a whole pair of empty cells cannot win, the other side splitting each
+  pair; and a move that leaves the opponent such a pairing holds the draw, so
+  it cuts off at once where a draw is enough;
 - a transposition table of lower and upper bounds, keyed by the position's
   canonical form under the board's symmetries, so mirror images share entries;
 - move ordering: forced moves first, then central cells (the most lines) first;
@@ -32,6 +36,7 @@ What makes it fast, each one a cut in the tree:
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -42,6 +47,7 @@ from typing import TypeVar
 from .board import Board
 from .clock import Clock, Progress, SearchTimeout
 from .errors import GameOverError
+from .pairing import Pairings
 from .rules import Bitboard, Cell, Rules
 from .values import MoveValue, Source, Value
 
@@ -54,6 +60,8 @@ SYMMETRY_MIN_EMPTIES = 4
 # The table is cleared when it grows past this many entries (about 200 bytes each).
 DEFAULT_TABLE_LIMIT = 4_000_000
 TICK_NODES = 4096  # how often the deadline is checked and progress reported
+PAIRING_MIN_EMPTIES = 10
+PAIRING_REPLY_MIN_EMPTIES = 10
 
 # A move as the search plays it: its bit, and what it adds to each symmetric image of the key.
 Move = tuple[Bitboard, tuple[int, ...]]
@@ -127,6 +135,11 @@ class Solver:
         # Nodes with at least this many empty cells order their moves by potential:
         # it costs a pass over the live windows, repaid only where subtrees are big.
         self.ordering_min = 8
+        # Nodes with at least this many empty cells test for a pairing where one would
+        # end the search there, and (the second) try each move for one before searching it:
+        # a test costs a few nodes' time, repaid only above the smallest subtrees.
+        self.pairing_min = PAIRING_MIN_EMPTIES
+        self.pairing_reply_min = PAIRING_REPLY_MIN_EMPTIES
         # Memos of the two bitboard tests the search makes at every node.  A
         # side's stones recur across many positions, so most calls are hits.
         self.completing = _Memo(geometry.completing_cells)
@@ -134,6 +147,11 @@ class Solver:
         self.open_cells = _Memo(lambda opp: geometry.reachable_by(geometry.full ^ opp))
         # The windows a side can still fill, given the other's stones.
         self.live_lines = _Memo(lambda opp: [line for line in geometry.lines if not line & opp])
+
+    @functools.cached_property
+    def pairings(self) -> Pairings:
+        """The pairing test and its memos, made at the first solve (3x3's many cold solvers never need it)."""
+        return Pairings(self.rules)
 
     # -- public --------------------------------------------------------------
 
@@ -252,6 +270,13 @@ def exact_score(search_in: Callable[[int, int], int], empties: int) -> int:
     return score
 
 
+@functools.cache
+def window_cells(rules: Rules) -> dict[Bitboard, list[Cell]]:
+    """Each window's cells by number: weights in a list indexed by cell are quicker than a dict by bit."""
+    geometry = rules.geometry
+    return {line: [geometry.cell_of[bit] for bit in bits] for line, bits in geometry.line_bits.items()}
+
+
 class _Memo(dict[int, _T]):
     """A dict that computes and keeps ``function(key)`` for a missing key."""
 
@@ -296,8 +321,13 @@ class _Run:
         # least 1, so with this many windows or more the test cannot pass.
         half_potential = 1 << (geometry.rules.k - 1)
 
-        line_bits = geometry.line_bits
+        cell_of = geometry.cell_of
+        cells = geometry.rules.cells
+        line_cells = window_cells(geometry.rules)
         ordering_min = solver.ordering_min
+        pairing = solver.pairings.exists
+        pairing_min = solver.pairing_min
+        pairing_reply_min = solver.pairing_reply_min
 
         def by_potential(me: Bitboard, opp: Bitboard, moves: list[Move], playable: Bitboard) -> list[Move]:
             """The playable moves, the ones that weigh most in both sides' potentials first.
@@ -305,14 +335,14 @@ class _Run:
             A cell's weight is what it adds to my potential plus what it takes
             from the opponent's: the Erdos-Selfridge breaker's (and maker's) choice.
             """
-            weight: dict[Bitboard, int] = {}
+            weight = [0] * cells
             for maker, breaker in ((me, opp), (opp, me)):
                 for line in live_lines[breaker]:
                     value = 1 << (line & maker).bit_count()
-                    for bit in line_bits[line]:
-                        weight[bit] = weight.get(bit, 0) + value
+                    for cell in line_cells[line]:
+                        weight[cell] += value
             ranked = [move for move in moves if playable & move[0]]
-            ranked.sort(key=lambda move: weight.get(move[0], 0), reverse=True)
+            ranked.sort(key=lambda move: weight[cell_of[move[0]]], reverse=True)
             return ranked
 
         def cannot_complete(maker: Bitboard, breaker: Bitboard, limit: int) -> bool:
@@ -379,6 +409,12 @@ class _Run:
                 low = 0
             if low == high:
                 return low
+            # A pairing proves a side cannot win; tested only where that ends the search.
+            if empties >= pairing_min:
+                if high > 0 and alpha >= 0 and pairing(me, opp):
+                    return 0
+                if low < 0 and beta <= 0 and pairing(opp, me):
+                    return 0
             key = min(keys) if empties >= SYMMETRY_MIN_EMPTIES else keys[0]
             entry = table_get(key)
             if entry is not None:
@@ -408,6 +444,13 @@ class _Run:
                 live = empty & (mine | theirs)
                 dead = empty ^ live
                 playable = live | (dead & -dead)
+            if empties >= pairing_reply_min and beta <= 0 and low < 0:
+                # Where a draw is enough: a move that leaves the opponent a pairing
+                # holds it, so this node cuts off without searching any move.
+                for bit, _ in moves:
+                    if playable & bit and pairing(opp, me | bit):
+                        table[key] = (0, high)
+                        return 0
             if not threats and empties >= ordering_min:
                 moves = by_potential(me, opp, moves, playable)
             for bit, delta in moves:
