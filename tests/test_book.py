@@ -108,6 +108,18 @@ def test_a_killed_build_goes_on_from_its_last_save(tmp_path):
     assert load_book(path).entries == fresh.entries
 
 
+def test_a_build_in_two_processes_is_the_book_one_process_builds(tmp_path):
+    one = build_book(RULES_4X4, 2, tmp_path / "one.json.gz", ENGINE_VERSION)
+    seen = []
+    two = build_book(RULES_4X4, 2, tmp_path / "two.json.gz", ENGINE_VERSION, seen.append, jobs=2)
+    assert two.entries == one.entries and two.max_stones == one.max_stones == 2
+    assert load_book(tmp_path / "two.json.gz").entries == one.entries
+    # Progress counts every proof once, level by level, whatever order they finish in.
+    assert [(state.stones, state.done) for state in seen] == [
+        (stones, done) for stones, total in ((0, 1), (1, 3), (2, 33)) for done in range(1, total + 1)
+    ]
+
+
 def test_a_turned_book_is_the_book_the_solver_builds_for_the_turned_board(tmp_path, capsys):
     """3x4 k=3 turned into 4x3 (through the command line) equals the 4x3 book built by proofs."""
     build_book(Rules(3, 4, 3), 3, tmp_path / "3x4.json.gz", ENGINE_VERSION)

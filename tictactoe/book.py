@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import multiprocessing
 import os
 import random
 import threading
@@ -258,16 +259,18 @@ def build_book(
     engine: str,
     progress: Callable[[BuildProgress], None] | None = None,
     save_seconds: float = SAVE_SECONDS,
+    jobs: int = 1,
 ) -> Book:
     """Prove every position up to ``max_stones`` stones into the book at ``path``.
 
     Resumable: what a book file already at ``path`` holds (same rules and
     engine version) is kept, and the proofs are written there every
     ``save_seconds``, so a build that is killed and started again goes on
-    from its last save.  Positions are proven with one solver whose table is
-    kept between them (a table only speeds a proof up; it never changes it).
-    Raises ``BookFormatError`` when ``path`` holds a book of other rules or
-    another engine version.
+    from its last save.  ``jobs`` processes prove positions side by side,
+    each with one solver whose table is kept between its positions (a table
+    only speeds a proof up; it never changes it), so the book is the same
+    whatever ``jobs`` is.  Raises ``BookFormatError`` when ``path`` holds a
+    book of other rules or another engine version.
     """
     book = Book(rules=rules, engine=engine, max_stones=-1, entries={})
     if path.exists():
@@ -277,21 +280,67 @@ def build_book(
                 f"{path} holds a book for {book.rules}, engine {book.engine}:"
                 f" not {rules}, engine {engine}; move it away to start afresh"
             )
-    solver = Solver(rules)
     start = last_save = time.monotonic()
-    for stones, level in positions_by_stones(rules, max_stones):
-        for done, (key, board) in enumerate(level.items(), 1):
-            if key not in book.entries:
-                book.entries[key] = entry_scores(board, solver.solve(board, all_moves=True))
-            now = time.monotonic()
-            if now - last_save >= save_seconds:
-                save_book(book, path)
-                last_save = now
-            if progress is not None:
-                progress(BuildProgress(stones, done, len(level), len(book.entries), now - start))
-        book.max_stones = max(book.max_stones, stones)
+    with _Provers(rules, jobs) as provers:
+        for stones, level in positions_by_stones(rules, max_stones):
+            missing = [key for key in level if key not in book.entries]
+            done = len(level) - len(missing)
+            for key, scores in provers.prove(missing):
+                book.entries[key] = scores
+                done += 1
+                now = time.monotonic()
+                if now - last_save >= save_seconds:
+                    save_book(book, path)
+                    last_save = now
+                if progress is not None:
+                    progress(BuildProgress(stones, done, len(level), len(book.entries), now - start))
+            book.max_stones = max(book.max_stones, stones)
     save_book(book, path)
     return book
+
+
+class _Provers:
+    """Book entries proven in this process, or in ``jobs`` worker processes side by side."""
+
+    def __init__(self, rules: Rules, jobs: int) -> None:
+        self.rules = rules
+        self.pool = None
+        if jobs > 1:
+            # spawn, not fork: the parent may run threads (a web test's server, a cache).
+            context = multiprocessing.get_context("spawn")
+            self.pool = context.Pool(jobs, initializer=_start_prover, initargs=(rules,))
+        else:
+            _start_prover(rules)
+
+    def prove(self, keys: list[str]) -> Iterator[tuple[str, list[int]]]:
+        """``(key, entry)`` for each key, in the order the proofs finish."""
+        if self.pool is None:
+            return map(_prove_entry, keys)
+        return self.pool.imap_unordered(_prove_entry, keys)
+
+    def __enter__(self) -> _Provers:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        if self.pool is not None:
+            self.pool.terminate()
+            self.pool.join()
+
+
+# The solver of this process while it proves book entries (one per worker process).
+_prover: Solver | None = None
+
+
+def _start_prover(rules: Rules) -> None:
+    global _prover
+    _prover = Solver(rules)
+
+
+def _prove_entry(key: str) -> tuple[str, list[int]]:
+    """The book entry of ``key``, proven by this process's solver."""
+    assert _prover is not None, "_start_prover first"
+    board = board_of_key(_prover.rules, key)
+    return key, entry_scores(board, _prover.solve(board, all_moves=True))
 
 
 def transposed_book(book: Book) -> Book:

@@ -1,6 +1,6 @@
 """``python -m tictactoe book build|verify``: make an opening book, and check it against the solver.
 
-    python -m tictactoe book build --size 5x5 --k 4 --max-stones 3
+    python -m tictactoe book build --size 5x5 --k 4 --max-stones 3 --jobs 2
     python -m tictactoe book verify --size 5x5 --k 4 --sample 20 --seed 1
     python -m tictactoe book transpose --size 4x6 --k 4     (writes the 6x4 book from the 4x6 one)
 
@@ -53,6 +53,13 @@ def add_book_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser
         metavar="N",
         help="prove every non-terminal position with at most N stones",
     )
+    build.add_argument(
+        "--jobs",
+        type=positive_count,
+        default=1,
+        metavar="N",
+        help="prove N positions at a time in N processes (default 1; the book is the same)",
+    )
     verify = actions.add_parser("verify", help="prove book entries again and report mismatches")
     add_size_options(verify)
     verify.add_argument(
@@ -81,13 +88,13 @@ def cmd_book(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     rules = rules_from(args)
     path = args.book or book_path(rules)
     if args.book_command == "build":
-        return _build(rules, args.max_stones, path, out, err)
+        return _build(rules, args.max_stones, path, args.jobs, out, err)
     if args.book_command == "transpose":
         return _transpose(path, args.out, out)
     return _verify(path, args.sample, args.seed, out, err)
 
 
-def _build(rules: Rules, max_stones: int, path: Path, out: TextIO, err: TextIO) -> int:
+def _build(rules: Rules, max_stones: int, path: Path, jobs: int, out: TextIO, err: TextIO) -> int:
     if max_stones < 0:
         raise UsageError(f"--max-stones must be 0 or more, not {max_stones}")
     shown = {"at": -PROGRESS_EVERY}
@@ -104,7 +111,7 @@ def _build(rules: Rules, max_stones: int, path: Path, out: TextIO, err: TextIO) 
 
     start = time.monotonic()
     try:
-        book = build_book(rules, max_stones, path, ENGINE_VERSION, progress)
+        book = build_book(rules, max_stones, path, ENGINE_VERSION, progress, jobs=jobs)
     except BookFormatError as error:
         raise UsageError(str(error)) from None
     out.write(
