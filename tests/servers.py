@@ -217,6 +217,41 @@ def wait_for_workers(url: str, count: int, timeout: float = START_TIMEOUT) -> se
     return seen
 
 
+def connections_to_each_worker(url: str, workers: int, each: int, attempts: int = 400) -> list:
+    """Open keep-alive connections until each of ``workers`` workers holds ``each`` of them.
+
+    A gevent worker keeps a connection it accepted (keep-alive), so requests
+    sent over these reach known workers, whatever the kernel would have done
+    with new connections.  Returns ``http.client.HTTPConnection`` objects, the
+    first ``each`` on one worker, the next ``each`` on the next; the caller
+    closes them.  Raises ``TimeoutError`` when ``attempts`` connections were
+    not enough.
+    """
+    import http.client
+    import json
+    from urllib.parse import urlsplit
+
+    address = urlsplit(url)
+    by_worker: dict[int, list] = {}
+    for _ in range(attempts):
+        connection = http.client.HTTPConnection(address.hostname, address.port, timeout=30)
+        connection.request("GET", "/healthz")
+        response = connection.getresponse()
+        worker = json.loads(response.read())["worker"]
+        pinned = by_worker.setdefault(worker, [])
+        if len(pinned) < each:
+            pinned.append(connection)
+        else:
+            connection.close()
+        full = [pinned for pinned in by_worker.values() if len(pinned) == each]
+        if len(full) == workers:
+            return [connection for pinned in full for connection in pinned]
+    for pinned in by_worker.values():
+        for connection in pinned:
+            connection.close()
+    raise TimeoutError(f"{attempts} connections did not reach {workers} workers {each} times each")
+
+
 def gunicorn_settings(env: dict[str, str | None] | None = None) -> dict:
     """The plain values (numbers, strings) gunicorn.conf.py sets, read with ``env`` on top
     (a variable given as None is unset).

@@ -10,7 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from servers import Gunicorn, wait_for_workers
+from servers import Gunicorn, connections_to_each_worker, wait_for_workers
 from test_api import optimal_moves, position_value
 
 # 5x5, four in a row: a search of about 0.1 s, long enough for requests to meet.
@@ -71,10 +71,36 @@ def test_a_position_solved_by_one_worker_is_a_hit_for_the_other(env):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("payload", [SLOW, FOUR_BY_FOUR], ids=["5x5k4", "4x4k4"])
-# gunicorn.conf.py's gevent workers, and sync workers (one request at a time each).
-@pytest.mark.parametrize("extra", [[], ["--worker-class", "sync"]], ids=["gevent-workers", "sync-workers"])
-def test_concurrent_identical_requests_run_one_search(env, extra, payload):
-    with Gunicorn(workers=2, env=env, extra_args=extra) as server:
+def test_concurrent_identical_requests_to_two_gevent_workers_run_one_search(env, payload):
+    """gunicorn.conf.py's gevent workers, four requests on each at once."""
+    with Gunicorn(workers=2, env=env) as server:
+        # One gevent worker may accept every new connection of a burst, so the
+        # requests go over keep-alive connections known to reach each worker.
+        connections = connections_to_each_worker(server.url, workers=2, each=4)
+        barrier = threading.Barrier(len(connections))
+
+        def ask(connection):
+            barrier.wait()
+            connection.request("POST", "/move", json.dumps(payload), {"Content-Type": "application/json"})
+            response = connection.getresponse()
+            return response.status, json.loads(response.read())
+
+        try:
+            with ThreadPoolExecutor(len(connections)) as pool:
+                answers = list(pool.map(ask, connections))
+        finally:
+            for connection in connections:
+                connection.close()
+        assert_one_search(server.url, answers)
+        workers = [body["worker"] for _, body in answers]
+        assert len(set(workers[:4])) == len(set(workers[4:])) == 1 and workers[0] != workers[4]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("payload", [SLOW, FOUR_BY_FOUR], ids=["5x5k4", "4x4k4"])
+def test_concurrent_identical_requests_to_two_sync_workers_run_one_search(env, payload):
+    """Sync workers: one request at a time each, so a busy worker leaves the next request to the other."""
+    with Gunicorn(workers=2, env=env, extra_args=["--worker-class", "sync"]) as server:
         wait_for_workers(server.url, 2)  # both have booted, so both can take requests
         barrier = threading.Barrier(8)
 
@@ -84,16 +110,21 @@ def test_concurrent_identical_requests_run_one_search(env, extra, payload):
 
         with ThreadPoolExecutor(8) as pool:
             answers = list(pool.map(ask, range(8)))
-        assert all(status == 200 for status, _ in answers)
-        bodies = [body for _, body in answers]
-        assert all(body["proven"] for body in bodies)
-        assert len({(body["value"], body["plies"]) for body in bodies}) == 1
-        assert sum(not body["cached"] for body in bodies) == 1
-        totals = get(server.url + "/stats")["total"]
-        assert totals["searches"] == 1
-        assert totals["stored"] == 1
-        assert totals["waited"] + totals["hits"] == 7
-        assert len({body["worker"] for body in bodies}) == 2  # both workers took part
+        assert_one_search(server.url, answers)
+        assert len({body["worker"] for _, body in answers}) == 2  # both workers took part
+
+
+def assert_one_search(url: str, answers: list[tuple[int, dict]]) -> None:
+    """Eight answers to one position: all proven and equal, and one search behind them all."""
+    assert all(status == 200 for status, _ in answers)
+    bodies = [body for _, body in answers]
+    assert all(body["proven"] for body in bodies)
+    assert len({(body["value"], body["plies"]) for body in bodies}) == 1
+    assert sum(not body["cached"] for body in bodies) == 1
+    totals = get(url + "/stats")["total"]
+    assert totals["searches"] == 1
+    assert totals["stored"] == 1
+    assert totals["waited"] + totals["hits"] == 7
 
 
 @pytest.mark.slow
