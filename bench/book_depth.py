@@ -18,16 +18,17 @@ exists for::
 from __future__ import annotations
 
 import argparse
-import random
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from sampling import sampled_levels, stone_range
+
 from tictactoe import DEFAULT_BUDGET, Board, Rules, SearchTimeout, Solver, analyse
 from tictactoe.analysis import ALWAYS_EXACT_MAX_EMPTIES, EXACT_SHARE
-from tictactoe.book import book_for, positions_by_stones
+from tictactoe.book import book_for
 from tictactoe.cli import parse_size
 
 
@@ -39,12 +40,6 @@ def proof_cost(board: Board, all_moves: bool, cap: float) -> tuple[float, int] |
     except SearchTimeout:
         return None
     return time.monotonic() - start, result.nodes
-
-
-def stone_range(text: str) -> range:
-    """``3`` or ``0-3`` as a range of stone counts."""
-    low, _, high = text.partition("-")
-    return range(int(low), int(high or low) + 1)
 
 
 def worst(costs: list[tuple[float, int] | None], cap: float) -> str:
@@ -82,14 +77,8 @@ def main() -> None:
         f"  {'worst /move (s, nodes)':>23}  {'worst /analyze (s, nodes)':>26}"
         f"  {'analyse proven':>14}"
     )
-    for count, level in positions_by_stones(rules, max(stones)):
-        if count not in stones:
-            continue
-        boards = list(level.values())
-        measured = "all"
-        if len(boards) > args.sample:
-            boards = random.Random(args.seed).sample(boards, args.sample)
-            measured = f"sample of {args.sample}"
+    for count, positions, boards in sampled_levels(rules, stones, args.sample, args.seed):
+        measured = "all" if len(boards) == positions else f"sample of {len(boards)}"
         empties = rules.cells - count
         share = DEFAULT_BUDGET * (1.0 if empties <= ALWAYS_EXACT_MAX_EMPTIES else EXACT_SHARE)
         move_times, analyze_times, proven = [], [], 0
@@ -98,7 +87,7 @@ def main() -> None:
             analyze_times.append(proof_cost(board, True, args.cap))
             proven += analyse(board, budget=DEFAULT_BUDGET, all_moves=True).proven
         print(
-            f"{count:>6}  {len(level):>9,}  {measured:>14}  {share:>10.2f} s"
+            f"{count:>6}  {positions:>9,}  {measured:>14}  {share:>10.2f} s"
             f"  {worst(move_times, args.cap):>23}  {worst(analyze_times, args.cap):>26}"
             f"  {proven:>6}/{len(boards):<7}",
             flush=True,

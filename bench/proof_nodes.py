@@ -16,16 +16,17 @@ too, but depend on the machine and its load::
 from __future__ import annotations
 
 import argparse
-import random
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from sampling import sampled_levels, stone_range
+
 from tictactoe import Board, Rules, Solver
 from tictactoe import solver as solver_module
-from tictactoe.book import position_key, positions_by_stones
+from tictactoe.book import position_key
 from tictactoe.cli import parse_size
 
 
@@ -59,15 +60,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", type=parse_size, required=True, metavar="RxC")
     parser.add_argument("--k", type=int, default=4)
-    parser.add_argument("--stones", default="0-3", help="stone counts, like 3 or 0-3 (default 0-3)")
+    parser.add_argument(
+        "--stones", type=stone_range, default="0-3", help="stone counts, like 3 or 0-3 (default 0-3)"
+    )
     parser.add_argument("--sample", type=int, default=12, help="positions per stone count at most (seeded)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--cap", type=float, default=1e6, help="nodes at most per proof (default 1e6)")
     parser.add_argument("--each", action="store_true", help="a line per position")
     args = parser.parse_args()
     rules = Rules(*args.size, args.k)
-    low, _, high = args.stones.partition("-")
-    stones = range(int(low), int(high or low) + 1)
     cap = int(args.cap)
     cap_nodes(cap)
     print(f"{rules}: cold proofs capped at {cap:,} nodes; '>' marks proofs stopped at the cap")
@@ -75,12 +76,7 @@ def main() -> None:
         f"{'stones':>6}  {'measured':>9}  {'/move nodes':>12}  {'capped':>6}  {'worst':>10}"
         f"  {'/analyze nodes':>14}  {'capped':>6}  {'worst':>10}  {'CPU s':>7}"
     )
-    for count, level in positions_by_stones(rules, max(stones)):
-        if count not in stones:
-            continue
-        boards = list(level.values())
-        if len(boards) > args.sample:
-            boards = random.Random(args.seed).sample(boards, args.sample)
+    for count, _, boards in sampled_levels(rules, args.stones, args.sample, args.seed):
         totals = {False: [0, 0, 0], True: [0, 0, 0]}  # nodes (capped ones at the cap), capped, worst
         seconds = 0.0
         for board in boards:
