@@ -227,12 +227,13 @@ class Solver:
             best = exact_score(
                 lambda a, b: run.search(me, opp, keys, my_side, opp_side, empties, a, b), empties
             )
-            # A move is optimal when its score reaches the best: a window just
-            # around it returns the score exactly when it does.
+            # A move is optimal when its score reaches the best.  No move scores
+            # more, so the null window just below the best decides it (a wider
+            # window would also prove what the move scores when it falls short).
             best_bits = [
                 bit
                 for members in classes.values()
-                if child_score(*members[0], best - 1, best + 1) == best
+                if child_score(*members[0], best - 1, best) >= best
                 for bit, _ in members
             ]
         value = score_to_value(best, empties)
