@@ -31,10 +31,10 @@ What makes it fast, each one a cut in the tree:
   canonical form under the board's symmetries, so mirror images share entries;
 - move ordering: forced moves first; at nodes with 8 or more empty cells, by
   the weight of a cell in both sides' live windows (4^stones in each window
-  through it), my windows counted 8 times over where I need more than a draw
-  and twice where a draw is enough (my own lines first: on a seeded sample of
-  5x5 k=4 positions with 4 and 5 stones this took 3.2 times fewer nodes than
-  the Erdos-Selfridge 2^stones with both sides alike); nearer the leaves,
+  through it), my windows counted twice where a draw is enough and 8 times
+  over elsewhere (my own lines first: on a seeded sample of 5x5 k=4
+  positions with 4 and 5 stones this took 3.2 times fewer nodes than the
+  Erdos-Selfridge 2^stones with both sides alike); nearer the leaves,
   central cells (the most lines) first;
 - null windows: the win/draw/loss value is found first with the window (-1, 1),
   and only then the exact distance.
@@ -69,7 +69,8 @@ TICK_NODES = 4096  # how often the deadline is checked and progress reported
 PAIRING_MIN_EMPTIES = 10
 PAIRING_REPLY_MIN_EMPTIES = 10
 # How many times over a cell's weight for my own lines counts against its weight for the
-# opponent's when moves are ranked: where a draw is enough, and where I need more.
+# opponent's when moves are ranked: where a draw is enough (beta <= 0), and elsewhere
+# (a win is needed, or the window still spans the draw).
 MINE_DRAW = 2
 MINE_WIN = 8
 
@@ -468,9 +469,9 @@ class _Run:
                         table[key] = (0, high)
                         return 0
             if not threats and empties >= ordering_min:
-                # My own lines count most where I need more than a draw (my
-                # winning tries come first), less where a draw is enough
-                # (a counter-threat is still the strongest defence).
+                # My own lines count most where a draw is not enough to cut off
+                # (my winning tries first), less where it is (a counter-threat
+                # is still the strongest defence).
                 mine = MINE_DRAW if beta <= 0 else MINE_WIN
                 moves = by_potential(me, opp, moves, playable, mine)
             for bit, delta in moves:
