@@ -211,3 +211,39 @@ def test_higher_scores_are_the_moves_that_rank_higher(empties):
     scores = range(-empties, empties + 1)
     ranks = [solver_module.score_to_value(score, empties).rank() for score in scores]
     assert ranks == sorted(ranks) and len(set(ranks)) == len(ranks)
+
+
+@pytest.mark.parametrize(("mine_draw", "mine_win"), [(2, 8), (1, 1), (0, 0), (8, 2)])
+def test_the_move_order_never_changes_a_value(monkeypatch, mine_draw, mine_win):
+    """Moves are ranked by weights that depend on the window (``MINE_DRAW``, ``MINE_WIN``):
+    whatever the weights, every move's value of seeded 4x4 k=4 positions with 9 or 10
+    empty cells (ranked at every node down to 8 empty cells) is minimax's."""
+    monkeypatch.setattr(solver_module, "MINE_DRAW", mine_draw)
+    monkeypatch.setattr(solver_module, "MINE_WIN", mine_win)
+    rng = random.Random(44)
+    checked = 0
+    while checked < 30:
+        position = random_position(rng, 4, 4, 4, 6 + rng.randrange(2))
+        if position is not None:
+            check_against_oracle(position, 4, Solver(Rules(4, 4, 4)))
+            checked += 1
+
+
+def test_the_best_moves_are_the_moves_every_value_ranks_best():
+    """``/move`` decides each class of move with a null window just below the best score;
+    ``/analyze`` proves every move's exact value: on seeded 4x5 k=4 positions with 4 to 7
+    stones (ranked moves, pairings and every window in play) the best moves agree."""
+    rules = Rules(4, 5, 4)
+    rng = random.Random(45)
+    checked = 0
+    while checked < 80:
+        position = random_position(rng, 4, 5, 4, 4 + rng.randrange(4))
+        if position is None:
+            continue
+        board = Board.from_text(list(position), k=4)
+        short = Solver(rules).solve(board)
+        full = Solver(rules).solve(board, all_moves=True)
+        top = max(mv.rank() for mv in full.move_values.values())
+        assert short.best_moves == [c for c, mv in full.move_values.items() if mv.rank() == top], board
+        assert (short.value, short.plies) == (full.value, full.plies), board
+        checked += 1

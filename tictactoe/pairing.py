@@ -23,9 +23,11 @@ the line's empty cells covering its live windows (a pair in the middle of a
 row covers both of its windows on a 5-wide board).  Each line's choices
 depend only on the stones on that line and are kept (``_options``); the
 whole test is a small search for one choice per line, with no cell used
-twice.  The search gives up after ``STEP_LIMIT`` steps and answers False:
-False means "no pairing found", never "the maker can win".  Answers are kept
-by position too: the solver asks of a child what it asked of each move.
+twice, and no search at all when the lines left to stop need more pairs
+than the empty cells hold.  The search gives up after ``STEP_LIMIT`` steps
+and answers False: False means "no pairing found", never "the maker can
+win".  Answers are kept by position too: the solver asks of a child what it
+asked of each move.
 """
 
 from __future__ import annotations
@@ -60,6 +62,7 @@ class Pairings:
             (cells | (cells << shift), windows, {}) for cells, windows in lines_of(rules)
         ]
         self.known: dict[int, bool] = {}
+        self.full = rules.geometry.full
 
     def exists(self, maker: Bitboard, breaker: Bitboard) -> bool:
         """Whether a pairing stops every window ``maker`` can still fill against ``breaker``.
@@ -80,6 +83,9 @@ class Pairings:
         """``exists`` without the kept answers: each line's choices, then one per line."""
         needs = []
         forced = 0
+        # Each line with a window left to stop takes a pair of its own: past
+        # the empty cells' count of pairs there is no pairing to search for.
+        spare = (self.full ^ maker ^ breaker).bit_count()
         for cells, windows, memo in self.lines:
             state = position & cells
             try:
@@ -90,6 +96,9 @@ class Pairings:
                 options = memo[state] = _options(windows, maker, breaker)
             if options is None:
                 continue
+            spare -= 2
+            if spare < 0:
+                return False
             if len(options) <= 1:  # the line has one choice or none: no search for it
                 if not options or options[0] & forced:
                     return False
