@@ -37,10 +37,16 @@ SOURCES = ("book", "proof", "threats", "heuristic")
 
 
 def play_game(
-    rules: Rules, opponent: str, engine_is_x: bool, rng: random.Random, tally: dict[int, Counter[str]]
+    rules: Rules,
+    opponent: str,
+    engine_is_x: bool,
+    rng: random.Random,
+    tally: dict[int, Counter[str]],
+    guesses: list[Board],
 ) -> float:
     """Play one game, adding each counted answer's source to ``tally`` by stone count.
 
+    Positions answered by the heuristic search are added to ``guesses``.
     Returns the slowest counted answer's seconds.
     """
     board = Board(rules)
@@ -55,6 +61,8 @@ def play_game(
             slowest = max(slowest, time.monotonic() - start)
             assert decision.result is not None
             tally[stones][decision.result.source.value if decision.result.proven else "heuristic"] += 1
+            if not decision.result.proven:
+                guesses.append(board.copy())
             board.play(decision.move)
         else:
             board.play(quick_move(board, opponent, rng))
@@ -68,11 +76,15 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--opponent", choices=("self", "medium", "easy"), default="self")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--show-guesses", action="store_true", help="print the positions not proven")
     args = parser.parse_args()
     rules = Rules(*args.size, args.k)
     tally: dict[int, Counter[str]] = defaultdict(Counter)
     rng = random.Random(args.seed)
-    slowest = max(play_game(rules, args.opponent, game % 2 == 0, rng, tally) for game in range(args.games))
+    guesses: list[Board] = []
+    slowest = max(
+        play_game(rules, args.opponent, game % 2 == 0, rng, tally, guesses) for game in range(args.games)
+    )
     print(
         f"{rules}, {args.games} games against {args.opponent}, budget {DEFAULT_BUDGET:g} s,"
         f" load average {os.getloadavg()[0]:.1f}; slowest answer {slowest:.2f} s"
@@ -84,6 +96,9 @@ def main() -> None:
         total.update(row)
         print(format_row(str(stones), row))
     print(format_row("all", total))
+    if args.show_guesses:
+        for board in guesses:
+            print("not proven:", "/".join(board.to_text()))
 
 
 def format_row(label: str, row: Counter[str]) -> str:
