@@ -256,8 +256,9 @@ def test_a_valid_entry_passes_the_checks_on_every_position(tmp_path):
 
 def test_unproven_results_are_never_stored(tmp_path):
     client = make_app(tmp_path, SEARCH_BUDGET="0.01").test_client()
-    # 5x5, four in a row, four stones: takes the solver seconds, far beyond 10 ms
-    board = ["...o.", ".....", "...o.", "x....", "...x."]
+    # 5x5, four in a row, five stones (one past the opening book): a cold proof
+    # takes about 30,000 nodes, far beyond 10 ms
+    board = ["x...o", "x....", "....x", ".....", "..o.."]
     for _ in range(2):
         body = client.post("/move", json={"board": board, "k": 4}).get_json()
         assert body["proven"] is False and body["cached"] is False
