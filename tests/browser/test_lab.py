@@ -49,6 +49,9 @@ def test_the_centre_experiment_and_the_game_link(open_page, app_server):
     page.goto(app_server.url + "/")
     page.get_by_role("link", name="Lab").click()
     expect(page).to_have_url(app_server.url + "/lab")
+    # The URL changes when the lab's page arrives, before its module script has run and
+    # wired the buttons; the module has run once the DOM content is loaded.
+    page.wait_for_load_state("domcontentloaded")
     page.get_by_role("button", name="Reply after X takes the centre").click()
     expect(page.locator("#lab-status")).to_contain_text("Done", timeout=30_000)
     expect(page.get_by_label("Type it")).to_have_value(".../.x./...")
