@@ -303,7 +303,6 @@ class _Provers:
     """Book entries proven in this process, or in ``jobs`` worker processes side by side."""
 
     def __init__(self, rules: Rules, jobs: int) -> None:
-        self.rules = rules
         self.pool = None
         if jobs > 1:
             # spawn, not fork: the parent may run threads (a web test's server, a cache).
@@ -325,15 +324,17 @@ class _Provers:
         if self.pool is not None:
             self.pool.terminate()
             self.pool.join()
+        _start_prover(None)  # a build's table can take a gigabyte: let it go
 
 
 # The solver of this process while it proves book entries (one per worker process).
 _prover: Solver | None = None
 
 
-def _start_prover(rules: Rules) -> None:
+def _start_prover(rules: Rules | None) -> None:
+    """Give this process a fresh solver of ``rules`` (None: no solver)."""
     global _prover
-    _prover = Solver(rules)
+    _prover = None if rules is None else Solver(rules)
 
 
 def _prove_entry(key: str) -> tuple[str, list[int]]:
