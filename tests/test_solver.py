@@ -11,6 +11,7 @@ import pytest
 import tictactoe.solver as solver_module
 from tests import minimax
 from tictactoe import Board, Rules, SearchTimeout, Solver, analyse, choose_move, solve
+from tictactoe.values import Source, Value
 
 ALL_3X3 = sorted(minimax.reachable(3, 3, 3))
 LIVE_3X3 = [b for b in ALL_3X3 if not minimax.is_over(b, 3)]
@@ -192,6 +193,24 @@ def test_analyse_marks_an_unfinished_search_as_not_proven():
 def test_analyse_proves_what_fits_in_its_budget():
     result = analyse(Board.from_text(["x..", ".o.", "..."]), budget=5)
     assert result.proven and result.value == "draw"
+
+
+def test_analyse_tries_the_solver_on_27_empty_cells_with_k_4_only(monkeypatch):
+    # . . . . . .
+    # . . . . . .
+    # . . x . o x     o to move, 27 empty cells: past the 5x6 book, a draw
+    # . . . . . .
+    # . . . . . .
+    rows = ["......", "......", "..x.ox", "......", "......"]
+    result = analyse(Board.from_text(rows, k=4), budget=60)
+    assert (result.value, result.proven, result.source) == (Value.DRAW, True, Source.PROOF)
+
+    def untouchable(rules):
+        raise AssertionError(f"the solver was tried on {rules}")
+
+    # The same stones with k=5 are left to threat and heuristic search.
+    monkeypatch.setattr("tictactoe.analysis.Solver", untouchable)
+    assert analyse(Board.from_text(rows, k=5), budget=0.2).source == Source.HEURISTIC
 
 
 def test_progress_is_reported_during_a_long_solve(monkeypatch):

@@ -255,6 +255,28 @@ def test_analyse_plays_the_defence_and_reports_threat_wins_proven():
     assert not baseline.proven and baseline.source == Source.HEURISTIC
 
 
+LOST_TO_TWO_TWOS = [  # o to move (k=4): whichever two o blocks, x's other makes .xxx. and wins
+    "o....o",
+    "......",
+    "..xx..",
+    "......",
+    "..xx..",
+    "o.....",
+]
+
+
+def test_when_every_move_lets_the_opponent_win_by_threats_the_loss_is_proven():
+    board, _ = position(LOST_TO_TWO_TWOS, k=4)
+    tactics = examine(board, NO_DEADLINE)
+    assert tactics.lost is not None and set(tactics.lost) == set(board.legal_moves())
+    result = analyse(board, budget=2.0, all_moves=True)
+    assert result.proven and result.value == Value.LOSS and result.source == Source.THREATS
+    exact = Solver(board.rules).solve(board, all_moves=True)
+    # Here the sequences found are the quickest wins, so the plies are exact too.
+    assert (result.value, result.plies) == (exact.value, exact.plies) == (Value.LOSS, 4)
+    assert result.move_values == exact.move_values
+
+
 # -- properties on random positions --------------------------------------------------------
 
 
@@ -306,6 +328,25 @@ def test_threat_wins_agree_with_the_exact_solver(rules, stones):
         move_value = exact.move_values[win.move]
         assert move_value.value == Value.WIN and move_value.plies <= win.plies
     assert wins >= 5
+
+
+@pytest.mark.parametrize("rules, stones", [(Rules(5, 5, 4), 8), (Rules(6, 6, 4), 16)])
+def test_threat_loss_proofs_agree_with_the_exact_solver(rules, stones):
+    rng = random.Random(stones + rules.k)
+    losses = 0
+    for _ in range(40):
+        board = random_position(rules, stones + rng.randrange(3), rng)
+        lost = examine(board, NO_DEADLINE).lost
+        if lost is None:
+            continue
+        losses += 1
+        assert set(lost) == set(board.legal_moves())
+        exact = Solver(rules).solve(board, all_moves=True)
+        assert exact.value == Value.LOSS, f"a loss reported where the solver finds {exact.value}:\n{board}"
+        for cell, refutation in lost.items():
+            # The opponent wins within the sequence found (perhaps sooner).
+            assert exact.move_values[cell].plies <= 1 + refutation.plies
+    assert losses >= 5  # the sample holds enough losses to mean something
 
 
 def test_the_three_cells_are_the_four_makers_that_win_twice_and_their_wins():

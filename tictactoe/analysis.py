@@ -11,7 +11,9 @@ On boards with k >= 4 the heuristic search is preceded by threat-space search
 (``threats.examine``), within shares of what is left of the budget, by
 continuous fours, then threes and fours (``THREAT_VCT``): a forced win found
 there is played and reported proven (a found sequence is a proof); an
-opponent's forced win limits the heuristic search to the moves that refute it.
+opponent's forced win limits the heuristic search to the moves that refute it,
+and when every legal move lets the opponent win by threats, the loss is
+reported proven too (the move chosen is one whose refutation is longest).
 """
 
 from __future__ import annotations
@@ -23,14 +25,19 @@ from .board import Board
 from .book import book_answer
 from .deepening import deepen
 from .errors import GameOverError
+from .rules import Rules
 from .solver import SearchTimeout, Solver, SolveResult
-from .threats import examine
-from .values import Source, Value
+from .threats import Tactics, examine
+from .values import MoveValue, Source, Value
 
 DEFAULT_BUDGET = 1.0
 # Boards with more empty cells than this are not given to the exact solver at
 # all: it could not finish, and the heuristic search needs the whole budget.
 EXACT_MAX_EMPTIES = 25
+# With k = 4 lines are short and proofs end early: two more (the 5x6 board's
+# positions just past its book, 3 stones; docs/benchmarks.md, "Trying the solver
+# on 27 empty cells").
+EXACT_MAX_EMPTIES_K4 = 27
 # On boards the solver may not finish, it gets this share of the budget: most of it,
 # because a proof is the answer these boards (up to 25 empty cells) are meant to get,
 # and the heuristic search's last fifth is enough for its guess where none comes
@@ -46,6 +53,11 @@ THREAT_MIN_K = 4  # below this, "fours" and "threes" are not a game's tactics
 # plies that decide games and lost (docs/benchmarks.md).
 THREAT_VCT = True
 RETURN_MARGIN = 0.02  # seconds kept back from the budget for the search to unwind
+
+
+def exact_max_empties(rules: Rules) -> int:
+    """The most empty cells a position may have for ``analyse`` to try the exact solver on it."""
+    return EXACT_MAX_EMPTIES_K4 if rules.k == 4 else EXACT_MAX_EMPTIES
 
 
 def analyse(
@@ -72,7 +84,7 @@ def analyse(
         return booked
     start = time.monotonic()
     empties = board.empty.bit_count()
-    if budget is None or empties <= EXACT_MAX_EMPTIES:
+    if budget is None or empties <= exact_max_empties(board.rules):
         solver = solver or Solver(board.rules)
         if budget is None:
             return solver.solve(board, all_moves=all_moves, progress=progress)
@@ -100,7 +112,31 @@ def analyse(
                 proven=True,
                 source=Source.THREATS,
             )
+        if tactics.lost is not None:
+            return _threat_loss(tactics, all_moves, start)
         root_moves = tactics.defences
     result = deepen(board, deadline=deadline, progress=progress, root_moves=root_moves, forcing=threats)
     result.seconds = time.monotonic() - start
     return result
+
+
+def _threat_loss(tactics: Tactics, all_moves: bool, start: float) -> SolveResult:
+    """The answer when every move lets the opponent win by threats (``tactics.lost`` is set).
+
+    Each move's plies are one more than its refutation's: they count the
+    found sequences, so they are what the proof shows, not necessarily the
+    longest resistance there is.  The best moves are those of
+    ``tactics.defences``, the ones whose refutation is longest.
+    """
+    assert tactics.lost is not None and tactics.defences
+    values = {cell: MoveValue(Value.LOSS, 1 + refutation.plies) for cell, refutation in tactics.lost.items()}
+    return SolveResult(
+        value=Value.LOSS,
+        plies=values[tactics.defences[0]].plies,
+        best_moves=tactics.defences,
+        nodes=tactics.nodes,
+        seconds=time.monotonic() - start,
+        proven=True,
+        move_values=values if all_moves else None,
+        source=Source.THREATS,
+    )

@@ -42,6 +42,7 @@ opponent would have one if it were to move, the moves that refute it.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import time
 from collections.abc import Callable
@@ -70,6 +71,14 @@ OUTSIDE_REPLY_PLIES = 4
 OWN_WIN_SHARE = 0.1
 THREAT_SHARE = 0.4
 DEFENCE_SHARE = 0.75
+# When no defence was found, the share by which the proof that none exists (every
+# legal move tested, ``_loss_proof``) stops.  It is tried only then, where the
+# heuristic search that the rest of the time is for can only choose how to lose.
+LOSS_SHARE = 0.9
+# ... and only on boards with at most this many empty cells (7x7 and smaller): the
+# boards where an answer is meant to be proven, and where testing every move fits.
+# On 15x15 the heuristic search keeps its time for choosing how to resist.
+LOSS_PROOF_MAX_EMPTIES = 49
 
 
 @dataclass(frozen=True)
@@ -365,13 +374,17 @@ class Tactics:
     ``defences``: when there is such a threat, the moves to choose among:
     those found to refute it (the opponent, to move after them, has no threat
     win any more) or, failing those, the likeliest ones (see
-    ``_refutations``); None when there is nothing to refute.  ``nodes``:
-    the nodes of every search made.
+    ``_refutations``); None when there is nothing to refute.  ``lost``: when
+    every legal move lets the opponent win by threats, each move's refutation
+    (the opponent's win, to move after it): a proof that the side to move has
+    lost; ``defences`` are then the moves whose refutation is longest.
+    ``nodes``: the nodes of every search made.
     """
 
     win: ThreatWin | None = None
     threat: ThreatWin | None = None
     defences: list[Cell] | None = None
+    lost: dict[Cell, ThreatWin] | None = None
     nodes: int = 0
 
 
@@ -401,7 +414,13 @@ def examine(board: Board, deadline: float, vct: bool = True) -> Tactics:
         return Tactics(win=win, nodes=searches.nodes)
     probe = ThreatSearch(board.rules, windows=searches.windows)
     if probe.winning_cells(opp, me):
-        return Tactics(nodes=searches.nodes)  # a four: the block is forced, nothing to choose
+        # A four: the block is forced, nothing to choose; but after it, the
+        # opponent may still win, which one search shows.
+        tactics = Tactics(nodes=searches.nodes)
+        if board.empty.bit_count() > LOSS_PROOF_MAX_EMPTIES:
+            return tactics
+        searches.deadline = start + span * THREAT_SHARE
+        return _lost_or_not(board, me, opp, searches, tactics, vct)
     _, my_fours, my_raisers = probe.shapes(me, opp)
     standing = probe.three_cells(opp, me)
     searches.deadline = start + span * THREAT_SHARE
@@ -422,11 +441,59 @@ def examine(board: Board, deadline: float, vct: bool = True) -> Tactics:
             *one_bits(my_raisers & ~my_fours & ~threat.cells),
         ]
     searches.deadline = start + span * DEFENCE_SHARE
-    defences = _refutations(board, me, opp, threat, candidates, searches, vct)
+    defences, hopeless = _refutations(board, me, opp, threat, candidates, searches, vct)
     if not defences:
         # The threat cannot be stopped: delay it.
         defences = _cells(board, (threat.cells | my_fours) & board.empty)
-    return Tactics(threat=threat, defences=defences, nodes=searches.nodes)
+    tactics = Tactics(threat=threat, defences=defences, nodes=searches.nodes)
+    if not hopeless or board.empty.bit_count() > LOSS_PROOF_MAX_EMPTIES:
+        return tactics
+    searches.deadline = start + span * LOSS_SHARE
+    return _lost_or_not(board, me, opp, searches, tactics, vct)
+
+
+def _lost_or_not(
+    board: Board, me: Bitboard, opp: Bitboard, searches: _Searches, tactics: Tactics, vct: bool = True
+) -> Tactics:
+    """``tactics`` with ``lost`` set when ``_loss_proof`` proves the side to move lost in time."""
+    try:
+        lost = _loss_proof(board, me, opp, searches, vct)
+    except SearchTimeout:
+        lost = None
+    if lost is None:
+        return dataclasses.replace(tactics, nodes=searches.nodes)
+    longest = max(refutation.plies for refutation in lost.values())
+    defences = [cell for cell, refutation in lost.items() if refutation.plies == longest]
+    return dataclasses.replace(tactics, defences=defences, lost=lost, nodes=searches.nodes)
+
+
+def _loss_proof(
+    board: Board, me: Bitboard, opp: Bitboard, searches: _Searches, vct: bool = True
+) -> dict[Cell, ThreatWin] | None:
+    """For every legal move of ``me`` (to move), the opponent's threat win after it; None if one has none.
+
+    Every legal move is tested, so a full answer is a proof of loss that does
+    not lean on which replies the threat search considers.  A move that lets
+    an opponent's winning cell stand loses to the five at once.  Raises
+    ``SearchTimeout`` at ``searches``' deadline.
+    """
+    probe = ThreatSearch(board.rules, windows=searches.windows)
+    if probe.winning_cells(me, opp):
+        return None  # my own five is on the board to take
+    fives = probe.winning_cells(opp, me)
+    cell_of = board.geometry.cell_of
+    lost = {}
+    for move in one_bits(board.empty):
+        standing = fives & ~move
+        if standing:
+            five = standing & -standing
+            lost[cell_of[move]] = ThreatWin(cell_of[five], 1, five, 0)
+            continue
+        refutation = searches.win(opp, me | move, vct)
+        if refutation is None:
+            return None
+        lost[cell_of[move]] = refutation
+    return lost
 
 
 def _cells(board: Board, cells: Bitboard) -> list[Cell]:
@@ -443,7 +510,7 @@ def _refutations(
     candidates: list[Bitboard],
     searches: _Searches,
     vct: bool = True,
-) -> list[Cell]:
+) -> tuple[list[Cell], bool]:
     """The candidates after which the opponent's threat search finds no win, tested ever deeper.
 
     First every candidate is tested against continuous fours alone (cheap);
@@ -457,7 +524,8 @@ def _refutations(
     held the level before; at the first level, only when none held).  When
     none holds at a level, the holders of the level before (they resist
     longest: at the first level, the survivors of the fours); when none
-    survives the fours, [].
+    survives the fours, [].  The flag says whether every candidate was
+    found to lose (at some level).
     """
     cell_of = board.geometry.cell_of
 
@@ -471,17 +539,18 @@ def _refutations(
     # deadline that interrupts the slower tests below leaves no such loser.
     holding, untested = _survivors(candidates, loses(None))
     if untested or not holding or not vct:
-        return [cell_of[move] for move in holding + untested]
+        return [cell_of[move] for move in holding + untested], not holding and not untested
     depth = max(threat.depth, 2)
     first = True
     while True:
         passed, untested = _survivors(holding, loses(depth))
         if untested:
-            return [cell_of[move] for move in (passed or untested if first else passed + untested)]
+            return [cell_of[move] for move in (passed or untested if first else passed + untested)], False
         if not passed:
-            passed = holding  # all lose deeper: keep those that resist longest
-        if len(passed) <= 1 or depth >= VCT_DEPTH or passed is holding:
-            return [cell_of[move] for move in passed]
+            # All lose deeper: keep those that resist longest.
+            return [cell_of[move] for move in holding], True
+        if len(passed) <= 1 or depth >= VCT_DEPTH:
+            return [cell_of[move] for move in passed], False
         holding, depth, first = passed, depth + 1, False
 
 
@@ -501,6 +570,7 @@ def _survivors(
 
 
 __all__ = [
+    "LOSS_SHARE",
     "VCF_DEPTH",
     "VCT_DEPTH",
     "Tactics",

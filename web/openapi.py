@@ -580,7 +580,9 @@ def _schemas() -> Schema:
             "nullable": True,
             "description": "How the answer is known: proof (a full search proved it),"
             " book (proven offline, from the opening book), threats (a"
-            " forced sequence of threats was found), heuristic (the best"
+            " forced sequence of threats was found: the side to move's, or"
+            " with value loss the opponent's after every legal move; plies"
+            " then count the sequences found), heuristic (the best"
             " move of a search that ran out of budget: a guess). Kept by"
             " the cache: a hit says how the entry was solved. Null when no"
             " engine analysis stands behind the answer (a teaching engine,"

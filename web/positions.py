@@ -25,7 +25,7 @@ from werkzeug.datastructures import MultiDict
 from werkzeug.http import is_resource_modified
 
 from tictactoe import ENGINE_VERSION, Board, BoardFormatError
-from tictactoe.analysis import EXACT_MAX_EMPTIES
+from tictactoe.analysis import exact_max_empties
 
 from .answers import analysis_fields, refuse_finished, solved
 from .cache import Answer
@@ -49,7 +49,7 @@ def position() -> Response:
     refuse_finished(board)
     tag = position_etag(board)
     # Only a position the engine can prove was ever given an ETag.
-    provable = board.empty.bit_count() <= EXACT_MAX_EMPTIES
+    provable = board.empty.bit_count() <= exact_max_empties(board.rules)
     if provable and not is_resource_modified(request.environ, etag=tag):
         return _cacheable(Response(status=304), tag)
     answer = solved().solve(board, all_moves=True)

@@ -110,6 +110,8 @@ const SOURCES = {
   threats: "found a forced sequence of threats",
   heuristic: "best guess within the time limit",
 };
+// A loss known from threats: each of the engine's moves lets the player win by one.
+const THREATS_AFTER_EVERY_MOVE = "found a forced sequence of threats for you after every move it could make";
 const LEVEL_HABITS = {
   easy: "At Easy the engine plays at random, but it takes a win in one move when it sees one.",
   medium: "At Medium the engine takes a win in one move, blocks yours, and otherwise plays at random.",
@@ -121,15 +123,21 @@ export function engineDetails(view) {
   if (!info || view.mode !== "engine") return [];
   const lines = [];
   if (LEVEL_HABITS[view.level]) lines.push(LEVEL_HABITS[view.level]);
+  // A threat sequence shows a win within its length: a quicker one may exist.
+  const within = info.source === "threats" ? "within" : "in";
   if (info.value && info.proven) {
-    const moves = info.plies == null ? "" : ` in ${info.plies} ${info.plies === 1 ? "move" : "moves"}`;
+    const moves = info.plies == null ? "" : ` ${within} ${info.plies} ${info.plies === 1 ? "move" : "moves"}`;
     lines.push(info.value === "draw" ? "With best play from here, the game is a draw."
       : info.value === "win" ? `With best play from here, the engine wins${moves}.`
         : `With your best play from here, you win${moves}.`);
   } else if (view.level === "perfect") {
     lines.push("This board is too big to solve in time, so the move is the engine's best guess.");
   }
-  if (SOURCES[info.source]) lines.push(`How it knows: ${SOURCES[info.source]}.`);
+  if (info.source === "threats" && info.value === "loss") {
+    lines.push(`How it knows: ${THREATS_AFTER_EVERY_MOVE}.`);
+  } else if (SOURCES[info.source]) {
+    lines.push(`How it knows: ${SOURCES[info.source]}.`);
+  }
   if (Number.isFinite(info.nodes) && info.nodes > 0) {
     const ms = Number.isFinite(info.ms) ? ` in ${Math.round(info.ms).toLocaleString("en")} ms` : "";
     lines.push(`It looked at ${info.nodes.toLocaleString("en")} positions${ms}.`);

@@ -89,31 +89,42 @@ def test_small_cells_use_the_short_form_in_the_cells_and_the_legend(page: Page, 
     expect(page.locator("#hint-summary")).to_contain_text("W n (win), D (draw) or L n (loss)")
 
 
-def with_source(source: str | None):
-    """A route handler that passes /move on, with the answer's `source` set (or removed when None)."""
+def with_answer(**fields):
+    """A route handler that passes /move on, with the answer's ``fields`` set (removed when None)."""
 
     def handle(route: Route) -> None:
         response = route.fetch()
         answer = response.json()
-        answer.pop("source", None)
-        if source is not None:
-            answer["source"] = source
+        for name, value in fields.items():
+            answer.pop(name, None)
+            if value is not None:
+                answer[name] = value
         route.fulfill(response=response, body=json.dumps(answer))
 
     return handle
 
 
+DRAW = "With best play from here, the game is a draw."
+
+
 @pytest.mark.parametrize(
-    "source, words",
+    "fields, words",
     [
-        ("book", "How it knows: from the opening book."),
-        ("threats", "How it knows: found a forced sequence of threats."),
-        (None, None),
+        ({"source": "book"}, [DRAW, "How it knows: from the opening book."]),
+        ({"source": "threats"}, [DRAW, "How it knows: found a forced sequence of threats."]),
+        (
+            {"source": "threats", "value": "loss", "plies": 8},
+            [
+                "With your best play from here, you win within 8 moves.",
+                "How it knows: found a forced sequence of threats for you after every move it could make.",
+            ],
+        ),
+        ({"source": None}, [DRAW]),
     ],
 )
-def test_engine_details_are_plain_words_behind_a_disclosure(page: Page, app_server, source, words):
+def test_engine_details_are_plain_words_behind_a_disclosure(page: Page, app_server, fields, words):
     open_game(page, app_server)
-    page.route("**/move", with_source(source))
+    page.route("**/move", with_answer(**fields))
     page.get_by_role("button", name=cell_name(1, 1)).click()
     wait_settled(page, 2)
     details = page.locator("#engine-details")
@@ -121,11 +132,10 @@ def test_engine_details_are_plain_words_behind_a_disclosure(page: Page, app_serv
     info = page.locator("#engine-info")
     expect(info).to_be_hidden()  # closed until asked
     details.locator("summary").click()
-    expect(info).to_contain_text("With best play from here, the game is a draw.")
+    for sentence in words:
+        expect(info).to_contain_text(sentence)
     # A cached answer searched nothing, so it only has a time.
     expect(info).to_contain_text(re.compile(r"(It looked at [\d,]+ positions in|It answered in) [\d,]+ ms\."))
-    if words is None:
+    if fields["source"] is None:
         expect(info).not_to_contain_text("How it knows")
-    else:
-        expect(info).to_contain_text(words)
     assert "nodes" not in info.inner_text()

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from flask import Flask
 
 from tictactoe import Board, SolveResult, Symmetry
-from tictactoe.analysis import EXACT_MAX_EMPTIES
+from tictactoe.analysis import exact_max_empties
 
 from ..config import Settings
 from ..locks import LockUnavailable
@@ -158,7 +158,7 @@ class SolvedPositions:
         Boards with more empty cells than the engine's exact limit only get its
         heuristic search: never proven, so not worth a lookup or a lock.
         """
-        return self.backend.store is not None and board.empty.bit_count() <= EXACT_MAX_EMPTIES
+        return self.backend.store is not None and board.empty.bit_count() <= exact_max_empties(board.rules)
 
     # -- internals ----------------------------------------------------------------
 
