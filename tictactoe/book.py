@@ -269,7 +269,8 @@ def build_book(
     from its last save.  ``jobs`` processes prove positions side by side,
     each with one solver whose table is kept between its positions (a table
     only speeds a proof up; it never changes it), so the book is the same
-    whatever ``jobs`` is.  Raises ``BookFormatError`` when ``path`` holds a
+    whatever ``jobs`` is.  Within a stone count, positions whose stones are
+    nearest the centre are proven first.  Raises ``BookFormatError`` when ``path`` holds a
     book of other rules or another engine version.
     """
     book = Book(rules=rules, engine=engine, max_stones=-1, entries={})
@@ -283,7 +284,9 @@ def build_book(
     start = last_save = time.monotonic()
     with _Provers(rules, jobs) as provers:
         for stones, level in positions_by_stones(rules, max_stones):
-            missing = [key for key in level if key not in book.entries]
+            # The positions nearest the centre first: games reach them most, so a
+            # build stopped part way through a level has the ones that matter.
+            missing = sorted((key for key in level if key not in book.entries), key=_off_centre(rules))
             done = len(level) - len(missing)
             for key, scores in provers.prove(missing):
                 book.entries[key] = scores
@@ -297,6 +300,20 @@ def build_book(
             book.max_stones = max(book.max_stones, stones)
     save_book(book, path)
     return book
+
+
+def _off_centre(rules: Rules) -> Callable[[str], float]:
+    """A key's stones' distance from the board's centre, summed (rows and columns apart)."""
+    middle_row, middle_col = (rules.rows - 1) / 2, (rules.cols - 1) / 2
+
+    def distance(key: str) -> float:
+        return sum(
+            abs(index // rules.cols - middle_row) + abs(index % rules.cols - middle_col)
+            for index, mark in enumerate(key)
+            if mark != "."
+        )
+
+    return distance
 
 
 class _Provers:

@@ -104,7 +104,7 @@ def _build(rules: Rules, max_stones: int, path: Path, jobs: int, out: TextIO, er
             return
         shown["at"] = state.seconds
         err.write(
-            f"book {rules}: {state.stones} stones, {state.done:,}/{state.total:,} positions;"
+            f"book {rules}: {_stones(state.stones)}, {state.done:,}/{state.total:,} positions;"
             f" {state.entries:,} entries; {format_seconds(state.seconds)}\n"
         )
         err.flush()
@@ -115,7 +115,7 @@ def _build(rules: Rules, max_stones: int, path: Path, jobs: int, out: TextIO, er
     except BookFormatError as error:
         raise UsageError(str(error)) from None
     out.write(
-        f"book {rules}: every position up to {book.max_stones} stones,"
+        f"book {rules}: every position up to {_stones(book.max_stones)},"
         f" {len(book.entries):,} entries, {path.stat().st_size:,} bytes, {path};"
         f" this run {format_seconds(time.monotonic() - start)}\n"
     )
@@ -134,7 +134,7 @@ def _transpose(path: Path, out_path: Path | None, out: TextIO) -> int:
     out_path = out_path or book_path(turned.rules)
     size = save_book(turned, out_path)
     out.write(
-        f"book {turned.rules}: every position up to {turned.max_stones} stones,"
+        f"book {turned.rules}: every position up to {_stones(turned.max_stones)},"
         f" {len(turned.entries):,} entries, {size:,} bytes, {out_path} (turned from {path})\n"
     )
     return 0
@@ -155,8 +155,13 @@ def _verify(path: Path, sample: int | None, seed: int, out: TextIO, err: TextIO)
     )
     which = "all" if sample is None or checked == len(book.entries) else f"a sample (seed {seed}) of"
     out.write(
-        f"book {book.rules} (engine {book.engine}, up to {book.max_stones} stones):"
+        f"book {book.rules} (engine {book.engine}, up to {_stones(book.max_stones)}):"
         f" {which} {checked:,} of {len(book.entries):,} entries proven again,"
         f" {len(mismatches)} mismatches, {format_seconds(time.monotonic() - start)}\n"
     )
     return EXIT_MISMATCH if mismatches else 0
+
+
+def _stones(count: int) -> str:
+    """``count`` stones in words: "1 stone", "3 stones"."""
+    return f"{count} stone" if count == 1 else f"{count} stones"
