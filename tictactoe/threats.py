@@ -37,7 +37,9 @@ timeout proves nothing.
 
 ``examine(board, deadline)`` is what ``analyse`` asks before its heuristic
 search: the side to move's own forced win if there is one, else, when the
-opponent would have one if it were to move, the moves that refute it.
+opponent would have one if it were to move, the moves that refute it; and
+when none does, on boards up to 7x7, a proof of loss: a win of the
+opponent's found after every legal move.
 """
 
 from __future__ import annotations
