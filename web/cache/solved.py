@@ -155,8 +155,9 @@ class SolvedPositions:
     def cacheable(self, board: Board) -> bool:
         """Whether a result for this board could be proven, and so stored.
 
-        Boards with more empty cells than the engine's exact limit only get its
-        heuristic search: never proven, so not worth a lookup or a lock.
+        Boards with more empty cells than the engine's exact limit get the book
+        (answered at once), threat search (quick to find again) or the
+        heuristic search (never proven): not worth a lookup or a lock.
         """
         return self.backend.store is not None and board.empty.bit_count() <= exact_max_empties(board.rules)
 
