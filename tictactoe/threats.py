@@ -418,11 +418,9 @@ def examine(board: Board, deadline: float, vct: bool = True) -> Tactics:
     if probe.winning_cells(opp, me):
         # A four: the block is forced, nothing to choose; but after it, the
         # opponent may still win, which one search shows.
-        tactics = Tactics(nodes=searches.nodes)
-        if board.empty.bit_count() > LOSS_PROOF_MAX_EMPTIES:
-            return tactics
-        searches.deadline = start + span * THREAT_SHARE
-        return _lost_or_not(board, me, opp, searches, tactics, vct)
+        return _lost_or_not(
+            board, me, opp, searches, Tactics(nodes=searches.nodes), start + span * THREAT_SHARE, vct
+        )
     _, my_fours, my_raisers = probe.shapes(me, opp)
     standing = probe.three_cells(opp, me)
     searches.deadline = start + span * THREAT_SHARE
@@ -448,16 +446,27 @@ def examine(board: Board, deadline: float, vct: bool = True) -> Tactics:
         # The threat cannot be stopped: delay it.
         defences = _cells(board, (threat.cells | my_fours) & board.empty)
     tactics = Tactics(threat=threat, defences=defences, nodes=searches.nodes)
-    if not hopeless or board.empty.bit_count() > LOSS_PROOF_MAX_EMPTIES:
+    if not hopeless:
         return tactics
-    searches.deadline = start + span * LOSS_SHARE
-    return _lost_or_not(board, me, opp, searches, tactics, vct)
+    return _lost_or_not(board, me, opp, searches, tactics, start + span * LOSS_SHARE, vct)
 
 
 def _lost_or_not(
-    board: Board, me: Bitboard, opp: Bitboard, searches: _Searches, tactics: Tactics, vct: bool = True
+    board: Board,
+    me: Bitboard,
+    opp: Bitboard,
+    searches: _Searches,
+    tactics: Tactics,
+    deadline: float,
+    vct: bool = True,
 ) -> Tactics:
-    """``tactics`` with ``lost`` set when ``_loss_proof`` proves the side to move lost in time."""
+    """``tactics`` with ``lost`` set when ``_loss_proof`` proves the side to move lost by ``deadline``.
+
+    Tried only on boards with at most ``LOSS_PROOF_MAX_EMPTIES`` empty cells.
+    """
+    if board.empty.bit_count() > LOSS_PROOF_MAX_EMPTIES:
+        return tactics
+    searches.deadline = deadline
     try:
         lost = _loss_proof(board, me, opp, searches, vct)
     except SearchTimeout:
@@ -479,7 +488,7 @@ def _loss_proof(
     an opponent's winning cell stand loses to the five at once.  Raises
     ``SearchTimeout`` at ``searches``' deadline.
     """
-    probe = ThreatSearch(board.rules, windows=searches.windows)
+    probe = searches.searches[False]  # any search of ``searches`` reads their shared windows
     if probe.winning_cells(me, opp):
         return None  # my own five is on the board to take
     fives = probe.winning_cells(opp, me)
