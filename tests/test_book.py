@@ -225,14 +225,19 @@ def test_no_book_is_read_at_import():
 @pytest.mark.parametrize("path", SHIPPED, ids=[path.name for path in SHIPPED])
 def test_a_shipped_book_is_complete_and_agrees_with_itself(path):
     """Every canonical position up to its stone count is in it, and each move's score is the
-    score of the position it leads to, as the book has it (negated), one stone further on."""
+    score of the position it leads to, as the book has it (negated), one stone further on.
+
+    A book may hold part of the next level too (a build stopped part way, the
+    positions nearest the centre first): those entries are checked against the
+    level before them in the same way, where the book has them."""
     book = load_book(path)
     assert book.engine == ENGINE_VERSION, "rebuild the book: the engine version changed"
     assert path == book_path(book.rules)
+    part_of_next_level = any(key.count(".") < book.rules.cells - book.max_stones for key in book.entries)
     for stones, level in positions_by_stones(book.rules, book.max_stones):
         missing = set(level) - set(book.entries)
         assert not missing, f"{len(missing)} positions missing, e.g. {sorted(missing)[:3]}"
-        if stones == book.max_stones:
+        if stones == book.max_stones and not part_of_next_level:
             break
         for key, board in level.items():
             empties = board.empty.bit_count()
@@ -240,10 +245,14 @@ def test_a_shipped_book_is_complete_and_agrees_with_itself(path):
                 child = board.copy()
                 child.play(cell)
                 outcome = child.outcome()
-                if outcome is None:
-                    assert score == -book.lookup(child).score, (key, cell)
-                else:  # a move that ends the game: a win now, or a draw on the last cell
+                if outcome is not None:  # a move that ends the game: a win now, or a draw on the last cell
                     assert score == (empties if outcome.winner else 0), (key, cell)
+                    continue
+                answer = book.lookup(child)
+                if answer is None:  # only past the promised level
+                    assert stones == book.max_stones, (key, cell)
+                    continue
+                assert score == -answer.score, (key, cell)
 
 
 @pytest.mark.slow
