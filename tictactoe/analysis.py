@@ -35,8 +35,8 @@ DEFAULT_BUDGET = 1.0
 # all: it could not finish, and the heuristic search needs the whole budget.
 EXACT_MAX_EMPTIES = 25
 # With k = 4 lines are short and proofs end early: two more (the 5x6 board's
-# positions just past its book, 3 stones; docs/benchmarks.md, "Past the books:
-# 5x6 and 6x6").
+# 3-stone positions its book does not hold; docs/benchmarks.md, "Past the
+# books: 5x6 and 6x6").
 EXACT_MAX_EMPTIES_K4 = 27
 # On boards the solver may not finish, it gets this share of the budget: most of it,
 # because a proof is the answer these boards (up to 25 empty cells, 27 with k = 4) are meant to get,
