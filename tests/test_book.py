@@ -7,9 +7,11 @@ every orientation, not only the canonical one it is stored as).
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import json
 import random
+from collections.abc import Iterator
 
 import pytest
 
@@ -86,6 +88,21 @@ def test_a_book_answers_every_orientation_exactly_as_the_solver_does(tmp_path):
     assert book.lookup(Board.from_text(["x...", ".o..", "..x.", "...."], k=4)) is None
 
 
+@contextlib.contextmanager
+def recording_proofs() -> Iterator[list[str]]:
+    """A list that gets the key of every position ``Solver.solve`` is asked, in order (this process)."""
+    proven: list[str] = []
+    original_solve = Solver.solve
+
+    def recording_solve(self, board, **options):
+        proven.append(position_key(board))
+        return original_solve(self, board, **options)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Solver, "solve", recording_solve)
+        yield proven
+
+
 def off_centre(key: str) -> float:
     """How far a 4x4 key's stones are from the board's centre, rows and columns apart, summed."""
     return sum(abs(index // 4 - 1.5) + abs(index % 4 - 1.5) for index, mark in enumerate(key) if mark != ".")
@@ -110,15 +127,7 @@ def test_a_killed_build_goes_on_from_its_last_save(tmp_path):
     started = [key for key in two_stones if key in saved.entries]
     others = [key for key in two_stones if key not in saved.entries]
     assert started and max(map(off_centre, started)) <= min(map(off_centre, others))
-    solved_again = []
-    original_solve = Solver.solve
-
-    def counting_solve(self, board, **options):
-        solved_again.append(position_key(board))
-        return original_solve(self, board, **options)
-
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(Solver, "solve", counting_solve)
+    with recording_proofs() as solved_again:
         resumed = build_book(RULES_4X4, 2, path, ENGINE_VERSION)
     assert not set(solved_again) & set(saved.entries)  # nothing proven twice
     fresh = build_book(RULES_4X4, 2, tmp_path / "fresh.json.gz", ENGINE_VERSION)
@@ -219,6 +228,48 @@ def test_no_book_is_read_at_import():
     subprocess.run([sys.executable, "-c", code], check=True, cwd=BOOK_DIR.parent.parent, timeout=120)
 
 
+RULES_4X4_K3 = Rules(4, 4, 3)  # a first player win: the best moves are a few of the legal ones
+
+
+def test_the_positions_games_reach_are_those_of_games_against_the_solver(tmp_path):
+    """Every game on 4x4 k=3, in every orientation, where one side plays only the solver's
+    best moves: the positions where that side is to move, canonical, are the ones listed."""
+    book = build_book(RULES_4X4_K3, 3, tmp_path / "book.json.gz", ENGINE_VERSION)
+    solver = Solver(RULES_4X4_K3)
+    reached = {stones: set() for stones in range(4)}
+    for engine in ("x", "o"):
+        boards = [Board(RULES_4X4_K3)]
+        for stones in range(4):
+            if stones % 2 == (engine == "o"):  # the engine is to move
+                reached[stones] |= {position_key(board.canonical()[0]) for board in boards}
+            children = {}
+            for board in boards:
+                engine_moves = stones % 2 == (engine == "o")
+                for cell in solver.solve(board).best_moves if engine_moves else board.legal_moves():
+                    child = board.copy()
+                    child.play(cell)
+                    if not child.is_over():
+                        children[(child.x, child.o)] = child
+            boards = list(children.values())
+    listed = {stones: set(level) for stones, level in book_module.positions_games_reach(book, 3)}
+    assert listed == reached
+    every = dict(positions_by_stones(RULES_4X4_K3, 3))
+    assert len(listed[3]) < len(every[3]) and listed[3] <= set(every[3])
+
+
+def test_a_build_proves_the_positions_games_reach_first(tmp_path):
+    with recording_proofs() as proven:
+        book = build_book(RULES_4X4_K3, 3, tmp_path / "book.json.gz", ENGINE_VERSION)
+    reached = set().union(*(level for _, level in book_module.positions_games_reach(book, 3)))
+    assert sorted(proven) == sorted(book.entries) and book.max_stones == 3  # each once, all of them
+    first = proven[: len(reached)]
+    assert set(first) == reached, "a position games do not reach was proven before one they do"
+    # Each pass goes level by level: fewer stones first.
+    for part in (first, proven[len(reached) :]):
+        stones = [key.count("x") + key.count("o") for key in part]
+        assert stones == sorted(stones)
+
+
 # -- the shipped books ---------------------------------------------------------------
 
 
@@ -227,32 +278,35 @@ def test_a_shipped_book_is_complete_and_agrees_with_itself(path):
     """Every canonical position up to its stone count is in it, and each move's score is the
     score of the position it leads to, as the book has it (negated), one stone further on.
 
-    A book may hold part of the next level too (a build stopped part way, the
-    positions nearest the centre first): those entries are checked against the
-    level before them in the same way, where the book has them."""
+    A book may hold positions past its promised level too (a build stopped
+    part way: the positions games reach first, then the ones nearest the
+    centre): every entry is checked against the entries one stone further on
+    that the book holds, and the entries of the promised levels against all."""
     book = load_book(path)
     assert book.engine == ENGINE_VERSION, "rebuild the book: the engine version changed"
     assert path == book_path(book.rules)
-    part_of_next_level = any(key.count(".") < book.rules.cells - book.max_stones for key in book.entries)
-    for stones, level in positions_by_stones(book.rules, book.max_stones):
+    for _, level in positions_by_stones(book.rules, book.max_stones):
         missing = set(level) - set(book.entries)
         assert not missing, f"{len(missing)} positions missing, e.g. {sorted(missing)[:3]}"
-        if stones == book.max_stones and not part_of_next_level:
-            break
-        for key, board in level.items():
-            empties = board.empty.bit_count()
-            for cell, score in zip(board.legal_moves(), book.entries[key], strict=True):
-                child = board.copy()
-                child.play(cell)
-                outcome = child.outcome()
-                if outcome is not None:  # a move that ends the game: a win now, or a draw on the last cell
-                    assert score == (empties if outcome.winner else 0), (key, cell)
-                    continue
-                answer = book.lookup(child)
-                if answer is None:  # only past the promised level
-                    assert stones == book.max_stones, (key, cell)
-                    continue
-                assert score == -answer.score, (key, cell)
+    stone_counts = {book.rules.cells - key.count(".") for key in book.entries}
+    for key, scores in book.entries.items():
+        empties = key.count(".")
+        stones = book.rules.cells - empties
+        if stones + 1 not in stone_counts:
+            continue  # the deepest entries: none of their children is in the book
+        board = book_module.board_of_key(book.rules, key)
+        for cell, score in zip(board.legal_moves(), scores, strict=True):
+            child = board.copy()
+            child.play(cell)
+            outcome = child.outcome()
+            if outcome is not None:  # a move that ends the game: a win now, or a draw on the last cell
+                assert score == (empties if outcome.winner else 0), (key, cell)
+                continue
+            answer = book.lookup(child)
+            if answer is None:  # only past the promised level
+                assert stones >= book.max_stones, (key, cell)
+                continue
+            assert score == -answer.score, (key, cell)
 
 
 @pytest.mark.slow
@@ -310,7 +364,7 @@ def test_book_build_and_verify_from_the_command_line(tmp_path, capsys):
     out, err = capsys.readouterr()
     assert status == 0
     assert "every position up to 2 stones, 37 entries" in out
-    assert "2 stones, 33/33 positions" in err
+    assert "2 stones, positions games reach, 33/33 positions" in err
     assert main(["book", "verify", "--size", "4x4", "--k", "4", "--book", str(path)]) == 0
     assert "all 37 of 37 entries proven again, 0 mismatches" in capsys.readouterr().out
 

@@ -5,8 +5,9 @@
     python -m tictactoe book transpose --size 4x6 --k 4     (writes the 6x4 book from the 4x6 one)
 
 A build writes ``tictactoe/data/book-5x5k4.json.gz`` (or ``--book PATH``) as
-it goes; killed and started again, it goes on from its last save.  Progress
-goes to stderr, the summary to stdout.
+it goes; killed and started again, it goes on from its last save.  It proves
+the positions games against the engine reach first, then the rest, level by
+level (``build_book``).  Progress goes to stderr, the summary to stdout.
 """
 
 from __future__ import annotations
@@ -104,7 +105,8 @@ def _build(rules: Rules, max_stones: int, path: Path, jobs: int, out: TextIO, er
             return
         shown["at"] = state.seconds
         err.write(
-            f"book {rules}: {_stones(state.stones)}, {state.done:,}/{state.total:,} positions;"
+            f"book {rules}: {_stones(state.stones)}{', positions games reach' if state.games_first else ''},"
+            f" {state.done:,}/{state.total:,} positions;"
             f" {state.entries:,} entries; {format_seconds(state.seconds)}\n"
         )
         err.flush()
