@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+import tictactoe.analysis as analysis_module
 import tictactoe.solver as solver_module
 from tests import minimax
 from tictactoe import Board, Rules, SearchTimeout, Solver, analyse, choose_move, solve
@@ -212,6 +213,51 @@ def test_analyse_tries_the_solver_on_27_empty_cells_with_k_4_only(monkeypatch):
     # The same stones with k=5 are left to threat and heuristic search.
     monkeypatch.setattr("tictactoe.analysis.Solver", untouchable)
     assert analyse(Board.from_text(rows, k=5), budget=0.2).source == Source.HEURISTIC
+
+
+def test_the_time_a_book_takes_to_read_counts_against_the_budget(monkeypatch):
+    class StoppedClock:
+        """A monotonic clock that moves only when told to."""
+
+        now = 100.0
+
+        def monotonic(self):
+            return self.now
+
+    clock = StoppedClock()
+
+    def slow_book(board, all_moves=False):
+        clock.now += 0.4  # the first lookup reads the book from disk
+        return None
+
+    deadlines = []
+
+    class RecordingSolver:
+        def __init__(self, rules):
+            pass
+
+        def solve(self, board, deadline=None, **options):
+            deadlines.append(deadline)
+            raise SearchTimeout()
+
+    monkeypatch.setattr("tictactoe.analysis.time", clock)
+    monkeypatch.setattr("tictactoe.analysis.book_answer", slow_book)
+    monkeypatch.setattr("tictactoe.analysis.Solver", RecordingSolver)
+
+    class Deepened(Exception):
+        pass
+
+    def recording_deepen(board, deadline, **options):
+        deadlines.append(deadline)
+        raise Deepened()
+
+    monkeypatch.setattr("tictactoe.analysis.deepen", recording_deepen)
+    # 4x4 k=3, 16 empty cells: the solver gets the whole budget, then the deepening what is left
+    # (k=3: no threat search between them).
+    with pytest.raises(Deepened):
+        analyse(Board(Rules(4, 4, 3)), budget=1.0)
+    assert deadlines[0] == 101.0
+    assert deadlines[1] == pytest.approx(101.0 - analysis_module.RETURN_MARGIN)
 
 
 def test_progress_is_reported_during_a_long_solve(monkeypatch):
