@@ -7,12 +7,15 @@ table, as a fresh install with an empty cache would: once for ``/move``
 is capped at ``--cap`` seconds.  Times depend on the machine and its load;
 node counts do not (the solver is deterministic), so both are shown.  A row
 also says how many of those positions ``analyse`` answers proven within the
-default budget (from the book, or by the solver within its share of the
-budget), which is the claim the book
-exists for::
+default budget (from the book, by the solver within its share of the
+budget, or by threat search), once as ``/move`` asks (the best move) and once
+as ``/analyze`` does (every move's value), which is the claim the book
+exists for.  ``--answers-only`` leaves the cold proofs out (on 6x6 they take
+minutes each) and counts only those answers::
 
     python bench/book_depth.py --size 5x5 --k 4                # just past the shipped book
     python bench/book_depth.py --size 5x5 --k 4 --stones 0-3    # chosen stone counts
+    python bench/book_depth.py --size 6x6 --k 4 --stones 3-6 --sample 40 --answers-only
 """
 
 from __future__ import annotations
@@ -66,6 +69,9 @@ def main() -> None:
     )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--cap", type=float, default=20.0, help="seconds at most per proof")
+    parser.add_argument(
+        "--answers-only", action="store_true", help="count the proven answers only, without the cold proofs"
+    )
     args = parser.parse_args()
     rules = Rules(*args.size, args.k)
     book = book_for(rules)
@@ -75,21 +81,25 @@ def main() -> None:
     print(
         f"{'stones':>6}  {'positions':>9}  {'measured':>14}  {'solver share':>12}"
         f"  {'worst /move (s, nodes)':>23}  {'worst /analyze (s, nodes)':>26}"
-        f"  {'analyse proven':>14}"
+        f"  {'/move proven':>14}  {'/analyze proven':>15}"
     )
     for count, positions, boards in sampled_levels(rules, stones, args.sample, args.seed):
         measured = "all" if len(boards) == positions else f"sample of {len(boards)}"
         empties = rules.cells - count
         share = DEFAULT_BUDGET * (1.0 if empties <= ALWAYS_EXACT_MAX_EMPTIES else EXACT_SHARE)
-        move_times, analyze_times, proven = [], [], 0
+        move_times: list[tuple[float, int] | None] = []
+        analyze_times: list[tuple[float, int] | None] = []
+        proven = {False: 0, True: 0}
         for board in boards:
-            move_times.append(proof_cost(board, False, args.cap))
-            analyze_times.append(proof_cost(board, True, args.cap))
-            proven += analyse(board, budget=DEFAULT_BUDGET, all_moves=True).proven
+            if not args.answers_only:
+                move_times.append(proof_cost(board, False, args.cap))
+                analyze_times.append(proof_cost(board, True, args.cap))
+            for all_moves in proven:
+                proven[all_moves] += analyse(board, budget=DEFAULT_BUDGET, all_moves=all_moves).proven
         print(
             f"{count:>6}  {positions:>9,}  {measured:>14}  {share:>10.2f} s"
             f"  {worst(move_times, args.cap):>23}  {worst(analyze_times, args.cap):>26}"
-            f"  {proven:>6}/{len(boards):<7}",
+            f"  {proven[False]:>6}/{len(boards):<7}  {proven[True]:>7}/{len(boards):<7}",
             flush=True,
         )
 
