@@ -76,7 +76,7 @@ def main() -> None:
     rules = Rules(*args.size, args.k)
     book = book_for(rules)
     stones = args.stones or stone_range(str(book.max_stones + 1 if book else 0))
-    covered = f"up to {book.max_stones} stones" if book else "none"
+    covered = f"up to {book.max_stones} stone{'' if book.max_stones == 1 else 's'}" if book else "none"
     print(f"{rules}: book {covered}; budget {DEFAULT_BUDGET:g} s; times are wall clock on a shared machine")
     print(
         f"{'stones':>6}  {'positions':>9}  {'measured':>14}  {'solver share':>12}"
