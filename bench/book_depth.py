@@ -15,7 +15,7 @@ minutes each) and counts only those answers::
 
     python bench/book_depth.py --size 5x5 --k 4                # just past the shipped book
     python bench/book_depth.py --size 5x5 --k 4 --stones 0-3    # chosen stone counts
-    python bench/book_depth.py --size 6x6 --k 4 --stones 3-6 --sample 40 --answers-only
+    python bench/book_depth.py --size 6x6 --k 4 --stones 3-5 --sample 20 --answers-only
 """
 
 from __future__ import annotations
