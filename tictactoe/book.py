@@ -231,7 +231,7 @@ def positions_by_stones(rules: Rules, max_stones: int) -> Iterator[tuple[int, di
         yield stones, level
         if stones == max_stones:
             return
-        level = _children(level.values(), lambda board: board.legal_moves())
+        level = _children(level.values(), Board.legal_moves)
 
 
 def positions_games_reach(book: Book, max_stones: int) -> Iterator[tuple[int, dict[str, Board]]]:
@@ -253,7 +253,7 @@ def positions_games_reach(book: Book, max_stones: int) -> Iterator[tuple[int, di
             level = dict(positions_by_stones(book.rules, stones))[stones]
         else:
             best = _children(levels[stones - 2].values(), book.best_moves)
-            level = _children(best.values(), lambda board: board.legal_moves())
+            level = _children(best.values(), Board.legal_moves)
         levels.append(level)
         yield stones, level
 
