@@ -1,9 +1,11 @@
 """How long the solver takes to prove positions, by stone count: where the opening book must reach.
 
 For each stone count, every canonical position with that many stones (or a
-seeded sample when there are more than ``--sample``) is proven from a cold
-table, as a fresh install with an empty cache would: once for ``/move``
-(the best moves) and once for ``/analyze`` (every move's value).  Each proof
+seeded sample when there are more than ``--sample``; past five million
+placements, as on 6x6 from 6 stones, ``--sample`` positions drawn at random,
+the "positions" column then "-") is proven from a cold table, as a fresh
+install with an empty cache would: once for ``/move`` (the best moves) and
+once for ``/analyze`` (every move's value).  Each proof
 is capped at ``--cap`` seconds.  Times depend on the machine and its load;
 node counts do not (the solver is deterministic), so both are shown.  A row
 also says how many of those positions ``analyse`` answers proven within the
@@ -84,7 +86,11 @@ def main() -> None:
         f"  {'/move proven':>14}  {'/analyze proven':>15}"
     )
     for count, positions, boards in sampled_levels(rules, stones, args.sample, args.seed):
-        measured = "all" if len(boards) == positions else f"sample of {len(boards)}"
+        if positions is None:  # too many to list: drawn at random
+            positions_text, measured = "-", f"{len(boards)} drawn"
+        else:
+            positions_text = f"{positions:,}"
+            measured = "all" if len(boards) == positions else f"sample of {len(boards)}"
         empties = rules.cells - count
         share = DEFAULT_BUDGET * (1.0 if empties <= ALWAYS_EXACT_MAX_EMPTIES else EXACT_SHARE)
         move_times: list[tuple[float, int] | None] = []
@@ -97,7 +103,7 @@ def main() -> None:
             for all_moves in proven:
                 proven[all_moves] += analyse(board, budget=DEFAULT_BUDGET, all_moves=all_moves).proven
         print(
-            f"{count:>6}  {positions:>9,}  {measured:>14}  {share:>10.2f} s"
+            f"{count:>6}  {positions_text:>9}  {measured:>14}  {share:>10.2f} s"
             f"  {worst(move_times, args.cap):>23}  {worst(analyze_times, args.cap):>26}"
             f"  {proven[False]:>6}/{len(boards):<7}  {proven[True]:>7}/{len(boards):<7}",
             flush=True,

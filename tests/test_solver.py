@@ -196,16 +196,26 @@ def test_analyse_proves_what_fits_in_its_budget():
     assert result.proven and result.value == "draw"
 
 
-def test_analyse_tries_the_solver_on_27_empty_cells_with_k_4_only(monkeypatch):
-    # . . . . . .
-    # . . . . . .
-    # . . x . o x     o to move, 27 empty cells, a draw (the 5x6 book holds it:
-    # . . . . . .     left out here, as for the 3-stone positions it does not hold)
-    # . . . . . .
-    rows = ["......", "......", "..x.ox", "......", "......"]
+# . . . . . .
+# . . . . . .
+# . . x . o x     o to move, 27 empty cells, a draw (the 5x6 book holds it:
+# . . . . . .     left out here, as for the 3-stone positions it does not hold)
+# . . . . . .
+FIVE_BY_SIX_DRAW = (["......", "......", "..x.ox", "......", "......"], Value.DRAW)
+# o . . . . .
+# x . . . x .
+# . . . . . .     x to move, 30 empty cells, and o wins in 8 plies: threat
+# . o . o . .     search and the heuristic search alone leave it unproven
+# x . . . . .
+# . . . . . .
+SIX_BY_SIX_LOSS = (["o.....", "x...x.", "......", ".o.o..", "x.....", "......"], Value.LOSS)
+
+
+@pytest.mark.parametrize(("rows", "value"), [FIVE_BY_SIX_DRAW, SIX_BY_SIX_LOSS])
+def test_analyse_tries_the_solver_up_to_30_empty_cells_with_k_4_only(monkeypatch, rows, value):
     monkeypatch.setattr("tictactoe.analysis.book_answer", lambda board, all_moves=False: None)
     result = analyse(Board.from_text(rows, k=4), budget=60)
-    assert (result.value, result.proven, result.source) == (Value.DRAW, True, Source.PROOF)
+    assert (result.value, result.proven, result.source) == (value, True, Source.PROOF)
 
     def untouchable(rules):
         raise AssertionError(f"the solver was tried on {rules}")
