@@ -35,10 +35,11 @@ DEFAULT_BUDGET = 1.0
 # all: it could not finish, and the heuristic search needs the whole budget.
 EXACT_MAX_EMPTIES = 25
 # With k = 4 lines are short and proofs end early: five more, so that 6x6 is
-# tried from 6 stones on (the 5x6 board from 3): on 20 random 6x6 positions
-# with 6 stones the solver proved the best move of all 20 in the budget, where
-# threat search and the heuristic search alone proved 16 (docs/benchmarks.md,
-# "The solver on 6x6").
+# tried from 6 stones on (and every 5x6 position).  On 40 random 6x6 positions
+# with 6, 7 and 8 stones, the best moves proven in the budget went from 33, 31
+# and 37 to 38, 39 and 40; every move's values from 2, 8 and 7 to 17, 30 and 30.
+# Further (6x6 with 3 to 5 stones) the solver proved nothing more than threat
+# search did (docs/benchmarks.md, "The solver on 6x6 from 6 stones").
 EXACT_MAX_EMPTIES_K4 = 30
 # On boards the solver may not finish, it gets this share of the budget: most of it,
 # because a proof is the answer these boards (up to 25 empty cells, 30 with k = 4) are meant to get,
