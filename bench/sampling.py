@@ -37,11 +37,16 @@ def sampled_levels(
 
     The boards are every canonical non-terminal position with that many
     stones, or a ``random.Random(seed)`` sample of ``sample`` of them when there
-    are more.  Counts with more than ``LISTED_MAX`` positions before symmetry
-    are not listed: their boards are ``drawn_positions`` and their count of
-    positions is None.
+    are more.  A count is listed only when it and every count below it (the
+    levels a listing passes through) have at most ``LISTED_MAX`` positions
+    before symmetry; the others' boards are ``drawn_positions`` and their count
+    of positions is None.
     """
-    listed = [count for count in stones if positions_before_symmetry(rules, count) <= LISTED_MAX]
+    listed = [
+        count
+        for count in stones
+        if all(positions_before_symmetry(rules, below) <= LISTED_MAX for below in range(count + 1))
+    ]
     if listed:
         for count, level in positions_by_stones(rules, max(listed)):
             if count not in stones:
