@@ -57,7 +57,7 @@ def create_app(config: Mapping[str, object] | None = None) -> Flask:
         budget=settings.search_budget,
         max_searches=settings.max_concurrent_searches,
         table_limit=settings.solver_table_limit,
-        admit=rate_limit.init_app(app, settings),
+        allowance=rate_limit.init_app(app, settings),
     )
     solved = cache.init_app(app, settings, slots)
     app.extensions["solved_positions"] = solved

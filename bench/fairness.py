@@ -10,7 +10,7 @@ temp folder) on 127.0.0.1 and runs, for ``--seconds`` each:
    (127.0.0.2, so the server sees two clients), keeps ``--flood-connections``
    requests of fresh 15x15 positions (each a search of up to SEARCH_BUDGET) in
    flight;
-3. the same flood against a server with ``SEARCH_RATE_LIMIT=off``, to show
+3. the same flood against a server with ``SEARCH_SECONDS_PER_MINUTE=off``, to show
    what the limit prevents.
 
 Every 3x3 position is solved into the cache first (in-process, the same
@@ -44,7 +44,7 @@ sys.path.insert(0, str(ROOT))
 
 from tests.servers import Gunicorn, wait_for_workers  # noqa: E402
 from tictactoe import Board, Rules  # noqa: E402
-from web.config import DEFAULT_SEARCH_RATE_LIMIT  # noqa: E402
+from web.config import DEFAULT_SEARCH_SECONDS_PER_MINUTE  # noqa: E402
 
 FLOODER_ADDRESS = "127.0.0.2"  # all of 127.0.0.0/8 is loopback on Linux
 REFUSED_PAUSE = 0.05
@@ -131,7 +131,7 @@ def solve_every_3x3_position(cache_dir: str) -> None:
     from app import create_app
     from tictactoe.counting import reachable_positions
 
-    client = create_app({"CACHE_DIR": cache_dir, "SEARCH_RATE_LIMIT": "off"}).test_client()
+    client = create_app({"CACHE_DIR": cache_dir, "SEARCH_SECONDS_PER_MINUTE": "off"}).test_client()
     for board in reachable_positions():
         if not board.is_over():
             assert client.post("/analyze", json={"board": board.to_text()}).status_code == 200
@@ -172,14 +172,14 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         cache = str(Path(tmp) / "cache")
         solve_every_3x3_position(cache)
-        for limit in (DEFAULT_SEARCH_RATE_LIMIT, "off"):
-            with Gunicorn(workers=2, env={"CACHE_DIR": cache, "SEARCH_RATE_LIMIT": limit}) as server:
+        for limit in (f"{DEFAULT_SEARCH_SECONDS_PER_MINUTE:g}", "off"):
+            with Gunicorn(workers=2, env={"CACHE_DIR": cache, "SEARCH_SECONDS_PER_MINUTE": limit}) as server:
                 wait_for_workers(server.url, 2)
                 if not rows:
                     rows.append(("idle", measure(server, args.seconds, 0, seed=1)))
                 rows.append(
                     (
-                        f"flood, SEARCH_RATE_LIMIT={limit}",
+                        f"flood, SEARCH_SECONDS_PER_MINUTE={limit}",
                         measure(server, args.seconds, args.flood_connections, seed=2),
                     )
                 )

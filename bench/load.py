@@ -67,7 +67,7 @@ def load_run(name: str, bodies: list[str], seconds: int, connections: int) -> di
         # wrk is one client address: without this its cold searches would be rate-limited
         # (web/rate_limit.py); this run measures capacity, bench/fairness.py the limit.
         with Gunicorn(
-            workers=2, env={"CACHE_DIR": str(folder / "cache"), "SEARCH_RATE_LIMIT": "off"}
+            workers=2, env={"CACHE_DIR": str(folder / "cache"), "SEARCH_SECONDS_PER_MINUTE": "off"}
         ) as server:
             wait_for_workers(server.url, 2)
             run = run_wrk(server.url, seconds, connections, script)

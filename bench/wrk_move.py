@@ -167,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
         app = servers.enter_context(
             Gunicorn(
                 workers=WORKERS,
-                env={"CACHE_DIR": str(folder / "cache"), "SEARCH_RATE_LIMIT": "off", **STEADY},
+                env={"CACHE_DIR": str(folder / "cache"), "SEARCH_SECONDS_PER_MINUTE": "off", **STEADY},
             )
         )
         bare = servers.enter_context(
@@ -187,7 +187,11 @@ def main(argv: list[str] | None = None) -> int:
                     workers=WORKERS,
                     root=root,
                     config=root / "gunicorn.conf.py",
-                    env={"CACHE_DIR": str(folder / "cache-compare"), "SEARCH_RATE_LIMIT": "off", **STEADY},
+                    env={
+                        "CACHE_DIR": str(folder / "cache-compare"),
+                        "SEARCH_SECONDS_PER_MINUTE": "off",
+                        **STEADY,
+                    },
                 )
             )
             fill(other, bodies)

@@ -15,7 +15,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 # Every test's requests come from 127.0.0.1: one client, as far as the per-client
 # limit on searches can tell.  Tests of other things run without it; the tests of
 # the limit itself (test_rate_limit.py) set it.
-os.environ.setdefault("SEARCH_RATE_LIMIT", "off")
+os.environ.setdefault("SEARCH_SECONDS_PER_MINUTE", "off")
 # The suite's positions are mostly small 3x3 ones, chosen to show entries
 # shared between workers and instances; most of them take the solver fewer
 # nodes than CACHE_MIN_NODES, so by default they would not be stored at all.

@@ -221,17 +221,21 @@ def test_post_is_not_allowed_and_says_so(client):
     assert response.status_code == 405 and "use GET" in response.get_json()["error"]
 
 
-def test_its_searches_share_the_client_s_rate_limit_and_what_is_known_stays_free(tmp_path):
-    #  x . .      . x .      . . .
-    #  . . .      . . .      . x .     three symmetry classes: a search each the first time
-    #  . . .      . . .      . . .
-    app = create_app({"CACHE_DIR": str(tmp_path / "cache"), "SEARCH_RATE_LIMIT": "2 per minute"})
-    client = app.test_client()
-    assert client.post("/analyze", json={"board": ["x..", "...", "..."]}).status_code == 200
-    first = get(client, "1x1/3/3")
-    refused = get(client, "3/1x1/3")
+def test_its_searches_share_the_client_s_allowance_and_what_is_known_stays_free(tmp_path):
+    #  x . . .     . x . .     . . . .
+    #  . o . .     . . o .     . x . .     4x4 k=4, 14 empty cells: each a search the first time
+    #  . . . .     . . . .     . . o .
+    #  . . . .     . . . .     . . . .
+    settings = {"CACHE_DIR": str(tmp_path / "cache"), "SEARCH_SECONDS_PER_MINUTE": "0.000001"}
+    client = create_app(settings).test_client()
+    first = get(client, "x3/1o2/4/4", k=4)
+    assert first.status_code == 200
+    refused = get(client, "1x2/2o1/4/4", k=4)
     assert refused.status_code == 429 and int(refused.headers["Retry-After"]) >= 1
     assert refused.headers["Cache-Control"] == "no-store" and "ETag" not in refused.headers
-    # Known positions and revalidations cost nothing.
-    assert get(client, "2x/3/3").status_code == 200  # a symmetric image of x2/3/3: a cache hit
-    assert get(client, "1x1/3/3", **{"If-None-Match": first.headers["ETag"]}).status_code == 304
+    third = ["....", ".x..", "..o.", "...."]
+    assert client.post("/analyze", json={"board": third, "k": 4}).status_code == 429
+    # Known positions, revalidations and small positions cost nothing.
+    assert get(client, "3x/2o1/4/4", k=4).status_code == 200  # a mirror image of the first: a cache hit
+    assert get(client, "x2/3/3").status_code == 200  # 3x3: never charged
+    assert get(client, "x3/1o2/4/4", k=4, **{"If-None-Match": first.headers["ETag"]}).status_code == 304

@@ -1,92 +1,280 @@
-"""Fairness per client: searches are limited per client address, cache hits are free."""
+"""Fairness per client: each address spends seconds of search, charged as its searches cost.
+
+The rules pinned here (web/rate_limit.py, web/search_slots.py): a search is
+charged the time it held its slot; a search of at most 9 empty cells (every
+3x3 position) is never checked nor charged; a client that has spent its
+allowance gets 429 with the seconds to wait; a trace is charged like a search
+and cannot take every search slot.
+"""
 
 from __future__ import annotations
+
+import random
 
 import pytest
 
 from app import create_app
 from servers import TEST_SECRET, RedisServer
+from tictactoe import Board
+from tictactoe.algorithms.minimax import Minimax
 from web.config import ConfigError, load_settings
+from web.rate_limit import WINDOW, MemoryBuckets, RateLimited, SearchAllowance
+from web.search_slots import SearchSlots
 
-# Three 3x3 positions of different symmetry classes, each needing a search the first time:
+# A 4x4 position (k=4) of 14 empty cells: a search the first time, never free.
 #
-#   x . .      . x .      . . .
-#   . . .      . . .      . x .
-#   . . .      . . .      . . .
-FIRST, SECOND, THIRD = ["x..", "...", "..."], [".x.", "...", "..."], ["...", ".x.", "..."]
+#   x . . .
+#   . o . .
+#   . . . .
+#   . . . .
+COSTLY = ["x...", ".o..", "....", "...."]
+# One spent allowance: any search at all is more than a millionth of a second.
+SPENT_AT_ONCE = "0.000001"
 
 
-def limited_client(tmp_path, limit="2 per minute", **settings):
-    app = create_app({"CACHE_DIR": str(tmp_path / "cache"), "SEARCH_RATE_LIMIT": limit, **settings})
+class FakeClock:
+    """A clock that stands still until a test moves it."""
+
+    def __init__(self, now: float = 1000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class Ledger:
+    """An allowance that records what the slots ask of it and refuses when told to."""
+
+    def __init__(self, refuse: bool = False) -> None:
+        self.refuse = refuse
+        self.checks = 0
+        self.charges: list[float] = []
+
+    def check(self) -> None:
+        self.checks += 1
+        if self.refuse:
+            raise RateLimited(30.0, 7)
+
+    def charge(self, seconds: float) -> None:
+        self.charges.append(seconds)
+
+
+class Ticking(Minimax):
+    """Minimax whose every search moves ``clock`` on by ``seconds`` (the time it "took")."""
+
+    def __init__(self, clock: FakeClock, seconds: float) -> None:
+        super().__init__()
+        self.clock, self.seconds = clock, seconds
+
+    def search(self, board, deadline=None, rng=None, tracer=None):
+        self.clock.now += self.seconds
+        return super().search(board, deadline=deadline, rng=rng, tracer=tracer)
+
+
+def limited_client(tmp_path, seconds_per_minute=SPENT_AT_ONCE, **settings):
+    app = create_app(
+        {
+            "CACHE_DIR": str(tmp_path / "cache"),
+            "SEARCH_SECONDS_PER_MINUTE": seconds_per_minute,
+            "SEARCH_BUDGET": "0.2",
+            **settings,
+        }
+    )
     return app, app.test_client()
 
 
-def test_searches_past_the_limit_get_429_with_retry_after_and_hits_stay_free(tmp_path):
+# -- the bucket ---------------------------------------------------------------
+
+
+def test_a_client_spends_a_minutes_allowance_at_once_then_waits_for_it_to_refill():
+    clock = FakeClock()
+    allowance = SearchAllowance(30.0, MemoryBuckets(clock))
+    allowance.check("a")
+    allowance.charge("a", 30.0)  # a whole minute's allowance in one go: owes exactly a window
+    allowance.check("a")  # may still start one: the overshoot is bounded by what is in flight
+    allowance.charge("a", 3.0)  # 3 s more, at 30 s a minute, is 6 s of refill owed past the window
+    with pytest.raises(RateLimited) as refused:
+        allowance.check("a")
+    assert refused.value.retry_after == 6
+    clock.now += 5.5
+    with pytest.raises(RateLimited) as refused:
+        allowance.check("a")
+    assert refused.value.retry_after == 1  # never 0: that would invite an equally refused retry
+    clock.now += 0.5
+    allowance.check("a")
+    allowance.check("b")  # another client's bucket is its own
+
+
+def test_the_bucket_refills_at_the_allowance_a_minute_and_never_past_full():
+    clock = FakeClock()
+    buckets = MemoryBuckets(clock)
+    allowance = SearchAllowance(12.0, buckets)
+    allowance.charge("a", 12.0)
+    assert buckets.owed("a") == pytest.approx(WINDOW)
+    clock.now += 20.0
+    assert buckets.owed("a") == pytest.approx(40.0)
+    clock.now += 600.0  # idle for ten minutes: full, and no credit beyond it
+    assert buckets.owed("a") == 0.0
+    allowance.charge("a", 12.0)
+    allowance.charge("a", 0.2)
+    with pytest.raises(RateLimited):
+        allowance.check("a")
+
+
+def test_memory_buckets_forget_full_buckets_first_then_the_oldest():
+    clock = FakeClock()
+    buckets = MemoryBuckets(clock, capacity=2)
+    buckets.add("full-soon", 1.0)
+    buckets.add("old", 50.0)
+    clock.now += 2.0
+    buckets.add("new", 50.0)  # over capacity: "full-soon" is full again, so it goes
+    assert (buckets.owed("old"), buckets.owed("new")) == (48.0, 50.0)
+    buckets.add("newest", 50.0)  # none is full: the oldest charged goes
+    assert (buckets.owed("old"), buckets.owed("newest")) == (0.0, 50.0)
+
+
+# -- what the search slots charge ----------------------------------------------
+
+
+def test_a_search_is_charged_the_time_it_held_its_slot():
+    clock, ledger = FakeClock(), Ledger()
+    slots = SearchSlots(budget=1.0, max_searches=2, table_limit=10_000, allowance=ledger, clock=clock)
+    board = Board.from_text(["x..", "...", "..."])
+    slots.run(board, Ticking(clock, 0.75))  # a teaching engine's run, even on 3x3
+    slots.trace(board, Ticking(clock, 4.5), seconds=10.0, max_nodes=600_000)
+    slots.search(Board.from_text(COSTLY, k=4), all_moves=False)  # the solver: no clock moved
+    assert ledger.checks == 3
+    assert ledger.charges == [0.75, 4.5, 0.0]
+
+
+def test_searches_of_at_most_nine_empty_cells_are_neither_checked_nor_charged():
+    ledger = Ledger(refuse=True)
+    slots = SearchSlots(budget=1.0, max_searches=2, table_limit=10_000, allowance=ledger)
+    # Nine empty cells on a board of any size, and the empty 3x3 board itself:
+    #
+    #   x o x o x          . . .
+    #   o x o x o          . . .
+    #   . . . x o          . . .
+    #   . . . o x
+    #   . . . x o
+    small = Board.from_text(["xoxox", "oxoxo", "...xo", "...ox", "...xo"], k=5)
+    for board in (small, Board.from_text(["...", "...", "..."])):
+        assert slots.search(board, all_moves=True).proven
+    with pytest.raises(RateLimited):
+        slots.search(Board.from_text(COSTLY, k=4), all_moves=False)
+    assert (ledger.checks, ledger.charges) == (1, [])
+
+
+def test_traces_cannot_take_every_search_slot(tmp_path):
+    app, client = limited_client(tmp_path, seconds_per_minute="off", MAX_CONCURRENT_SEARCHES="2")
+    slots = app.extensions["solved_positions"].slots
+    # One trace is running: it holds the one trace slot of two search slots.
+    assert slots._trace_slots.acquire(blocking=False) and slots._slots.acquire(blocking=False)
+    try:
+        second_trace = client.get("/trace?board=x2/3/3&engine=minimax")
+        search = client.post("/analyze", json={"board": COSTLY, "k": 4})
+    finally:
+        slots._slots.release()
+        slots._trace_slots.release()
+    assert second_trace.status_code == 503 and "busy" in second_trace.get_json()["error"]
+    assert search.status_code == 200
+
+
+# -- through the app -----------------------------------------------------------
+
+
+def test_a_client_that_has_spent_its_search_time_gets_429_in_words(tmp_path):
     _, client = limited_client(tmp_path)
-    assert client.post("/move", json={"board": FIRST}).get_json()["cached"] is False
-    assert client.post("/analyze", json={"board": SECOND}).status_code == 200  # one budget
-    refused = client.post("/move", json={"board": THIRD})
+    first = client.post("/analyze", json={"board": COSTLY, "k": 4})
+    assert first.status_code == 200 and first.get_json()["cached"] is False
+    refused = client.post("/move", json={"board": ["x...", "....", "..o.", "...."], "k": 4})
     assert refused.status_code == 429
-    assert 1 <= int(refused.headers["Retry-After"]) <= 60
-    assert "too many searches" in refused.get_json()["error"]
+    body = refused.get_json()
+    assert int(refused.headers["Retry-After"]) == body["retry_after"] >= 1
+    assert body["error"].startswith("too many searches came from your network")
+    assert f"try again in {body['retry_after']} s" in body["error"]
     # What is already solved costs nothing, however often it is asked.
-    for _ in range(10):
-        hit = client.post("/move", json={"board": FIRST})
+    for _ in range(5):
+        hit = client.post("/analyze", json={"board": COSTLY, "k": 4})
         assert hit.status_code == 200 and hit.get_json()["cached"] is True
-    assert client.post("/state", json={"board": THIRD}).status_code == 200
     metrics = client.get("/metrics").get_data(as_text=True)
     assert 'tictactoe_refused_total{reason="rate_limited"} 1.0' in metrics
 
 
-def statuses(client, *requests: tuple[list[str], dict]) -> list[int]:
-    """The status of each (board, request options) posted to /move, in turn."""
-    return [client.post("/move", json={"board": board}, **options).status_code for board, options in requests]
+def test_a_flood_of_fresh_15x15_boards_is_refused_while_3x3_games_go_on(tmp_path):
+    _, client = limited_client(tmp_path)
+    rng = random.Random(7)
+    flood = []
+    for _ in range(6):
+        rows = [["."] * 15 for _ in range(15)]
+        centre = [(row, col) for row in range(4, 11) for col in range(4, 11)]
+        for mark, (row, col) in zip("xoxo", rng.sample(centre, 4), strict=True):
+            rows[row][col] = mark
+        flood.append(client.post("/move", json={"board": ["".join(r) for r in rows], "k": 5}))
+    assert flood[0].status_code == 200  # the first search is answered: it spends the allowance
+    assert {answer.status_code for answer in flood[1:]} == {429}
+    # The same address plays 3x3 games all along: every position of a game, as
+    # the page asks it (the move, the review's analysis and the cacheable GET).
+    game = Board.from_text(["...", "...", "..."])
+    while not game.is_over():
+        rows = game.to_text()
+        assert client.post("/move", json={"board": rows, "level": "perfect"}).status_code == 200
+        assert client.post("/analyze", json={"board": rows}).status_code == 200
+        assert client.get(f"/position?board={game.position_text()}&k=3").status_code == 200
+        game.play(game.legal_moves()[0])
 
 
-def peer(address: str) -> dict:
-    return {"environ_base": {"REMOTE_ADDR": address}}
+def test_each_client_address_has_its_own_allowance(tmp_path):
+    _, client = limited_client(tmp_path)
+    other = ["....", ".x..", "..o.", "...."]
 
+    def status(board, address):
+        return client.post(
+            "/move", json={"board": board, "k": 4}, environ_base={"REMOTE_ADDR": address}
+        ).status_code
 
-def forwarded(chain: str) -> dict:
-    return {"headers": {"X-Forwarded-For": chain}}
-
-
-def test_each_client_address_has_its_own_budget(tmp_path):
-    _, client = limited_client(tmp_path, limit="1 per minute")
-    assert statuses(
-        client, (FIRST, peer("192.0.2.1")), (SECOND, peer("192.0.2.1")), (SECOND, peer("192.0.2.2"))
-    ) == [200, 429, 200]
+    assert [status(COSTLY, "192.0.2.1"), status(other, "192.0.2.1"), status(other, "192.0.2.2")] == [
+        200,
+        429,
+        200,
+    ]
 
 
 def test_x_forwarded_for_is_ignored_unless_proxies_are_trusted(tmp_path):
-    _, untrusting = limited_client(tmp_path, limit="1 per minute")
-    # A client cannot buy a fresh budget by writing the header itself.
-    assert statuses(untrusting, (FIRST, forwarded("198.51.100.1")), (SECOND, forwarded("198.51.100.2"))) == [
-        200,
-        429,
-    ]
-    _, behind_router = limited_client(tmp_path / "b", limit="1 per minute", TRUSTED_PROXIES="1")
+    boards = [COSTLY, ["....", ".x..", "..o.", "...."], ["x...", "....", "....", "...o"]]
+
+    def statuses(client, *chains):
+        answers = [
+            client.post("/move", json={"board": board, "k": 4}, headers={"X-Forwarded-For": chain})
+            for board, chain in zip(boards[: len(chains)], chains, strict=True)
+        ]
+        return [answer.status_code for answer in answers]
+
+    _, untrusting = limited_client(tmp_path)
+    # A client cannot buy a fresh allowance by writing the header itself.
+    assert statuses(untrusting, "198.51.100.1", "198.51.100.2") == [200, 429]
+    _, behind_router = limited_client(tmp_path / "b", TRUSTED_PROXIES="1")
     # The router appends the address it saw; whatever the client wrote comes before it.
     assert statuses(
-        behind_router,
-        (FIRST, forwarded("203.0.113.9, 198.51.100.1")),
-        (SECOND, forwarded("203.0.113.9, 198.51.100.2")),
-        (THIRD, forwarded("203.0.113.9, 198.51.100.1")),
+        behind_router, "203.0.113.9, 198.51.100.1", "203.0.113.9, 198.51.100.2", "203.0.113.9, 198.51.100.1"
     ) == [200, 200, 429]
 
 
 def test_off_turns_the_limit_off(tmp_path):
-    _, client = limited_client(tmp_path, limit="off")
-    for board in (FIRST, SECOND, THIRD):
-        assert client.post("/move", json={"board": board}).status_code == 200
+    _, client = limited_client(tmp_path, seconds_per_minute="off")
+    for board in (COSTLY, ["....", ".x..", "..o.", "...."]):
+        assert client.post("/move", json={"board": board, "k": 4}).status_code == 200
 
 
 @pytest.mark.parametrize(
     "setting, value",
     [
-        ("SEARCH_RATE_LIMIT", "lots"),
-        ("SEARCH_RATE_LIMIT", "0 per second"),
-        ("SEARCH_RATE_LIMIT", "2 per fortnight"),
+        ("SEARCH_SECONDS_PER_MINUTE", "lots"),
+        ("SEARCH_SECONDS_PER_MINUTE", "0"),
+        ("SEARCH_SECONDS_PER_MINUTE", "-1"),
+        ("SEARCH_SECONDS_PER_MINUTE", "nan"),
+        ("SEARCH_SECONDS_PER_MINUTE", "inf"),
+        ("SEARCH_RATE_LIMIT", "60 per minute"),  # the old setting: named, so a deploy finds out
         ("TRUSTED_PROXIES", "-1"),
         ("TRUSTED_PROXIES", "6"),
         ("TRUSTED_PROXIES", "one"),
@@ -97,22 +285,24 @@ def test_bad_limit_settings_stop_the_app(setting, value):
         load_settings(env={setting: value})
 
 
-def test_the_default_limit_applies_when_unset():
+def test_the_default_allowance_applies_when_unset():
     settings = load_settings(env={})
-    assert settings.search_rate_limit == "60 per minute"
+    assert settings.search_seconds_per_minute == 30.0
     assert settings.trusted_proxies == 0
 
 
 @pytest.mark.redis
-def test_instances_sharing_a_redis_share_each_clients_budget(tmp_path):
+def test_instances_sharing_a_redis_share_each_clients_allowance(tmp_path):
     with RedisServer(tmp_path) as redis:
         apps = [
-            limited_client(tmp_path / name, REDIS_URL=redis.url, CACHE_SECRET=TEST_SECRET)[1] for name in "ab"
+            limited_client(tmp_path / name, REDIS_URL=redis.url, CACHE_SECRET=TEST_SECRET) for name in "ab"
         ]
-        assert apps[0].post("/move", json={"board": FIRST}).status_code == 200
-        assert apps[1].post("/move", json={"board": SECOND}).status_code == 200
-        assert apps[0].post("/move", json={"board": THIRD}).status_code == 429
-        assert apps[1].post("/move", json={"board": THIRD}).status_code == 429
-        redis.stop()  # a store that fails lets searches through
-        answer = apps[0].post("/move", json={"board": THIRD})
+        clients = [client for _, client in apps]
+        assert clients[0].post("/move", json={"board": COSTLY, "k": 4}).status_code == 200
+        other = ["....", ".x..", "..o.", "...."]
+        assert clients[1].post("/move", json={"board": other, "k": 4}).status_code == 429
+        redis.stop()  # a store that fails lets searches through, and is left alone a moment
+        answer = clients[0].post("/move", json={"board": other, "k": 4})
         assert answer.status_code == 200 and answer.get_json()["proven"] is True
+        # The next requests skip the store (no wait for its timeout) until a probe finds it back.
+        assert not apps[0][0].extensions["search_allowance"].breaker.allows()

@@ -34,11 +34,13 @@ DEFAULT_KEY_PREFIX = "ttt:"
 MIN_SECRET_BYTES = 32
 MIN_SECRET_DISTINCT = 10
 MAKE_A_SECRET = "python3 -c 'import secrets; print(secrets.token_hex(32))'"
-# Searches one client may start (cache hits are free): a person playing a big board
-# with hints makes about 20 a minute, a run of the lab about 16 (7 engines and the
-# line of perfect play); a flooder gets one second of search a second on average.
-# No per-second part: the lab's quick 3x3 searches come in bursts.
-DEFAULT_SEARCH_RATE_LIMIT = "60 per minute"
+# Seconds of search one client (address) may spend a minute (web/rate_limit.py):
+# a quarter of what a 2-worker server on 2 cores can search, so one address
+# flooding it with 15x15 boards leaves the rest to everybody else.  A person
+# playing a big board with hints spends about 10 s a minute; positions with at
+# most 9 empty cells (every 3x3 one) and cache hits are free.
+DEFAULT_SEARCH_SECONDS_PER_MINUTE = 30.0
+MAX_SEARCH_SECONDS_PER_MINUTE = 3600.0
 MAX_TRUSTED_PROXIES = 5
 # Entries the file cache keeps (a file of about 4 KiB on disk each, so about
 # 200 MiB); past it the least recently used go (web/cache/eviction.py).
@@ -83,7 +85,7 @@ class Settings:
     frame_ancestors: str
     static_max_age: int
     cache_secret: str | None
-    search_rate_limit: str | None
+    search_seconds_per_minute: float | None
     trusted_proxies: int
     cache_max_entries: int = DEFAULT_CACHE_MAX_ENTRIES
     cache_min_nodes: int = DEFAULT_CACHE_MIN_NODES
@@ -159,8 +161,13 @@ def load_settings(
     if not re.fullmatch(r"[A-Za-z0-9_.:-]{0,40}", prefix):
         raise ConfigError("CACHE_KEY_PREFIX may hold up to 40 letters, digits and _ . : -")
 
-    limit_text = str(source.get("SEARCH_RATE_LIMIT", DEFAULT_SEARCH_RATE_LIMIT)).strip()
-    rate_limit = None if limit_text.lower() == "off" else _checked_rate_limit(limit_text)
+    if "SEARCH_RATE_LIMIT" in source:
+        raise ConfigError(
+            "SEARCH_RATE_LIMIT (searches a minute) is gone: a client is now charged what its searches"
+            " cost, set as SEARCH_SECONDS_PER_MINUTE (seconds of search a minute, default"
+            f" {DEFAULT_SEARCH_SECONDS_PER_MINUTE:g}, or off); unset SEARCH_RATE_LIMIT"
+        )
+    search_seconds = _search_seconds_per_minute(source)
     proxies = _number(source, "TRUSTED_PROXIES", 0, int)
     if not 0 <= proxies <= MAX_TRUSTED_PROXIES:
         raise ConfigError(f"TRUSTED_PROXIES must be between 0 and {MAX_TRUSTED_PROXIES}, not {proxies}")
@@ -179,7 +186,7 @@ def load_settings(
         frame_ancestors=frame_ancestors(str(source.get("FRAME_ANCESTORS", "*"))),
         static_max_age=static_max_age,
         cache_secret=cache_secret,
-        search_rate_limit=rate_limit,
+        search_seconds_per_minute=search_seconds,
         trusted_proxies=proxies,
         cache_max_entries=max_entries,
         cache_min_nodes=min_nodes,
@@ -219,17 +226,18 @@ def frame_ancestors(value: str) -> str:
     return " ".join(sources)
 
 
-def _checked_rate_limit(value: str) -> str:
-    """``value`` when it is a list of limits such as ``2 per second; 30/minute``, else ``ConfigError``."""
-    from limits import parse_many  # the library web/rate_limit.py counts with
-
-    try:
-        parsed = parse_many(value)
-    except ValueError:
-        parsed = []
-    if not parsed or any(limit.amount < 1 for limit in parsed):
-        raise ConfigError(f"SEARCH_RATE_LIMIT must be limits such as '60 per minute' (or off), not {value!r}")
-    return value
+def _search_seconds_per_minute(source: Mapping[str, object]) -> float | None:
+    """SEARCH_SECONDS_PER_MINUTE: None when ``off``, else a number of seconds; ``ConfigError`` otherwise."""
+    value = source.get("SEARCH_SECONDS_PER_MINUTE")
+    if isinstance(value, str) and value.strip().lower() == "off":
+        return None
+    seconds = _number(source, "SEARCH_SECONDS_PER_MINUTE", DEFAULT_SEARCH_SECONDS_PER_MINUTE, float)
+    if not 0 < seconds <= MAX_SEARCH_SECONDS_PER_MINUTE:
+        raise ConfigError(
+            f"SEARCH_SECONDS_PER_MINUTE must be more than 0 and at most {MAX_SEARCH_SECONDS_PER_MINUTE:g}"
+            f" (seconds of search a client may spend a minute), or off, not {value!r}"
+        )
+    return seconds
 
 
 Number = TypeVar("Number", int, float)

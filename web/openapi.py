@@ -118,9 +118,10 @@ def _errors(*statuses: int) -> Schema:
         " both sides with a line, a line followed by more moves, or (/move, /analyze)"
         " a game that is already over.",
         413: f"The body is larger than {MAX_BODY_BYTES // 1024} KiB.",
-        429: "This client (by its address) has started as many searches as SEARCH_RATE_LIMIT"
-        " allows; positions already solved are still answered. Try again after"
-        " Retry-After seconds.",
+        429: "This client (by its address) has spent the seconds of search a minute that"
+        " SEARCH_SECONDS_PER_MINUTE allows; positions already solved, and positions with at"
+        " most 9 empty cells, are still answered. Try again after Retry-After seconds"
+        " (also in the body as retry_after).",
         503: "Every search of this worker is in use; try again after Retry-After seconds.",
     }
     out = {}
@@ -706,7 +707,18 @@ def _schemas() -> Schema:
                 }
             },
         },
-        "Error": {"type": "object", "required": ["error"], "properties": {"error": {"type": "string"}}},
+        "Error": {
+            "type": "object",
+            "required": ["error"],
+            "properties": {
+                "error": {"type": "string", "description": "What is wrong, in words."},
+                "retry_after": {
+                    "type": "integer",
+                    "minimum": 1,
+                    "description": "On a 429: the seconds to wait, as in Retry-After.",
+                },
+            },
+        },
         "Move": {
             "type": "object",
             "required": [

@@ -13,7 +13,7 @@ best first.  So one position always gets the same bytes:
 
 Errors are the API's: JSON, ``no-store``; 400 for text that is not a board,
 409 for a board that cannot arise or whose game is over; a search it needs is
-charged to the client's SEARCH_RATE_LIMIT like /analyze's (429).
+charged to the client's SEARCH_SECONDS_PER_MINUTE like /analyze's (429).
 """
 
 from __future__ import annotations

@@ -1,125 +1,245 @@
-"""Fairness per client: a rate limit on the searches each client starts.
+"""Fairness per client: each address may spend so many seconds of search a minute.
 
-What is limited: a request pays only when it is about to search (the engine
-calls ``admit`` right before taking a search slot).  A cache hit, a wait for
-another worker's search, a 4xx and a GET that needs no search are free, so a player whose
-positions are known is never slowed; a client that posts 15x15 boards, each a
-search of up to SEARCH_BUDGET, gets ``SEARCH_RATE_LIMIT`` of them (default 60
-a minute, a moving window), then ``429`` with ``Retry-After`` and a JSON error:
-about a second of search a second on average, whatever it sends.  The charge is taken before the search,
-atomically in the store, so concurrent requests of one client cannot all slip
-past the limit.  /move, /analyze and GET /position share one budget per client.
+What is charged is what a search costs: the time it held its search slot
+(web/search_slots.py), measured when it ends.  A cache hit, a wait for another
+worker's search, a 4xx, a GET that needs no search, and every search of a
+position with at most ``FREE_EMPTY_CELLS`` empty cells (every 3x3 position,
+cached or not: at most a few milliseconds each, docs/reliability.md) are free
+and never refused, so a class of thirty behind one school address plays on
+whatever else that address sends.  A trace of the lab is charged for the time
+it held its slot, like a search.
+
+The shape is a token bucket of search seconds (GCRA, kept as one number per
+client: the time its bucket is full again).  A client may spend
+``SEARCH_SECONDS_PER_MINUTE`` seconds at once and then that many a minute; a
+search may start while the client owes less than a minute of refill
+(``WINDOW``), and its time is charged when it ends, so a burst of concurrent
+searches overshoots by at most the searches it has in flight (each within its
+budget): that overshoot is owed, not forgiven, and the client waits it out.
+Refused: ``429`` with ``Retry-After`` (the seconds until a search may start)
+and a JSON error that says so in words.
 
 Who is a client: its address as the router reports it.  ``TRUSTED_PROXIES``
 (default 0) is how many proxies in front of the app append to
 ``X-Forwarded-For`` (werkzeug's ``ProxyFix``); with 0 the header is ignored
 (anyone could write it) and the address is the TCP peer's.
 
-Where the counts live: Redis when the app uses Redis (every instance shares
-them), else this worker's memory.  A store that fails lets the search through
-(logged, at most once a minute): the limit protects the service, it must not
-take it down.
-
-The counting is flask-limiter's own engine, the ``limits`` library (moving
-window, the same storage URIs), called at search time.  flask-limiter itself
-would hook every request of the app (before, after, teardown): measured at
-about 0.6 ms a request on cached /move, or 0.085 ms with every request
-exempted, against a whole cached /move of about 1 ms, for a limit that only
-searches need.
+Where the buckets live: Redis when the app uses Redis (every instance shares
+them; the time is Redis's own, so instances agree), else this worker's memory
+(at most ``MEMORY_CLIENTS`` clients; past that the ones whose bucket is full
+are dropped first).  A store that fails lets the search through (logged, at
+most once a minute) and is left alone behind a breaker while a probe of its
+own finds out when it is back: the limit protects the service, it must not
+take it down or slow it.
 """
 
 from __future__ import annotations
 
 import logging
 import math
+import threading
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Protocol
 
-from flask import Flask, Response, request
-from limits import RateLimitItem, parse_many
-from limits.storage import storage_from_string
-from limits.strategies import MovingWindowRateLimiter
+from flask import Flask, Response, jsonify, request
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from .breaker import Breaker
 from .config import Settings
-from .errors import error_response
+from .errors import error_response, wants_html
+from .search_slots import FREE_EMPTY_CELLS
 from .throttled_log import ThrottledLog
+
+if TYPE_CHECKING:
+    import redis
 
 logger = logging.getLogger(__name__)
 
-NAMESPACE = "search"
+# A client may start a search while it owes less than this much refill time.
+WINDOW = 60.0
 MIN_RETRY_AFTER = 1  # seconds: "0" would invite an immediate, equally refused retry
+MEMORY_CLIENTS = 20_000
+
+# Redis's clock, not each instance's: every instance then agrees on a client's bucket.
+_NOW = "local t = redis.call('TIME') local now = tonumber(t[1]) + tonumber(t[2]) / 1000000 "
+_OWED = (
+    _NOW + "local full = tonumber(redis.call('GET', KEYS[1]) or '0') return tostring(math.max(0, full - now))"
+)
+_CHARGE = (
+    _NOW
+    + "local full = math.max(now, tonumber(redis.call('GET', KEYS[1]) or '0')) + tonumber(ARGV[1]) "
+    + "redis.call('SET', KEYS[1], string.format('%.6f', full), 'PX', math.ceil((full - now) * 1000) + 1000) "
+    + "return 1"
+)
 
 
 class RateLimited(Exception):
-    """The client has started as many searches as ``limit`` allows; it may retry after ``retry_after`` s."""
+    """The client has spent its search time; it may start another search after ``retry_after`` s."""
 
-    def __init__(self, limit: RateLimitItem, retry_after: int) -> None:
-        super().__init__(str(limit))
-        self.limit = limit
+    def __init__(self, seconds_per_minute: float, retry_after: int) -> None:
+        super().__init__(f"{seconds_per_minute:g} seconds of search a minute")
+        self.seconds_per_minute = seconds_per_minute
         self.retry_after = retry_after
 
 
-class SearchLimit:
-    """The per-client limits on starting a search, counted in a ``limits`` storage."""
+class Buckets(Protocol):
+    """Where each client's bucket lives, as the time it is full again (seconds from now)."""
 
-    def __init__(self, limits: str, storage_uri: str, **storage_options: float | str) -> None:
-        self.limits = parse_many(limits)
-        self.text = limits
-        self.counter = MovingWindowRateLimiter(storage_from_string(storage_uri, **storage_options))
+    def owed(self, client: str) -> float:
+        """Seconds until ``client``'s bucket is full again (0 when it is full)."""
+
+    def add(self, client: str, seconds: float) -> None:
+        """Push the time ``client``'s bucket is full again ``seconds`` further (from now at the earliest)."""
+
+
+class MemoryBuckets:
+    """The buckets of one worker's clients, in memory; thread-safe."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic, capacity: int = MEMORY_CLIENTS) -> None:
+        self.clock = clock
+        self.capacity = capacity
+        self._full_at: dict[str, float] = {}  # oldest charge first
+        self._lock = threading.Lock()
+
+    def owed(self, client: str) -> float:
+        with self._lock:
+            return max(0.0, self._full_at.get(client, 0.0) - self.clock())
+
+    def add(self, client: str, seconds: float) -> None:
+        now = self.clock()
+        with self._lock:
+            full_at = max(now, self._full_at.pop(client, now)) + seconds
+            self._full_at[client] = full_at
+            if len(self._full_at) > self.capacity:
+                self._forget(now)
+
+    def _forget(self, now: float) -> None:
+        """Drop the full buckets (as good as absent), then the oldest charged until within capacity."""
+        for client in [c for c, full_at in self._full_at.items() if full_at <= now]:
+            del self._full_at[client]
+        while len(self._full_at) > self.capacity:
+            del self._full_at[next(iter(self._full_at))]
+
+
+class RedisBuckets:
+    """The buckets in Redis, shared by every instance, each key expiring when its bucket is full."""
+
+    def __init__(self, client: redis.Redis, prefix: str) -> None:
+        self.prefix = prefix
+        self._owed = client.register_script(_OWED)
+        self._charge = client.register_script(_CHARGE)
+
+    def owed(self, client: str) -> float:
+        return float(self._owed(keys=[self.prefix + client]))
+
+    def add(self, client: str, seconds: float) -> None:
+        self._charge(keys=[self.prefix + client], args=[f"{seconds:.6f}"])
+
+
+class SearchAllowance:
+    """Each client's seconds of search a minute: ``check`` before a search, ``charge`` after it."""
+
+    def __init__(self, seconds_per_minute: float, buckets: Buckets, breaker: Breaker | None = None) -> None:
+        self.seconds_per_minute = seconds_per_minute
+        self.buckets = buckets
+        # A Redis that fails or hangs is skipped while the breaker is open.
+        self.breaker = breaker or Breaker(cooldown=0)
         self.log = ThrottledLog(logger)
 
-    def admit(self) -> None:
-        """Charge one search to the requesting client; raises ``RateLimited`` when it is over a limit."""
-        client = request.remote_addr or "unknown"
-        for limit in self.limits:
-            try:
-                if self.counter.hit(limit, NAMESPACE, client):
-                    continue
-                reset = self.counter.get_window_stats(limit, NAMESPACE, client).reset_time
-            except Exception as error:  # the store failing must not fail the request
-                self.log.warning("store", "cannot check the search rate limit, allowing: %r", error)
-                return
-            raise RateLimited(limit, max(MIN_RETRY_AFTER, math.ceil(reset - time.time())))
+    def check(self, client: str) -> None:
+        """Raise ``RateLimited`` when ``client`` may not start a search now (a failing store allows it)."""
+        owed = self._use(lambda: self.buckets.owed(client))
+        if owed is not None and owed > WINDOW:
+            raise RateLimited(self.seconds_per_minute, max(MIN_RETRY_AFTER, math.ceil(owed - WINDOW)))
+
+    def charge(self, client: str, seconds: float) -> None:
+        """Charge ``client`` for ``seconds`` of search (skipped, logged, when the store fails)."""
+        refill = seconds * WINDOW / self.seconds_per_minute
+        self._use(lambda: self.buckets.add(client, refill))
+
+    def _use(self, operation: Callable[[], float | None]) -> float | None:
+        """``operation()``, or None when the store is being skipped or fails now (which trips it)."""
+        if not self.breaker.allows():
+            return None
+        try:
+            return operation()
+        except Exception as error:  # the store failing must not fail the request
+            self.breaker.trip()
+            self.log.warning("store", "cannot use the search allowances, allowing: %r", error)
+            return None
 
 
-def storage_uri(settings: Settings) -> str:
-    """Where the counts live: the app's Redis when it has one, else memory."""
-    if settings.redis_url is None:
-        return "memory://"
-    if settings.redis_url.startswith("unix://"):  # limits names the socket scheme its own way
-        return "redis+" + settings.redis_url
-    return settings.redis_url
+class RequestAllowance:
+    """The search slots' view of the allowance: the requesting client's, from Flask's request."""
+
+    def __init__(self, limit: SearchAllowance) -> None:
+        self.limit = limit
+
+    def check(self) -> None:
+        """Raise ``RateLimited`` when the requesting client may not start a search now."""
+        self.limit.check(_client())
+
+    def charge(self, seconds: float) -> None:
+        """Charge the requesting client for ``seconds`` of search."""
+        self.limit.charge(_client(), seconds)
 
 
-def init_app(app: Flask, settings: Settings) -> Callable[[], None] | None:
-    """Trust the configured proxies and set up the search limit of ``app``.
+def _client() -> str:
+    return request.remote_addr or "unknown"
 
-    Returns ``admit()`` for the engine (None when ``SEARCH_RATE_LIMIT`` is off).
+
+def refusal(error: RateLimited) -> str:
+    """The 429's words: what happened and when to try again."""
+    return (
+        f"too many searches came from your network (address): it may use {error.seconds_per_minute:g}"
+        f" seconds of search a minute; try again in {error.retry_after} s. Positions already solved,"
+        f" and every position with at most {FREE_EMPTY_CELLS} empty cells, are still answered"
+    )
+
+
+def init_app(app: Flask, settings: Settings) -> RequestAllowance | None:
+    """Trust the configured proxies and set up the search allowance of ``app``.
+
+    Returns the allowance for the search slots (None when ``SEARCH_SECONDS_PER_MINUTE`` is off).
     """
     if settings.trusted_proxies:
         proxies = settings.trusted_proxies
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)  # type: ignore[method-assign]
-    if settings.search_rate_limit is None:
+    if settings.search_seconds_per_minute is None:
         return None
 
     @app.errorhandler(RateLimited)
     def rate_limited(error: RateLimited) -> Response:
-        response = error_response(
-            429,
-            f"too many searches from your address (at most {error.limit}): positions"
-            " already solved are not limited; try again after Retry-After seconds",
-        )
+        if wants_html():
+            response = error_response(429, refusal(error), "Too Many Requests")
+        else:
+            response = jsonify(error=refusal(error), retry_after=error.retry_after)
+            response.status_code = 429
         response.headers["Retry-After"] = str(error.retry_after)
         return response
 
-    options: dict[str, float | str] = {}
-    if settings.redis_url is not None:
-        options = {
-            "key_prefix": f"{settings.cache_key_prefix}limits",
-            "socket_timeout": settings.redis_timeout,
-            "socket_connect_timeout": settings.redis_timeout,
-        }
-    limit = SearchLimit(settings.search_rate_limit, storage_uri(settings), **options)
-    app.extensions["search_limit"] = limit
-    return limit.admit
+    limit = SearchAllowance(settings.search_seconds_per_minute, *_buckets(settings))
+    app.extensions["search_allowance"] = limit
+    return RequestAllowance(limit)
+
+
+def _buckets(settings: Settings) -> tuple[Buckets, Breaker]:
+    """The app's Redis (with a breaker whose probe runs off the requests) when it has one, else memory."""
+    if settings.redis_url is None:
+        return MemoryBuckets(), Breaker(cooldown=0)
+    from .cache.backends import redis_client  # here: a deployment on the file system never loads redis
+
+    client = redis_client(settings)
+    breaker = Breaker()
+
+    def probe() -> None:
+        try:
+            client.ping()
+        except Exception:
+            breaker.trip()
+        else:
+            breaker.reset()
+
+    breaker.set_trial(probe)
+    return RedisBuckets(client, f"{settings.cache_key_prefix}allowance:"), breaker

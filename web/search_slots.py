@@ -7,6 +7,13 @@ other.  The wait matters under gunicorn's gevent worker, which takes as many
 connections as arrive: a third search arriving at a worker with two slots
 waits a moment instead of being refused while the other worker idles.
 
+Each search is charged to the requesting client's allowance (web/rate_limit.py)
+for the time it held its slot, and may be refused (``RateLimited``) before it
+takes one; a search of a position with at most ``FREE_EMPTY_CELLS`` empty
+cells is neither.  A trace (the lab's watched search, up to ten budgets long)
+may hold at most ``max_searches - 1`` of a worker's slots (at least one), so
+traces alone never take every slot from other clients' searches.
+
 A ``Solver`` keeps its transposition table between requests (later positions
 of the same game reuse most of it), but it is not thread-safe, so every thread
 gets its own, one per set of rules it has seen recently, each table bounded.
@@ -20,6 +27,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Protocol
 
 from tictactoe import Board, Rules, Solver, SolveResult, analyse
 from tictactoe.algorithms.base import Engine as TeachingEngine
@@ -32,38 +40,67 @@ from .offload import off_event_loop
 SOLVERS_PER_THREAD = 4
 
 
+# A position with at most this many empty cells is searched for free: its tree
+# holds at most a few thousand distinct positions, a few milliseconds of search
+# (docs/reliability.md), and every 3x3 position is one.
+FREE_EMPTY_CELLS = 9
+
+
 class Busy(Exception):
     """Every search slot of this worker is taken; the client should retry shortly."""
+
+
+class Allowance(Protocol):
+    """The requesting client's search time: ``check`` may refuse a search, ``charge`` pays for one."""
+
+    def check(self) -> None:
+        """Raise (``RateLimited``) when the client may not start a search now."""
+
+    def charge(self, seconds: float) -> None:
+        """Charge the client for ``seconds`` of search."""
 
 
 class SearchSlots:
     """Runs searches within ``budget`` seconds, at most ``max_searches`` at once per worker.
 
     Not an engine itself: the production solver (``search``) and the lab's
-    teaching engines (``run``) both run through these slots.  ``admit()``, when
-    given, is called before every search and may refuse it by raising (the
-    per-client rate limit, web/rate_limit.py).
+    teaching engines (``run``) both run through these slots.  ``allowance``,
+    when given, is checked before every search that is not free and charged
+    after it (the per-client limit, web/rate_limit.py); ``clock`` measures what
+    a search held its slot for.
     """
 
     def __init__(
-        self, budget: float, max_searches: int, table_limit: int, admit: Callable[[], None] | None = None
+        self,
+        budget: float,
+        max_searches: int,
+        table_limit: int,
+        allowance: Allowance | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.budget = budget
-        self.admit = admit
+        self.allowance = allowance
+        self.clock = clock
         self.table_limit = table_limit
         self._slots = threading.BoundedSemaphore(max_searches)
+        self._trace_slots = threading.BoundedSemaphore(max(1, max_searches - 1))
         self._local = threading.local()
         self._run = off_event_loop(threads=max_searches)
 
     def search(self, board: Board, all_moves: bool) -> SolveResult:
-        """Analyse ``board`` within the budget; raises ``Busy`` when no search slot is free."""
-        with self._search_slot():
+        """Analyse ``board`` within the budget.
+
+        Raises ``Busy`` when no search slot is free, ``RateLimited`` when the
+        client has spent its search time (never for a free search).
+        """
+        with self._search_slot(charged=board.empty.bit_count() > FREE_EMPTY_CELLS):
             return self._run(self._analyse, board, all_moves)
 
     def run(self, board: Board, teaching: TeachingEngine, rng: random.Random | None = None) -> EngineResult:
         """Run a teaching engine on ``board`` with the budget as its deadline (no cache).
 
-        Raises ``Busy`` when no search slot is free, ``GameOverError`` on a finished board.
+        Raises ``Busy`` when no search slot is free, ``RateLimited`` when the
+        client has spent its search time, ``GameOverError`` on a finished board.
         """
         with self._search_slot():
             return self._run(self._teach, board, teaching, rng)
@@ -73,9 +110,11 @@ class SearchSlots:
     ) -> tuple[EngineResult, Trace]:
         """Run a depth-first teaching engine with a ``Trace``, stopped after ``seconds`` or ``max_nodes``.
 
-        Raises ``Busy`` when no search slot is free, ``GameOverError`` on a finished board.
+        Raises ``Busy`` when no search slot (or no slot that traces may take) is
+        free, ``RateLimited`` when the client has spent its search time,
+        ``GameOverError`` on a finished board.
         """
-        with self._search_slot():
+        with self._search_slot(trace=True):
             return self._run(self._trace, board, engine, seconds, max_nodes)
 
     def _trace(
@@ -92,19 +131,37 @@ class SearchSlots:
         return teaching.search(board, deadline=time.monotonic() + self.budget, rng=rng)
 
     @contextmanager
-    def _search_slot(self) -> Iterator[None]:
+    def _search_slot(self, charged: bool = True, trace: bool = False) -> Iterator[None]:
         """Hold one of the worker's search slots, or raise ``Busy`` when none frees within the budget.
 
-        ``admit()`` goes first: a client over its limit is refused without taking a slot.
+        The allowance goes first: a client that has spent its search time is
+        refused without taking a slot.  A ``charged`` search is charged the
+        time it held the slot, whatever way it ends.  A ``trace`` also holds one
+        of the slots traces may take.
         """
-        if self.admit is not None:
-            self.admit()
-        if not self._slots.acquire(timeout=self.budget):
+        allowance = self.allowance if charged else None
+        if allowance is not None:
+            allowance.check()
+        with self._held(self._trace_slots, trace), self._held(self._slots, True):
+            start = self.clock()
+            try:
+                yield
+            finally:
+                if allowance is not None:
+                    allowance.charge(self.clock() - start)
+
+    @contextmanager
+    def _held(self, slots: threading.BoundedSemaphore, needed: bool) -> Iterator[None]:
+        """Hold one of ``slots`` when ``needed``, waiting at most the budget, else raise ``Busy``."""
+        if not needed:
+            yield
+            return
+        if not slots.acquire(timeout=self.budget):
             raise Busy()
         try:
             yield
         finally:
-            self._slots.release()
+            slots.release()
 
     def _solver(self, rules: Rules) -> Solver:
         """This thread's solver for ``rules``, made on first use (the least recent dropped)."""
