@@ -148,9 +148,11 @@ def test_a_search_is_charged_the_time_it_held_its_slot():
     assert ledger.charges == [0.75, 4.5, 0.0]
 
 
-def test_searches_of_at_most_nine_empty_cells_are_neither_checked_nor_charged():
+def test_searches_of_at_most_nine_empty_cells_are_neither_checked_nor_charged_nor_queued():
     ledger = Ledger(refuse=True)
     slots = SearchSlots(budget=1.0, max_searches=2, table_limit=10_000, allowance=ledger)
+    # Other clients' long searches hold every slot: a free search does not wait for one.
+    assert slots._slots.acquire(blocking=False) and slots._slots.acquire(blocking=False)
     # Nine empty cells on a board of any size, and the empty 3x3 board itself:
     #
     #   x o x o x          . . .
@@ -161,6 +163,7 @@ def test_searches_of_at_most_nine_empty_cells_are_neither_checked_nor_charged():
     small = Board.from_text(["xoxox", "oxoxo", "...xo", "...ox", "...xo"], k=5)
     for board in (small, Board.from_text(["...", "...", "..."])):
         assert slots.search(board, all_moves=True).proven
+    assert ledger.checks == 0
     with pytest.raises(RateLimited):
         slots.search(Board.from_text(COSTLY, k=4), all_moves=False)
     assert (ledger.checks, ledger.charges) == (1, [])
