@@ -8,7 +8,8 @@ best first.  So one position always gets the same bytes:
 - proven: ``Cache-Control: public, max-age=31536000, immutable`` and a strong
   ``ETag`` computed from the request alone (engine version, body format, k and
   the normal position text), so a matching ``If-None-Match`` gets ``304``
-  before any lookup or search;
+  before any lookup or search (a gzipped answer's ``"<tag>:gzip"`` too, see
+  ``web/compression.py``);
 - not proven (the search ran out of budget): ``Cache-Control: no-store``, no ETag.
 
 Errors are the API's: JSON, ``no-store``; 400 for text that is not a board,
@@ -22,13 +23,13 @@ import hashlib
 
 from flask import Blueprint, Response, jsonify, request
 from werkzeug.datastructures import MultiDict
-from werkzeug.http import is_resource_modified
 
 from tictactoe import ENGINE_VERSION, Board, BoardFormatError
 from tictactoe.analysis import exact_max_empties
 
 from .answers import analysis_fields, refuse_finished, solved
 from .cache import Answer
+from .compression import held_etag
 from .errors import POSITIONS_BLUEPRINT, ApiError
 from .payload import board_label
 from .request_log import note
@@ -50,8 +51,9 @@ def position() -> Response:
     tag = position_etag(board)
     # Only a position the engine can prove was ever given an ETag.
     provable = board.empty.bit_count() <= exact_max_empties(board.rules)
-    if provable and not is_resource_modified(request.environ, etag=tag):
-        return _cacheable(Response(status=304), tag)
+    held = held_etag(tag) if provable else None
+    if held is not None:
+        return _cacheable(Response(status=304), held)
     answer = solved().solve(board, all_moves=True)
     note(source=str(answer.source))  # for the request's log line and the answers metric
     response = jsonify(position_fields(board, answer))
