@@ -8,6 +8,13 @@ figures, in docs/deploy.md ("gunicorn settings").
 import os
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # gunicorn reads this before chdir
+from web.body_deadline import bound_body
+from web.config import trusted_proxies
+from web.connections_per_address import DEFAULT_CAP, ConnectionsPerAddress, cap_from_settings
+from web.logs import GunicornLogger, gunicorn_logconfig
+from web.metrics_folder import mark_worker_dead, prepare_multiprocess_dir, remove_own_dir
+
 bind = f"0.0.0.0:{os.environ.get('PORT', '8000')}"
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
 
@@ -19,22 +26,37 @@ workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
 worker_class = "gevent"
 worker_connections = int(os.environ.get("GUNICORN_CONNECTIONS", "1000"))
 # On gevent workers this bounds both an idle kept-alive connection and the
-# reading of a request's line and headers (gunicorn wraps it in a
+# reading of a request's line and headers as a whole (gunicorn wraps it in a
 # gevent.Timeout of this many seconds): a client that stalls in them is closed.
 keepalive = int(os.environ.get("GUNICORN_READ_TIMEOUT", "5"))
+# Connections one client address may hold open in a worker (web/connections_per_address.py);
+# behind a router the peer is the router, so no cap.
+connections_per_address = cap_from_settings(
+    os.environ.get("GUNICORN_CONNECTIONS_PER_ADDRESS") or str(DEFAULT_CAP),
+    trusted_proxies({"TRUSTED_PROXIES": os.environ.get("TRUSTED_PROXIES") or None}),
+)
 
 
 def pre_request(worker, req):
-    """Bound every read (and write) on the request's connection by the same timeout.
+    """Give the request's body the same time again, in all, and every write on its connection.
 
-    gevent's timeout above covers the head only; a client that stalls inside
-    its body would otherwise hold its connection for ever.  The app answers a
-    body that stops arriving with 408 (web/errors.py).
+    gevent's timeout above covers the head only; the body is read later, by the
+    app.  It must arrive whole within ``keepalive`` seconds of the head, however
+    it trickles (web/body_deadline.py), or the app answers 408 (web/errors.py)
+    and the connection is closed.  The socket's own timeout bounds each write to
+    a client that stops reading.
     """
     worker.log.debug("%s %s", req.method, req.path)
     sock = getattr(req.unreader, "sock", None)
     if sock is not None:
         sock.settimeout(keepalive)
+    bound_body(req, keepalive)
+
+
+def post_worker_init(worker):
+    """Count the worker's connections by client address, refusing those over the cap."""
+    if connections_per_address is not None:
+        worker.handle = ConnectionsPerAddress(connections_per_address).guard(worker.handle)
 
 
 # A worker whose heartbeat stops for this long is stuck and is replaced
@@ -45,9 +67,12 @@ timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
 # Render).  The longest request (a 10 s single-flight wait then a 2 s search)
 # fits in it.
 graceful_timeout = int(os.environ.get("GUNICORN_GRACEFUL_TIMEOUT", "20"))
-# Recycle each worker after about this many requests (jitter spreads the
-# restarts so that the workers never restart together).
-max_requests = int(os.environ.get("GUNICORN_MAX_REQUESTS", "10000"))
+# A safety net, not a cadence: a worker is recycled after about this many
+# requests (jitter spreads the restarts so that the workers never restart
+# together).  10,000 recycled each worker every few seconds under load, and each
+# restart costs the clients of that moment slow answers (a new worker imports
+# the app and warms its memory of positions): see docs/deploy.md.
+max_requests = int(os.environ.get("GUNICORN_MAX_REQUESTS", "1000000"))
 max_requests_jitter = max_requests // 10
 
 # The request line and headers a client may send: gunicorn's own limits, made
@@ -65,10 +90,6 @@ forwarded_allow_ips = "*"
 
 # Logs and metrics (web/logs.py, web/metrics.py): every logger, gunicorn's included, in one
 # format (LOG_FORMAT=json|text); workers count into one multiprocess folder.
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # gunicorn reads this before chdir
-from web.logs import GunicornLogger, gunicorn_logconfig  # noqa: E402
-from web.metrics_folder import mark_worker_dead, prepare_multiprocess_dir, remove_own_dir  # noqa: E402
-
 logconfig_dict = gunicorn_logconfig()
 logger_class = GunicornLogger
 prepare_multiprocess_dir()

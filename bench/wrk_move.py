@@ -14,7 +14,14 @@ settings unless said otherwise, each with 2 workers:
 Then it runs wrk against each row in turn, for ``--rounds`` rounds (so that
 what else the machine does falls on every row alike), and prints a table::
 
-    row   req/s   p50   p99   non-2xx   µs CPU/req   /move vs row (req/s)   (CPU)
+    row   req/s   p50   p99   worst p99   non-2xx   µs CPU/req   /move vs row (req/s)   (CPU)   restarts
+
+``worst p99`` is the highest p99 of the row's rounds, and a last line sets
+cached ``/move``'s beside the bare app's.  ``restarts`` counts the workers
+gunicorn booted while the row's wrk ran (its "Booting worker" lines in the
+server's log): the servers run with this tree's ``max_requests``, and a worker
+recycled mid-run shows as slow answers, so it must stay 0 (the row's CPU is
+then unknown too: its worker's time went with it).
 
 The workers' own CPU time per request (user + system, from /proc) is the
 steadier measure on a shared machine: throughput swings with what else runs,
@@ -47,8 +54,7 @@ from tests.servers import Gunicorn, wait_for_workers  # noqa: E402
 from tictactoe.counting import reachable_positions  # noqa: E402
 
 WORKERS = 2
-# Workers must not be recycled mid-run (gunicorn's max_requests): their CPU time is read from /proc.
-STEADY = {"GUNICORN_MAX_REQUESTS": "0"}
+BOOTED = "Booting worker with pid"  # gunicorn's arbiter, for every worker it starts
 LUA_ROTATE = """
 local bodies = {%s}
 local path = "%s"
@@ -110,6 +116,26 @@ def worker_pids(server: Gunicorn) -> list[int]:
     return [int(child) for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
 
 
+def logged(server: Gunicorn, log: Path) -> Gunicorn:
+    """``server``, its output written to ``log`` (read by ``boots_since``)."""
+    server.log_path = log
+    return server
+
+
+def boots_since(server: Gunicorn, offset: int) -> tuple[int, int]:
+    """Workers booted per the server's log after byte ``offset``, and the log's end."""
+    with open(server.log_path, "rb") as log:
+        log.seek(offset)
+        text = log.read()
+    return text.count(BOOTED.encode()), offset + len(text)
+
+
+def milliseconds(latency: str) -> float:
+    """A wrk latency (``850.00us``, ``1.23ms``, ``1.20s``, ``1.05m``) in ms."""
+    number, unit = re.fullmatch(r"([\d.]+)(us|ms|s|m)", latency).groups()
+    return float(number) * {"us": 0.001, "ms": 1.0, "s": 1000.0, "m": 60_000.0}[unit]
+
+
 @dataclass
 class Row:
     """One thing measured: a URL on a running server, and its runs so far."""
@@ -123,9 +149,18 @@ class Row:
     def measure(self, seconds: int, connections: int) -> None:
         pids = worker_pids(self.server)
         before = cpu_seconds(pids)
+        _, log_offset = boots_since(self.server, 0)
         run = run_wrk(self.server.url + self.path, seconds, connections, self.script)
-        run["cpu_us"] = 1e6 * (cpu_seconds(pids) - before) / max(run["requests"], 1)
+        run["restarts"], _ = boots_since(self.server, log_offset)
+        try:
+            run["cpu_us"] = 1e6 * (cpu_seconds(pids) - before) / max(run["requests"], 1)
+        except FileNotFoundError:  # a worker was recycled: its CPU time is gone with it
+            run["cpu_us"] = float("nan")
         self.runs.append(run)
+
+    def worst_p99(self) -> float:
+        """The highest p99 of the runs, in ms."""
+        return max(milliseconds(run["p99"]) for run in self.runs)
 
     def mean(self, key: str) -> float:
         return sum(run[key] for run in self.runs) / len(self.runs)
@@ -165,13 +200,19 @@ def main(argv: list[str] | None = None) -> int:
         # Filling the cache is one client solving 4,520 positions: past any per-client
         # limit on searches (web/rate_limit.py); the measured runs are cache hits, never limited.
         app = servers.enter_context(
-            Gunicorn(
-                workers=WORKERS,
-                env={"CACHE_DIR": str(folder / "cache"), "SEARCH_SECONDS_PER_MINUTE": "off", **STEADY},
+            logged(
+                Gunicorn(
+                    workers=WORKERS,
+                    env={"CACHE_DIR": str(folder / "cache"), "SEARCH_SECONDS_PER_MINUTE": "off"},
+                ),
+                folder / "app.log",
             )
         )
         bare = servers.enter_context(
-            Gunicorn(workers=WORKERS, app="bare_app:app", root=ROOT / "bench", ready_path="/echo", env=STEADY)
+            logged(
+                Gunicorn(workers=WORKERS, app="bare_app:app", root=ROOT / "bench", ready_path="/echo"),
+                folder / "bare.log",
+            )
         )
         fill(app, bodies)
         rows = [
@@ -183,15 +224,14 @@ def main(argv: list[str] | None = None) -> int:
         if args.compare is not None:
             root = args.compare.resolve()
             other = servers.enter_context(
-                Gunicorn(
-                    workers=WORKERS,
-                    root=root,
-                    config=root / "gunicorn.conf.py",
-                    env={
-                        "CACHE_DIR": str(folder / "cache-compare"),
-                        "SEARCH_SECONDS_PER_MINUTE": "off",
-                        **STEADY,
-                    },
+                logged(
+                    Gunicorn(
+                        workers=WORKERS,
+                        root=root,
+                        config=root / "gunicorn.conf.py",
+                        env={"CACHE_DIR": str(folder / "cache-compare"), "SEARCH_SECONDS_PER_MINUTE": "off"},
+                    ),
+                    folder / "compare.log",
                 )
             )
             fill(other, bodies)
@@ -208,18 +248,25 @@ def main(argv: list[str] | None = None) -> int:
         "means over the rounds"
     )
     print(
-        f"{'row':<40} {'req/s':>7} {'p50':>8} {'p99':>8} {'non-2xx':>7} {'µs CPU':>7}"
-        f" {'/move vs row':>12} {'(by CPU)':>9}"
+        f"{'row':<40} {'req/s':>7} {'p50':>8} {'p99':>8} {'worst p99':>10} {'non-2xx':>7} {'µs CPU':>7}"
+        f" {'/move vs row':>12} {'(by CPU)':>9} {'restarts':>8}"
     )
     move_rps, move_cpu = rows[0].mean("rps"), rows[0].mean("cpu_us")
     for row in rows:
         last = row.runs[-1]
         print(
             f"{row.name:<40} {row.mean('rps'):>7.0f} {last['p50']:>8} {last['p99']:>8} "
+            f"{row.worst_p99():>8.2f}ms "
             f"{sum(r['non_2xx'] + r['socket_errors'] for r in row.runs):>7} "
             f"{row.mean('cpu_us'):>7.0f} {move_rps / row.mean('rps'):>12.2f} "
-            f"{row.mean('cpu_us') / move_cpu:>9.2f}"
+            f"{row.mean('cpu_us') / move_cpu:>9.2f} {sum(r['restarts'] for r in row.runs):>8}"
         )
+    move_p99, bare_p99 = rows[0].worst_p99(), rows[1].worst_p99()
+    print(
+        f"worst p99: cached /move {move_p99:.2f} ms, bare Flask app {bare_p99:.2f} ms "
+        f"({move_p99 / bare_p99:.1f} times); workers booted during the measured runs: "
+        f"{sum(r['restarts'] for row in rows for r in row.runs)}"
+    )
     return 0
 
 

@@ -5,12 +5,12 @@ Shared by tests/test_slow_clients.py and bench/slow_clients.py.
 
 from __future__ import annotations
 
+import http.client
 import json
 import select
 import socket
 import time
-import urllib.error
-import urllib.request
+from urllib.parse import urlsplit
 
 # The first lines of a POST /move, without the blank line that ends the head:
 # the server has read a request line and headers and waits for the rest.
@@ -60,14 +60,55 @@ class StalledConnections:
             sock.close()
 
 
-def timed_request(url: str, body: dict | None = None, timeout: float = 30.0) -> tuple[float, int, dict]:
-    """``(seconds, status, JSON body)`` of one GET (or POST of ``body``) on a new connection."""
+def timed_request(
+    url: str, body: dict | None = None, timeout: float = 30.0, source: str | None = None
+) -> tuple[float, int, dict]:
+    """``(seconds, status, JSON body)`` of one GET (or POST of ``body``) on a new connection.
+
+    ``source``: the address the connection comes from (another loopback address
+    than 127.0.0.1 is another client to the server).
+    """
+    address = urlsplit(url)
+    connection = http.client.HTTPConnection(
+        address.hostname, address.port, timeout=timeout, source_address=(source, 0) if source else None
+    )
     data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"})
     start = time.monotonic()
     try:
-        with urllib.request.urlopen(request, timeout=timeout) as response:
-            status, payload = response.status, response.read()
-    except urllib.error.HTTPError as error:
-        status, payload = error.code, error.read()
+        connection.request(
+            "GET" if body is None else "POST",
+            address.path,
+            body=data,
+            headers={"Content-Type": "application/json"},
+        )
+        response = connection.getresponse()
+        status, payload = response.status, response.read()
+    finally:
+        connection.close()
     return time.monotonic() - start, status, json.loads(payload)
+
+
+def trickle(port: int, sent_at_once: bytes, trickled: bytes, pace: float) -> tuple[bytes, float, int]:
+    """Send ``sent_at_once``, then ``trickled`` one byte every ``pace`` s until the server answers.
+
+    Between two bytes the client waits on the socket, so an answer (or a
+    close) is seen as it comes.  Returns what the server sent before it closed
+    the connection, the seconds from the end of ``sent_at_once`` to that close,
+    and how many bytes of ``trickled`` went out.
+    """
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
+        sock.sendall(sent_at_once)
+        start, sent = time.monotonic(), 0
+        while sent < len(trickled) and not select.select([sock], [], [], pace)[0]:
+            try:
+                sock.sendall(trickled[sent : sent + 1])
+            except OSError:  # closed by the server between the wait and the send
+                break
+            sent += 1
+        answer = b""
+        try:
+            while chunk := sock.recv(65536):
+                answer += chunk
+        except ConnectionResetError:
+            pass  # closed with our bytes unread: a close all the same
+        return answer, time.monotonic() - start, sent

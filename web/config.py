@@ -168,9 +168,7 @@ def load_settings(
             f" {DEFAULT_SEARCH_SECONDS_PER_MINUTE:g}, or off); unset SEARCH_RATE_LIMIT"
         )
     search_seconds = _search_seconds_per_minute(source)
-    proxies = _number(source, "TRUSTED_PROXIES", 0, int)
-    if not 0 <= proxies <= MAX_TRUSTED_PROXIES:
-        raise ConfigError(f"TRUSTED_PROXIES must be between 0 and {MAX_TRUSTED_PROXIES}, not {proxies}")
+    proxies = trusted_proxies(source)
 
     return Settings(
         backend=backend,
@@ -191,6 +189,17 @@ def load_settings(
         cache_max_entries=max_entries,
         cache_min_nodes=min_nodes,
     )
+
+
+def trusted_proxies(source: Mapping[str, object]) -> int:
+    """TRUSTED_PROXIES from ``source`` (0 when unset); ``ConfigError`` outside 0..5.
+
+    Read by gunicorn.conf.py too: behind proxies the peer of a connection is a proxy.
+    """
+    proxies = _number(source, "TRUSTED_PROXIES", 0, int)
+    if not 0 <= proxies <= MAX_TRUSTED_PROXIES:
+        raise ConfigError(f"TRUSTED_PROXIES must be between 0 and {MAX_TRUSTED_PROXIES}, not {proxies}")
+    return proxies
 
 
 def check_secret(secret: object) -> str:
