@@ -67,7 +67,7 @@ forwarded_allow_ips = "*"
 # format (LOG_FORMAT=json|text); workers count into one multiprocess folder.
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # gunicorn reads this before chdir
 from web.logs import GunicornLogger, gunicorn_logconfig  # noqa: E402
-from web.metrics_folder import mark_worker_dead, prepare_multiprocess_dir, remove_own_dir  # noqa: E402
+from web.metrics_folder import merge_exited_worker, prepare_multiprocess_dir, remove_own_dir  # noqa: E402
 
 logconfig_dict = gunicorn_logconfig()
 logger_class = GunicornLogger
@@ -79,7 +79,11 @@ sys.setswitchinterval(0.0005)
 
 
 def child_exit(server, worker):
-    mark_worker_dead(worker.pid)
+    """Fold the exited worker's metrics into the merged files (the master must survive a failure)."""
+    try:
+        merge_exited_worker(worker.pid)
+    except Exception:
+        server.log.exception("could not merge the metrics of exited worker %s", worker.pid)
 
 
 def on_exit(server):
