@@ -60,8 +60,23 @@ limit_request_field_size = 8190
 accesslog = "-"
 errorlog = "-"
 loglevel = os.environ.get("LOG_LEVEL", "info")
-# Platforms terminate TLS in their router and pass the client's scheme along.
-forwarded_allow_ips = "*"
+# Forwarded headers (X-Forwarded-Proto, X-Forwarded-For) mean something only when
+# a trusted proxy wrote them: the app alone decides which to believe, from its
+# TRUSTED_PROXIES setting (werkzeug's ProxyFix, web/rate_limit.py).  So gunicorn
+# reads none of them, whoever the peer: no scheme header turns a request into
+# HTTPS here, and no header sets SCRIPT_NAME or PATH_INFO (a client's
+# "SCRIPT_NAME:" header would otherwise move the app's paths, or raise a 500).
+secure_scheme_headers: dict[str, str] = {}
+forwarder_headers = ""
+# A header whose name holds "_" cannot be told apart from one with "-": dropped.
+header_map = "drop"
+
+# gunicorn 27's control socket (gunicornc) is one path per user by default, so
+# every instance of a host would fight over it: off, unless an operator names a
+# path of this instance's own.
+control_socket_disable = not os.environ.get("GUNICORN_CONTROL_SOCKET")
+if not control_socket_disable:
+    control_socket = os.environ["GUNICORN_CONTROL_SOCKET"]
 
 # Logs and metrics (web/logs.py, web/metrics.py): every logger, gunicorn's included, in one
 # format (LOG_FORMAT=json|text); workers count into one multiprocess folder.
