@@ -264,7 +264,7 @@ def test_if_none_match_star_on_an_unproven_answer_is_the_full_answer_never_immut
     assert response.headers["Cache-Control"] == "no-store" and "ETag" not in response.headers
 
 
-@pytest.mark.parametrize("if_match", ['"not-this-one"', 'W/{tag}', '"other", W/{tag}'])
+@pytest.mark.parametrize("if_match", ['"not-this-one"', "W/{tag}", '"other", W/{tag}'])
 def test_an_if_match_that_names_no_tag_of_the_answer_is_412_in_words(client, if_match):
     tag = get(client, "x2/1o1/3").headers["ETag"]
     response = get(client, "x2/1o1/3", **{"If-Match": if_match.format(tag=tag)})
