@@ -14,6 +14,7 @@ from flask.json.provider import DefaultJSONProvider
 from web import (
     api,
     cache,
+    compression,
     errors,
     health,
     hot_moves,
@@ -24,6 +25,7 @@ from web import (
     rate_limit,
     request_log,
     security,
+    static_files,
     traces,
 )
 from web.config import load_settings
@@ -44,10 +46,11 @@ def create_app(config: Mapping[str, object] | None = None) -> Flask:
     app.config.update(
         DEBUG=False,
         PROPAGATE_EXCEPTIONS=False,  # every error becomes a JSON (or page) response
-        SEND_FILE_MAX_AGE_DEFAULT=settings.static_max_age,
         SETTINGS=settings,
     )
     app.json = CompactJSON(app)
+    # First, so that its hook runs last: it compresses the finished answer and renames its ETag.
+    compression.init_app(app)
 
     observe = metrics.init_app(app).observe_request
     request_log.register(app, observe=observe)
@@ -70,6 +73,7 @@ def create_app(config: Mapping[str, object] | None = None) -> Flask:
     app.register_blueprint(positions.bp)
     app.register_blueprint(traces.bp)
     app.register_blueprint(pages.bp)
+    static_files.init_app(app, settings.static_max_age)
     return app
 
 

@@ -417,18 +417,27 @@ def test_a_lock_that_is_never_released_only_delays(tmp_path):
 
 
 def test_busy_when_every_search_slot_is_taken(tmp_path):
+    # 4x4 k=4 positions (more than 9 empty cells: a search takes a slot), and a 3x3 one:
+    #
+    #   x . . .     x o . .     x o .
+    #   . . . .     . . . .     . . .
+    #   . . . .     . . . .     . . .
+    #   . . . .     . . . .
+    known, unknown = ["x...", "....", "....", "...."], ["xo..", "....", "....", "...."]
     app = make_app(tmp_path, MAX_CONCURRENT_SEARCHES="1")
     client = app.test_client()
-    client.post("/move", json={"board": ["x..", "...", "..."]})  # cached from now on
+    client.post("/move", json={"board": known, "k": 4})  # cached from now on
     slots = app.extensions["solved_positions"].slots._slots
     assert slots.acquire(blocking=False)  # another request is searching
     try:
-        busy = client.post("/move", json={"board": ["xo.", "...", "..."]})
-        hit = client.post("/move", json={"board": ["x..", "...", "..."]})
+        busy = client.post("/move", json={"board": unknown, "k": 4})
+        hit = client.post("/move", json={"board": known, "k": 4})
+        small = client.post("/move", json={"board": ["xo.", "...", "..."]})  # needs no slot
     finally:
         slots.release()
     assert busy.status_code == 503 and busy.headers["Retry-After"] == "1"
     assert "busy" in busy.get_json()["error"]
     assert hit.status_code == 200 and hit.get_json()["cached"] is True
+    assert small.status_code == 200 and small.get_json()["cached"] is False
     assert stats(client)["busy"] == 1
-    assert client.post("/move", json={"board": ["xo.", "...", "..."]}).status_code == 200
+    assert client.post("/move", json={"board": unknown, "k": 4}).status_code == 200

@@ -51,15 +51,15 @@ def fixed_headers(response) -> dict[str, str]:
     return {name: value for name, value in response.headers.items() if name not in PER_REQUEST}
 
 
-def flask_then_hot(client, app, body: bytes):
+def flask_then_hot(client, app, body: bytes, **headers):
     """Flask's first answer from the cache (a search may come before it), then the hot path's answer."""
     before = len(app.flask_requests)
-    flask_hit = post(client, body)
+    flask_hit = post(client, body, **headers)
     if not flask_hit.get_json()["cached"]:  # searched (a symmetric position may have been stored already)
-        flask_hit = post(client, body)
+        flask_hit = post(client, body, **headers)
     assert flask_hit.get_json()["cached"] and len(app.flask_requests) > before
     before = len(app.flask_requests)
-    hot = post(client, body)
+    hot = post(client, body, **headers)
     assert len(app.flask_requests) == before, "a known body should not reach Flask"
     return flask_hit, hot
 
@@ -74,6 +74,15 @@ def test_every_3x3_position_is_answered_alike_by_both_paths(client, app):
         assert fixed_headers(hot) == fixed_headers(hit), board
         assert hot.headers["Content-Length"] == str(len(hot.data))
     assert len(app.extensions["hot_moves"]) == len(positions)
+
+
+def test_neither_path_compresses_a_move_for_a_client_that_takes_gzip(client, app):
+    # web/compression.py leaves POST /move alone, so both paths answer the same plain bytes.
+    body = json.dumps({"board": ["x..", ".o.", "..."], "seed": 3}).encode()
+    hit, hot = flask_then_hot(client, app, body, **{"Accept-Encoding": "gzip, deflate, br, zstd"})
+    assert without_ms(hot) == without_ms(hit)
+    assert fixed_headers(hot) == fixed_headers(hit)
+    assert "Content-Encoding" not in hit.headers and "Vary" not in hit.headers
 
 
 def test_the_same_seed_draws_the_same_move_and_unseeded_draws_cover_every_best_move(client, app, monkeypatch):

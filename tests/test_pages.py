@@ -158,7 +158,8 @@ def test_security_headers_on_every_response(client, method, path, kwargs):
 def test_caching_headers(client):
     static = client.get("/static/css/app.css", buffered=True)
     assert static.status_code == 200
-    assert static.headers["Cache-Control"] == "public, max-age=3600" and static.headers["ETag"]
+    assert static.headers["Cache-Control"] == "no-cache" and static.headers["ETag"]
+    assert client.get("/static/images/logo.svg").headers["Cache-Control"] == "public, max-age=3600"
     assert client.post("/move", json={"board": ["x..", ".o.", "..."]}).headers["Cache-Control"] == "no-store"
     assert client.get("/healthz").headers["Cache-Control"] == "no-store"
     assert "max-age=300" in client.get("/openapi.json").headers["Cache-Control"]

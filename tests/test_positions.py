@@ -159,6 +159,25 @@ def test_a_304_needs_no_lookup_and_no_search(client):
     }
 
 
+def test_a_gzipped_answer_has_its_own_etag_and_a_304_for_it_needs_no_lookup(client):
+    # Flask-Compress names the gzipped bytes "<tag>:gzip"; the 304 comes before any lookup all the same.
+    text = "2o1/4/x3/4"
+    plain = get(client, text).headers["ETag"]
+    gzipped = get(client, text, **{"Accept-Encoding": "gzip"})
+    assert gzipped.headers["Content-Encoding"] == "gzip"
+    assert gzipped.headers["ETag"] == plain[:-1] + ':gzip"'
+    before = client.get("/stats").get_json()["worker"]
+    response = get(client, text, **{"Accept-Encoding": "gzip", "If-None-Match": gzipped.headers["ETag"]})
+    after = client.get("/stats").get_json()["worker"]
+    assert response.status_code == 304 and response.data == b""
+    assert response.headers["ETag"] == gzipped.headers["ETag"]
+    assert {n: after[n] - before[n] for n in ("hits", "misses", "searches")} == {
+        "hits": 0,
+        "misses": 0,
+        "searches": 0,
+    }
+
+
 def test_a_stale_if_none_match_gets_the_full_answer(client):
     response = get(client, "x2/1o1/3", **{"If-None-Match": '"not-this-one"'})
     assert response.status_code == 200 and response.get_json()["value"] == "draw"
@@ -288,3 +307,9 @@ def test_an_unproven_answer_has_no_tag_so_only_if_match_star_holds(short_budget)
     refused = get(short_budget, UNPROVEN_5X6, 4, **{"If-Match": tag})
     assert refused.status_code == 412 and "not proven has none" in refused.get_json()["error"]
     assert get(short_budget, UNPROVEN_5X6, 4, **{"If-Match": "*"}).status_code == 200
+
+
+def test_if_match_takes_a_gzipped_copy_s_tag_too(client):
+    gzipped = get(client, "x2/1o1/3", **{"Accept-Encoding": "gzip"}).headers["ETag"]
+    assert gzipped.endswith(':gzip"')
+    assert get(client, "x2/1o1/3", **{"If-Match": gzipped}).status_code == 200

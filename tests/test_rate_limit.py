@@ -10,11 +10,12 @@ and cannot take every search slot.
 from __future__ import annotations
 
 import random
+import signal
 
 import pytest
 
 from app import create_app
-from servers import TEST_SECRET, RedisServer
+from servers import TEST_SECRET, RedisServer, wait_until
 from tictactoe import Board
 from tictactoe.algorithms.minimax import Minimax
 from web.config import ConfigError, load_settings
@@ -147,9 +148,11 @@ def test_a_search_is_charged_the_time_it_held_its_slot():
     assert ledger.charges == [0.75, 4.5, 0.0]
 
 
-def test_searches_of_at_most_nine_empty_cells_are_neither_checked_nor_charged():
+def test_searches_of_at_most_nine_empty_cells_are_neither_checked_nor_charged_nor_queued():
     ledger = Ledger(refuse=True)
     slots = SearchSlots(budget=1.0, max_searches=2, table_limit=10_000, allowance=ledger)
+    # Other clients' long searches hold every slot: a free search does not wait for one.
+    assert slots._slots.acquire(blocking=False) and slots._slots.acquire(blocking=False)
     # Nine empty cells on a board of any size, and the empty 3x3 board itself:
     #
     #   x o x o x          . . .
@@ -160,6 +163,7 @@ def test_searches_of_at_most_nine_empty_cells_are_neither_checked_nor_charged():
     small = Board.from_text(["xoxox", "oxoxo", "...xo", "...ox", "...xo"], k=5)
     for board in (small, Board.from_text(["...", "...", "..."])):
         assert slots.search(board, all_moves=True).proven
+    assert ledger.checks == 0
     with pytest.raises(RateLimited):
         slots.search(Board.from_text(COSTLY, k=4), all_moves=False)
     assert (ledger.checks, ledger.charges) == (1, [])
@@ -306,3 +310,52 @@ def test_instances_sharing_a_redis_share_each_clients_allowance(tmp_path):
         assert answer.status_code == 200 and answer.get_json()["proven"] is True
         # The next requests skip the store (no wait for its timeout) until a probe finds it back.
         assert not apps[0][0].extensions["search_allowance"].breaker.allows()
+
+
+class CountingBuckets:
+    """Buckets that count the calls that reach the store behind them."""
+
+    def __init__(self, inner) -> None:
+        self.inner, self.calls = inner, 0
+
+    def owed(self, client: str) -> float:
+        self.calls += 1
+        return self.inner.owed(client)
+
+    def add(self, client: str, seconds: float) -> None:
+        self.calls += 1
+        self.inner.add(client, seconds)
+
+
+@pytest.mark.redis
+def test_a_paused_redis_costs_one_call_then_searches_skip_it_until_a_probe_finds_it_back(tmp_path):
+    with RedisServer(tmp_path) as redis:
+        app, client = limited_client(
+            tmp_path,
+            seconds_per_minute="30",
+            REDIS_URL=redis.url,
+            CACHE_SECRET=TEST_SECRET,
+            REDIS_TIMEOUT="0.2",
+        )
+        limit = app.extensions["search_allowance"]
+        limit.buckets = counting = CountingBuckets(limit.buckets)
+        rng = random.Random(3)
+        cells = [(row, col) for row in range(4) for col in range(4)]
+
+        def fresh_search():
+            rows = [["."] * 4 for _ in range(4)]
+            for mark, (row, col) in zip("xo", rng.sample(cells, 2), strict=True):
+                rows[row][col] = mark
+            return client.post("/analyze", json={"board": ["".join(r) for r in rows], "k": 4})
+
+        assert fresh_search().status_code == 200 and counting.calls == 2  # checked, then charged
+        redis.process.send_signal(signal.SIGSTOP)
+        try:
+            answers = [fresh_search() for _ in range(8)]
+        finally:
+            redis.process.send_signal(signal.SIGCONT)
+        assert [answer.status_code for answer in answers] == [200] * 8  # the limit fails open
+        assert counting.calls == 3  # one call waited for the paused store; the others skipped it
+        # Resumed: the breaker's probe, in a thread of its own, finds it back.
+        wait_until(limit.breaker.allows, 10, what="the allowance store in use again")
+        assert fresh_search().status_code == 200 and counting.calls == 5

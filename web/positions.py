@@ -7,8 +7,9 @@ best first.  So one position always gets the same bytes:
 
 - proven: ``Cache-Control: public, max-age=31536000, immutable`` and a strong
   ``ETag`` computed from the request alone (engine version, body format, k and
-  the normal position text), so an ``If-None-Match`` that names it gets ``304``
-  before any lookup or search;
+  the normal position text), so an ``If-None-Match`` that names it (or a gzipped
+  copy's ``"<tag>:gzip"``, see ``web/compression.py``) gets ``304`` before any
+  lookup or search;
 - not proven (the search ran out of budget): ``Cache-Control: no-store``, no ETag,
   so never a 304 (not even for ``If-None-Match: *``).
 
@@ -34,6 +35,7 @@ from tictactoe.analysis import exact_max_empties
 
 from .answers import analysis_fields, refuse_finished, solved
 from .cache import Answer
+from .compression import etag_variants
 from .errors import POSITIONS_BLUEPRINT, ApiError
 from .payload import board_label
 from .request_log import note
@@ -57,14 +59,16 @@ def position() -> Response:
     board = read_position_query(request.args)
     refuse_finished(board)
     tag = position_etag(board)
+    tags = etag_variants(tag)  # the answer's tag, plain or compressed, when it is proven
     if_match, if_none_match = request.if_match, request.if_none_match
-    if if_match and not if_match.star_tag and not if_match.contains(_opaque(tag)):
+    if if_match and not if_match.star_tag and not any(if_match.contains(_opaque(t)) for t in tags):
         raise ApiError(412, _NO_MATCH)  # whatever the answer, its tag (if any) is not listed
+    named = next((t for t in tags if if_none_match.contains_weak(_opaque(t))), None)
     # Only a position the engine can prove was ever given an ETag, so a tag the
     # client names (never ``*``) may be answered before any lookup or search.
     provable = board.empty.bit_count() <= exact_max_empties(board.rules)
-    if provable and if_none_match.contains_weak(_opaque(tag)) and not if_none_match.star_tag:
-        return _cacheable(Response(status=304), tag)
+    if provable and named is not None and not if_none_match.star_tag:
+        return _cacheable(Response(status=304), named)
     answer = solved().solve(board, all_moves=True)
     note(source=str(answer.source))  # for the request's log line and the answers metric
     if not answer.proven:
@@ -73,8 +77,10 @@ def position() -> Response:
         response = jsonify(position_fields(board, answer))
         response.headers["Cache-Control"] = "no-store"
         return response
-    if if_none_match.star_tag or if_none_match.contains_weak(_opaque(tag)):
-        return _cacheable(Response(status=304), tag)
+    # Here for ``*`` (which names the plain tag), or for a tag of a position too big to
+    # be answered early, proven all the same (by the threat search or a book).
+    if named is not None:
+        return _cacheable(Response(status=304), named)
     return _cacheable(jsonify(position_fields(board, answer)), tag)
 
 

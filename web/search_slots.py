@@ -10,7 +10,7 @@ waits a moment instead of being refused while the other worker idles.
 Each search is charged to the requesting client's allowance (web/rate_limit.py)
 for the time it held its slot, and may be refused (``RateLimited``) before it
 takes one; a search of a position with at most ``FREE_EMPTY_CELLS`` empty
-cells is neither.  A trace (the lab's watched search, up to ten budgets long)
+cells is neither, and takes no slot.  A trace (the lab's watched search, up to ten budgets long)
 may hold at most ``max_searches - 1`` of a worker's slots (at least one), so
 traces alone never take every slot from other clients' searches.
 
@@ -90,10 +90,16 @@ class SearchSlots:
     def search(self, board: Board, all_moves: bool) -> SolveResult:
         """Analyse ``board`` within the budget.
 
-        Raises ``Busy`` when no search slot is free, ``RateLimited`` when the
-        client has spent its search time (never for a free search).
+        A free search (at most ``FREE_EMPTY_CELLS`` empty cells) runs at once,
+        in the caller, with no slot, check or charge: a few milliseconds at
+        most, so small positions never queue behind other clients' long
+        searches (nor block the worker's loop for longer than that).  Any other
+        raises ``Busy`` when no search slot is free, ``RateLimited`` when the
+        client has spent its search time.
         """
-        with self._search_slot(charged=board.empty.bit_count() > FREE_EMPTY_CELLS):
+        if board.empty.bit_count() <= FREE_EMPTY_CELLS:
+            return analyse(board, budget=self.budget, all_moves=all_moves, solver=Solver(board.rules))
+        with self._search_slot():
             return self._run(self._analyse, board, all_moves)
 
     def run(self, board: Board, teaching: TeachingEngine, rng: random.Random | None = None) -> EngineResult:
@@ -131,15 +137,15 @@ class SearchSlots:
         return teaching.search(board, deadline=time.monotonic() + self.budget, rng=rng)
 
     @contextmanager
-    def _search_slot(self, charged: bool = True, trace: bool = False) -> Iterator[None]:
+    def _search_slot(self, trace: bool = False) -> Iterator[None]:
         """Hold one of the worker's search slots, or raise ``Busy`` when none frees within the budget.
 
         The allowance goes first: a client that has spent its search time is
-        refused without taking a slot.  A ``charged`` search is charged the
-        time it held the slot, whatever way it ends.  A ``trace`` also holds one
-        of the slots traces may take.
+        refused without taking a slot.  The search is charged the time it held
+        the slot, whatever way it ends.  A ``trace`` also holds one of the slots
+        traces may take.
         """
-        allowance = self.allowance if charged else None
+        allowance = self.allowance
         if allowance is not None:
             allowance.check()
         with self._held(self._trace_slots, trace), self._held(self._slots, True):

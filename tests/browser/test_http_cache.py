@@ -78,3 +78,30 @@ def test_a_repeat_is_answered_by_the_browser_cache_only_when_proven(
     else:
         assert [a["cache"] for a in answers] == ["no-store", "no-store"]
     assert worker_hits(log, server.url, page, f"board={text}") == fetches_reaching_a_worker
+
+
+def test_the_page_arrives_gzipped_and_a_reload_revalidates_every_script_and_style(open_page, app_server):
+    # web/compression.py and web/static_files.py: no module can be an hour older than the page's others.
+    page = open_page()
+    loads: list[list] = []
+    page.on("response", lambda response: loads[-1].append(response))
+
+    def scripts_and_styles() -> dict[str, list]:
+        by_url: dict[str, list] = {}
+        for response in loads[-1]:
+            if response.url.endswith((".js", ".css")):
+                by_url.setdefault(response.url, []).append(response)
+        return by_url
+
+    loads.append([])
+    page.goto(app_server.url + "/", wait_until="networkidle")
+    first = scripts_and_styles()
+    assert len(first) > 10
+    assert {url: [r.headers.get("content-encoding") for r in rs] for url, rs in first.items()} == {
+        url: ["gzip"] for url in first
+    }
+    loads.append([])
+    page.reload(wait_until="networkidle")
+    again = scripts_and_styles()
+    assert again.keys() == first.keys()
+    assert {url: {r.status for r in rs} for url, rs in again.items()} == {url: {304} for url in first}
