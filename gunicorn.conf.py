@@ -13,7 +13,7 @@ from web.body_deadline import bound_body
 from web.config import trusted_proxies
 from web.connections_per_address import DEFAULT_CAP, ConnectionsPerAddress, cap_from_settings
 from web.logs import GunicornLogger, gunicorn_logconfig
-from web.metrics_folder import mark_worker_dead, prepare_multiprocess_dir, remove_own_dir
+from web.metrics_folder import merge_exited_worker, prepare_multiprocess_dir, remove_own_dir
 
 bind = f"0.0.0.0:{os.environ.get('PORT', '8000')}"
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
@@ -85,8 +85,23 @@ limit_request_field_size = 8190
 accesslog = "-"
 errorlog = "-"
 loglevel = os.environ.get("LOG_LEVEL", "info")
-# Platforms terminate TLS in their router and pass the client's scheme along.
-forwarded_allow_ips = "*"
+# Forwarded headers (X-Forwarded-Proto, X-Forwarded-For) mean something only when
+# a trusted proxy wrote them: the app alone decides which to believe, from its
+# TRUSTED_PROXIES setting (werkzeug's ProxyFix, web/rate_limit.py).  So gunicorn
+# reads none of them, whoever the peer: no scheme header turns a request into
+# HTTPS here, and no header sets SCRIPT_NAME or PATH_INFO (a client's
+# "SCRIPT_NAME:" header would otherwise move the app's paths, or raise a 500).
+secure_scheme_headers: dict[str, str] = {}
+forwarder_headers = ""
+# A header whose name holds "_" cannot be told apart from one with "-": dropped.
+header_map = "drop"
+
+# gunicorn 27's control socket (gunicornc) is one path per user by default, so
+# every instance of a host would fight over it: off, unless an operator names a
+# path of this instance's own.
+control_socket_disable = not os.environ.get("GUNICORN_CONTROL_SOCKET")
+if not control_socket_disable:
+    control_socket = os.environ["GUNICORN_CONTROL_SOCKET"]
 
 # Logs and metrics (web/logs.py, web/metrics.py): every logger, gunicorn's included, in one
 # format (LOG_FORMAT=json|text); workers count into one multiprocess folder.
@@ -100,7 +115,11 @@ sys.setswitchinterval(0.0005)
 
 
 def child_exit(server, worker):
-    mark_worker_dead(worker.pid)
+    """Fold the exited worker's metrics into the merged files (the master must survive a failure)."""
+    try:
+        merge_exited_worker(worker.pid)
+    except Exception:
+        server.log.exception("could not merge the metrics of exited worker %s", worker.pid)
 
 
 def on_exit(server):

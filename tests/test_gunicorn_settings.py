@@ -61,3 +61,32 @@ def test_sigterm_lets_the_request_in_flight_finish_then_exits(tmp_path):
         long_search.join(30)
         assert answers and answers[0][0] == 200 and answers[0][1]["proven"] is False
         assert server.process.wait(timeout=PLATFORM_GRACE) == 0
+
+
+def test_the_control_socket_is_off_unless_an_instance_names_its_own():
+    # gunicorn 27's default is one path per user ($XDG_RUNTIME_DIR/gunicorn.ctl), shared by
+    # every instance of a host; the arbiter creates none when control_socket_disable is set.
+    assert gunicorn_settings({"GUNICORN_CONTROL_SOCKET": None})["control_socket_disable"] is True
+    named = gunicorn_settings({"GUNICORN_CONTROL_SOCKET": "/run/tictactoe/a.ctl"})
+    assert named["control_socket_disable"] is False and named["control_socket"] == "/run/tictactoe/a.ctl"
+
+
+@pytest.mark.slow
+def test_each_instance_answers_on_its_own_control_socket(tmp_path):
+    from gunicorn.ctl.client import ControlClient, ControlClientError
+
+    def master_pid(path: Path) -> int | None:
+        try:
+            with ControlClient(str(path), timeout=5) as client:
+                return client.send_command("show stats")["pid"]
+        except ControlClientError:  # not listening yet: the master opens it after the workers
+            return None
+
+    env = {"CACHE_TYPE": "null"}
+    first, second = tmp_path / "first.ctl", tmp_path / "second.ctl"
+    with (
+        Gunicorn(workers=1, env={**env, "GUNICORN_CONTROL_SOCKET": str(first)}) as a,
+        Gunicorn(workers=1, env={**env, "GUNICORN_CONTROL_SOCKET": str(second)}) as b,
+    ):
+        wait_until(lambda: master_pid(first) and master_pid(second), what="both control sockets")
+        assert (master_pid(first), master_pid(second)) == (a.process.pid, b.process.pid)

@@ -1,9 +1,12 @@
 """Headers and defaults on every kind of response: CSP, nosniff, referrer policy, caching,
-debug off, errors without stack traces or paths, 404 as a page or as JSON.
+debug off, errors without stack traces or paths, 404 as a page or as JSON; HSTS only when a
+trusted proxy says the request came over HTTPS (under real gunicorn).
 """
 
 from __future__ import annotations
 
+import http.client
+import json
 import logging
 from html.parser import HTMLParser
 from pathlib import Path
@@ -11,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from app import create_app
+from servers import Gunicorn
 from web.config import ConfigError
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
@@ -305,3 +309,42 @@ def test_a_browser_gets_a_404_page_and_the_api_answers_json(client):
     assert client.get("/no/such/page").get_json() == {
         "error": "no such resource: see /openapi.json for the API"
     }
+
+
+def hsts_of(server: Gunicorn, headers: dict[str, str]) -> list[str | None]:
+    """Strict-Transport-Security of /healthz and of a cached POST /move (the hot path) with ``headers``."""
+    found = []
+    for method, path, body in (("GET", "/healthz", None), *[("POST", "/move", json.dumps(BOARD))] * 2):
+        connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+        connection.request(method, path, body=body, headers={"Content-Type": "application/json", **headers})
+        response = connection.getresponse()
+        response.read()
+        connection.close()
+        assert response.status == 200
+        found.append(response.getheader("Strict-Transport-Security"))
+    return found
+
+
+@pytest.fixture(scope="module", params=["0", "1"], ids=["TRUSTED_PROXIES=0", "TRUSTED_PROXIES=1"])
+def behind(request, tmp_path_factory):
+    env = {"CACHE_DIR": str(tmp_path_factory.mktemp("cache")), "TRUSTED_PROXIES": request.param}
+    with Gunicorn(workers=1, env=env) as server:
+        server.trusted_proxies = request.param
+        yield server
+
+
+# X-Forwarded-Proto as the request carries it -> HSTS expected with TRUSTED_PROXIES 0 and 1.
+FORWARDED_PROTO = {
+    "https": (None, "max-age=31536000"),  # with 0 anyone could have written it; with 1 the router did
+    "evil, https": (None, "max-age=31536000"),  # the router appends its own last
+    "https, http": (None, None),
+    None: (None, None),
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("proto", list(FORWARDED_PROTO))
+def test_x_forwarded_proto_turns_on_hsts_only_from_a_trusted_proxy(behind, proto):
+    headers = {} if proto is None else {"X-Forwarded-Proto": proto}
+    hsts = FORWARDED_PROTO[proto][int(behind.trusted_proxies)]
+    assert hsts_of(behind, headers) == [hsts] * 3

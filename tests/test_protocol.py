@@ -1,4 +1,5 @@
-"""HTTP details under real gunicorn (issue 13): redirects, chunked bodies, OPTIONS, request limits.
+"""HTTP details under real gunicorn (issues 13, 23): redirects, chunked bodies, OPTIONS, request limits,
+headers gunicorn must not let a client use (SCRIPT_NAME).
 
 Raw requests through ``http.client`` and sockets, so that the Host header,
 the chunked encoding and over-long lines reach the server as a client sends them.
@@ -109,6 +110,9 @@ def test_gunicorns_own_limits_are_the_configured_ones(server):
     # Answered by gunicorn before the app runs: in HTML, as docs/deploy.md says.
     line = raw(server, b"GET /" + b"a" * SETTINGS["limit_request_line"] + b" HTTP/1.1\r\n\r\n")
     assert line.startswith(b"HTTP/1.1 414 ")
+    # gunicorn writes these answers with fixed headers, and no setting adds one: no
+    # Cache-Control, as docs/deploy.md says (a 414 is heuristically cacheable, for that URL only).
+    assert b"cache-control" not in line.partition(b"\r\n\r\n")[0].lower()
     fields = b"".join(b"X-F%d: 1\r\n" % i for i in range(SETTINGS["limit_request_fields"] + 1))
     assert raw(server, b"GET /livez HTTP/1.1\r\nHost: a\r\n" + fields + b"\r\n").startswith(b"HTTP/1.1 431 ")
     big = b"X-Big: " + b"a" * (SETTINGS["limit_request_field_size"] + 1) + b"\r\n"
@@ -120,3 +124,23 @@ def test_gunicorns_own_limits_are_the_configured_ones(server):
         + b"\r\n"
     )
     assert raw(server, ok).startswith(b"HTTP/1.1 200 ")
+
+
+@pytest.fixture(scope="module")
+def logged(tmp_path_factory):
+    """The app behind a request log: each line is the path the app was given (PATH_INFO)."""
+    folder = tmp_path_factory.mktemp("logged")
+    env = {"CACHE_DIR": str(folder / "cache"), "REQUEST_LOG": str(folder / "requests.log")}
+    with Gunicorn(workers=1, env=env, app="tests.request_log_app:app") as running:
+        running.request_log = folder / "requests.log"
+        yield running
+
+
+@pytest.mark.parametrize("script_name", ["/live", "/livez", "/elsewhere", "/"])
+def test_a_client_s_script_name_header_moves_no_path_and_causes_no_500(logged, script_name):
+    # gunicorn's forwarder_headers would let it set SCRIPT_NAME: "/live" made the path "z"
+    # (a 404), "/elsewhere" a path outside it (a 500). Now it is dropped like any "_" name.
+    before = logged.request_log.read_text().splitlines()
+    response = request(logged, "GET", "/livez", headers={"SCRIPT_NAME": script_name})
+    assert response.status == 200 and json.loads(response.body) == {"status": "alive"}
+    assert logged.request_log.read_text().splitlines()[len(before) :] == ["GET /livez?"]

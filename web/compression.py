@@ -18,15 +18,15 @@ and its best quality (11), about 15% smaller, cost about 30 times the CPU on
 every answer; every client takes gzip.
 
 ETags: a strong ETag names exact bytes, so Flask-Compress gives a compressed
-answer the tag ``"<tag>:gzip"``.  ``held_etag`` finds either in a request's
-``If-None-Match``, for views that answer 304 before building the body.
+answer the tag ``"<tag>:gzip"``.  ``etag_variants`` lists both, for views that
+check a request's preconditions before building the body.
 """
 
 from __future__ import annotations
 
 from flask import Flask, Response, request
 from flask_compress import Compress
-from werkzeug.http import is_resource_modified, quote_etag, unquote_etag
+from werkzeug.http import quote_etag, unquote_etag
 
 from .hot_moves import PATH as HOT_PATH
 
@@ -57,11 +57,7 @@ def init_app(app: Flask) -> None:
         return compressed
 
 
-def held_etag(tag: str) -> str | None:
-    """Of the strong ETag ``tag`` (quoted) and its compressed copies' tags, the one the request's
-    ``If-None-Match`` holds (weak comparison, ``*`` included, as werkzeug compares), or None."""
+def etag_variants(tag: str) -> tuple[str, ...]:
+    """The strong ETag ``tag`` (quoted), then the tags its compressed copies get (``"<tag>:gzip"``)."""
     value, _ = unquote_etag(tag)
-    for candidate in (tag, *(quote_etag(f"{value}:{algorithm}") for algorithm in ALGORITHMS)):
-        if not is_resource_modified(request.environ, etag=candidate):
-            return candidate
-    return None
+    return (tag, *(quote_etag(f"{value}:{algorithm}") for algorithm in ALGORITHMS))

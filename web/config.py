@@ -34,6 +34,9 @@ DEFAULT_KEY_PREFIX = "ttt:"
 MIN_SECRET_BYTES = 32
 MIN_SECRET_DISTINCT = 10
 MAKE_A_SECRET = "python3 -c 'import secrets; print(secrets.token_hex(32))'"
+# METRICS_TOKEN: long enough not to be guessed, in the characters a Bearer header carries.
+MIN_METRICS_TOKEN = 16
+_TOKEN68 = re.compile(r"[A-Za-z0-9._~+/-]+=*")
 # Seconds of search one client (address) may spend a minute (web/rate_limit.py):
 # a quarter of what a 2-worker server on 2 cores can search, so one address
 # flooding it with 15x15 boards leaves the rest to everybody else.  A person
@@ -89,6 +92,7 @@ class Settings:
     trusted_proxies: int
     cache_max_entries: int = DEFAULT_CACHE_MAX_ENTRIES
     cache_min_nodes: int = DEFAULT_CACHE_MIN_NODES
+    metrics_token: str | None = None
 
 
 def default_cache_dir() -> Path:
@@ -188,6 +192,7 @@ def load_settings(
         trusted_proxies=proxies,
         cache_max_entries=max_entries,
         cache_min_nodes=min_nodes,
+        metrics_token=metrics_token(source.get("METRICS_TOKEN")),
     )
 
 
@@ -219,6 +224,22 @@ def check_secret(secret: object) -> str:
             f" {distinct} different). Make one with: {MAKE_A_SECRET}"
         )
     return secret
+
+
+def metrics_token(value: object) -> str | None:
+    """METRICS_TOKEN: None when unset (GET /metrics is open), else the Bearer token it needs.
+
+    Raises ``ConfigError`` unless it is at least ``MIN_METRICS_TOKEN`` characters that an
+    ``Authorization: Bearer`` header can carry as they are (RFC 6750's token68).
+    """
+    if value is None:
+        return None
+    if not isinstance(value, str) or not _TOKEN68.fullmatch(value) or len(value) < MIN_METRICS_TOKEN:
+        raise ConfigError(
+            f"METRICS_TOKEN must be at least {MIN_METRICS_TOKEN} letters, digits or - . _ ~ + /"
+            f" (a Bearer token). Make one with: {MAKE_A_SECRET}"
+        )
+    return value
 
 
 def frame_ancestors(value: str) -> str:

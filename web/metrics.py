@@ -4,9 +4,16 @@ Under gunicorn every worker writes its values to memory-mapped files in
 ``PROMETHEUS_MULTIPROC_DIR`` (prometheus_client's multiprocess mode: a count is
 a store into shared memory, no system call), and ``/metrics`` sums the files of
 every worker, live or gone.  gunicorn.conf.py sets that folder up before any
-worker starts (``prepare_multiprocess_dir``) and tells prometheus_client when a
-worker exits (``mark_worker_dead``), both in web/metrics_folder.py.  Without it (tests, ``flask run``) the
-values live in the process, which is then the whole server.
+worker starts (``prepare_multiprocess_dir``) and folds an exited worker's files
+into one (``merge_exited_worker``), both in web/metrics_folder.py.  Without it
+(tests, ``flask run``) the values live in the process, which is then the whole server.
+
+The page is rendered at most once a second per worker, off the event loop
+(web/throttled_value.py): readers in a loop cannot take the worker from the
+other requests.  With ``METRICS_TOKEN`` set it needs ``Authorization: Bearer``
+and that token (401 otherwise); unset, it is open.  Its ``Content-Type`` is
+the classic text format's, ``text/plain; version=0.0.4; charset=utf-8``, which
+every Prometheus version parses.
 
 | metric | labels | what |
 | --- | --- | --- |
@@ -23,16 +30,20 @@ route matched, so that no client can grow the label set.
 
 from __future__ import annotations
 
+import hmac
 import os
 from collections.abc import Iterable
+from contextlib import AbstractContextManager, nullcontext
 from typing import Any, TypeVar
 
-from flask import Blueprint, Flask, Response, current_app
+from flask import Blueprint, Flask, Response, current_app, jsonify, request
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest, multiprocess
-from prometheus_client.exposition import CONTENT_TYPE_LATEST
+from prometheus_client.exposition import CONTENT_TYPE_PLAIN_0_0_4
 from prometheus_client.metrics_core import Metric
 
-from .metrics_folder import ENV
+from .metrics_folder import ENV, reading
+from .offload import off_event_loop
+from .throttled_value import ThrottledValue
 
 CACHE_EVENTS = ("hits", "misses", "searches", "waited", "stored", "unproven", "invalid", "cache_errors")
 REFUSALS = ("busy", "rate_limited")
@@ -55,6 +66,9 @@ class Metrics:
 
     def __init__(self) -> None:
         self.registry = CollectorRegistry(auto_describe=True)
+        # One thread: a render waits for the one before it rather than doubling the load.
+        self._run = off_event_loop(threads=1)
+        self.page = ThrottledValue(self._render, self._run)
         self.requests = Counter(
             "tictactoe_http_requests",
             "Requests answered",
@@ -132,12 +146,23 @@ class Metrics:
         return _counts([*self.cache_events.collect(), *self.refused.collect()])
 
     def exposition(self) -> bytes:
-        """Every metric in Prometheus' text format: summed over all workers when under gunicorn."""
-        return generate_latest(self._server_registry())
+        """Every metric in Prometheus' text format, summed over all workers when under gunicorn.
+
+        At most a second old: rendered at most once a second, off the event loop.
+        """
+        return self.page.get()
 
     def server_counts(self) -> dict[str, int]:
-        """The /stats counters summed over every worker of this server."""
-        return _counts(self._server_registry().collect())
+        """The /stats counters summed over every worker of this server (read now, off the event loop)."""
+        return self._run(self._read_server_counts)
+
+    def _render(self) -> bytes:
+        with _reading_every_worker():
+            return generate_latest(self._server_registry())
+
+    def _read_server_counts(self) -> dict[str, int]:
+        with _reading_every_worker():
+            return _counts(self._server_registry().collect())
 
     def _server_registry(self) -> CollectorRegistry:
         if not os.environ.get(ENV):
@@ -145,6 +170,12 @@ class Metrics:
         registry = CollectorRegistry()
         multiprocess.MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
         return registry
+
+
+def _reading_every_worker() -> AbstractContextManager[None]:
+    """The metrics folder's readers' lock under gunicorn (no merge meanwhile); nothing without it."""
+    folder = os.environ.get(ENV)
+    return reading(folder) if folder else nullcontext()
 
 
 def scope() -> str:
@@ -176,7 +207,26 @@ def init_app(app: Flask) -> Metrics:
 
 @bp.get("/metrics")
 def exposition() -> Response:
-    """Every metric, in Prometheus' text format."""
-    response = Response(current_app.extensions["metrics"].exposition(), mimetype=CONTENT_TYPE_LATEST)
+    """Every metric, in Prometheus' text format; 401 without the METRICS_TOKEN when one is set."""
+    token = current_app.config["SETTINGS"].metrics_token
+    if token is not None and not _bears(token, request.headers.get("Authorization", "")):
+        response = jsonify(error=UNAUTHORIZED)
+        response.status_code = 401
+        response.headers["WWW-Authenticate"] = 'Bearer realm="metrics"'
+        return response
+    # content_type, not mimetype: Flask would add a second charset, which Prometheus 3 refuses.
+    response = Response(current_app.extensions["metrics"].exposition(), content_type=CONTENT_TYPE_PLAIN_0_0_4)
     response.headers["Cache-Control"] = "no-store"
     return response
+
+
+UNAUTHORIZED = (
+    "the metrics need the server's METRICS_TOKEN: send it as 'Authorization: Bearer <token>'"
+    " (set it in the scraper's authorization settings)"
+)
+
+
+def _bears(token: str, authorization: str) -> bool:
+    """Whether an ``Authorization`` header carries ``token`` as a Bearer token (in constant time)."""
+    scheme, _, given = authorization.partition(" ")
+    return scheme.lower() == "bearer" and hmac.compare_digest(given.strip().encode(), token.encode())

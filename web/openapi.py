@@ -117,6 +117,8 @@ def _errors(*statuses: int) -> Schema:
         409: "A well-formed board that cannot be played on: impossible counts of x and o,"
         " both sides with a line, a line followed by more moves, or (/move, /analyze)"
         " a game that is already over.",
+        412: "If-Match names no tag of the answer: a proven answer has the ETag its 200"
+        " sends, one that is not proven has none (only If-Match: * holds for it).",
         413: f"The body is larger than {MAX_BODY_BYTES // 1024} KiB.",
         429: "This client (by its address) has spent the seconds of search a minute that"
         " SEARCH_SECONDS_PER_MINUTE allows; positions already solved, and positions with at"
@@ -218,7 +220,8 @@ def _position_path() -> Schema:
             " with moves best first. A proven answer never changes: it carries"
             " Cache-Control: public, max-age=31536000, immutable and a strong ETag,"
             " and a matching If-None-Match gets 304 with no body. An answer that is"
-            " not proven is no-store.",
+            " not proven is no-store, without an ETag, and never a 304 (not even for"
+            " If-None-Match: *). An If-Match that names none of the answer's tags gets 412.",
             "parameters": [
                 {
                     "name": "position",
@@ -247,7 +250,7 @@ def _position_path() -> Schema:
                     "description": "Not modified: the copy whose ETag was sent is current.",
                     "headers": etag,
                 },
-                **_errors(400, 409, 429, 503),
+                **_errors(400, 409, 412, 429, 503),
             },
         }
     }
@@ -529,12 +532,20 @@ def build_spec() -> Schema:
                     "description": "Requests by endpoint and status, latency histograms, the cache's"
                     " work, searches by board size, refusals (busy, rate limited)"
                     " and answers by source, summed over every worker, in"
-                    " Prometheus' text format (docs/api.md lists them).",
+                    " Prometheus' classic text format (text/plain; version=0.0.4;"
+                    " charset=utf-8; docs/api.md lists them), rendered at most once a second"
+                    " per worker. With METRICS_TOKEN set on the server it needs"
+                    " Authorization: Bearer and that token.",
                     "responses": {
                         "200": {
                             "description": "The metrics.",
                             "content": {"text/plain": {"schema": {"type": "string"}}},
-                        }
+                        },
+                        "401": _json(
+                            ERROR,
+                            "The server has a METRICS_TOKEN and the request did not bear it"
+                            " (WWW-Authenticate: Bearer).",
+                        ),
                     },
                 }
             },

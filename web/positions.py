@@ -7,10 +7,16 @@ best first.  So one position always gets the same bytes:
 
 - proven: ``Cache-Control: public, max-age=31536000, immutable`` and a strong
   ``ETag`` computed from the request alone (engine version, body format, k and
-  the normal position text), so a matching ``If-None-Match`` gets ``304``
-  before any lookup or search (a gzipped answer's ``"<tag>:gzip"`` too, see
-  ``web/compression.py``);
-- not proven (the search ran out of budget): ``Cache-Control: no-store``, no ETag.
+  the normal position text), so an ``If-None-Match`` that names it (or a gzipped
+  copy's ``"<tag>:gzip"``, see ``web/compression.py``) gets ``304`` before any
+  lookup or search;
+- not proven (the search ran out of budget): ``Cache-Control: no-store``, no ETag,
+  so never a 304 (not even for ``If-None-Match: *``).
+
+Preconditions as RFC 9110 section 13.2.2 orders them: ``If-Match`` first (when
+it names no tag of the answer: ``412``), then ``If-None-Match`` (when it
+matches: ``304``).  ``*`` matches only an answer that has a tag, which is known
+only once the position is looked up.
 
 Errors are the API's: JSON, ``no-store``; 400 for text that is not a board,
 409 for a board that cannot arise or whose game is over; a search it needs is
@@ -29,7 +35,7 @@ from tictactoe.analysis import exact_max_empties
 
 from .answers import analysis_fields, refuse_finished, solved
 from .cache import Answer
-from .compression import held_etag
+from .compression import etag_variants
 from .errors import POSITIONS_BLUEPRINT, ApiError
 from .payload import board_label
 from .request_log import note
@@ -41,6 +47,10 @@ IMMUTABLE = "public, max-age=31536000, immutable"
 # Part of every ETag: bump it when the body's fields or their order change.
 BODY_FORMAT = "1"
 MAX_K_DIGITS = 3
+_NO_MATCH = (
+    "If-Match names no tag of this position's answer: a proven answer has the ETag its 200 sent,"
+    " an answer that is not proven has none. Ask again without If-Match"
+)
 
 
 @bp.get("/position")
@@ -49,18 +59,29 @@ def position() -> Response:
     board = read_position_query(request.args)
     refuse_finished(board)
     tag = position_etag(board)
-    # Only a position the engine can prove was ever given an ETag.
+    tags = etag_variants(tag)  # the answer's tag, plain or compressed, when it is proven
+    if_match, if_none_match = request.if_match, request.if_none_match
+    if if_match and not if_match.star_tag and not any(if_match.contains(_opaque(t)) for t in tags):
+        raise ApiError(412, _NO_MATCH)  # whatever the answer, its tag (if any) is not listed
+    named = next((t for t in tags if if_none_match.contains_weak(_opaque(t))), None)
+    # Only a position the engine can prove was ever given an ETag, so a tag the
+    # client names (never ``*``) may be answered before any lookup or search.
     provable = board.empty.bit_count() <= exact_max_empties(board.rules)
-    held = held_etag(tag) if provable else None
-    if held is not None:
-        return _cacheable(Response(status=304), held)
+    if provable and named is not None and not if_none_match.star_tag:
+        return _cacheable(Response(status=304), named)
     answer = solved().solve(board, all_moves=True)
     note(source=str(answer.source))  # for the request's log line and the answers metric
-    response = jsonify(position_fields(board, answer))
-    if answer.proven:
-        return _cacheable(response, tag)
-    response.headers["Cache-Control"] = "no-store"
-    return response
+    if not answer.proven:
+        if if_match and not if_match.star_tag:
+            raise ApiError(412, _NO_MATCH)
+        response = jsonify(position_fields(board, answer))
+        response.headers["Cache-Control"] = "no-store"
+        return response
+    # Here for ``*`` (which names the plain tag), or for a tag of a position too big to
+    # be answered early, proven all the same (by the threat search or a book).
+    if named is not None:
+        return _cacheable(Response(status=304), named)
+    return _cacheable(jsonify(position_fields(board, answer)), tag)
 
 
 def read_position_query(args: MultiDict[str, str], parameters: tuple[str, ...] = PARAMETERS) -> Board:
@@ -116,6 +137,11 @@ def position_fields(board: Board, answer: Answer) -> dict[str, object]:
         "source": answer.source,
         "depth": answer.depth,
     }
+
+
+def _opaque(tag: str) -> str:
+    """The ETag without its quotes, as werkzeug's ``ETags`` compares it."""
+    return tag.strip('"')
 
 
 def _cacheable(response: Response, tag: str) -> Response:
