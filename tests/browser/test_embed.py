@@ -8,7 +8,14 @@ import threading
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.helpers import cell_name, drawing_move, read_board, stones, wait_settled
+from tests.browser.helpers import (
+    assert_list_in_view,
+    cell_name,
+    drawing_move,
+    read_board,
+    stones,
+    wait_settled,
+)
 from tests.servers import free_port
 
 pytestmark = pytest.mark.browser
@@ -97,6 +104,22 @@ def test_embed_as_o_lets_the_engine_open_and_fits_its_frame(page: Page, app_serv
         expect(frame.locator("#status")).to_contain_text("Your turn (O).")
         expect(frame.locator('#turn-strip [data-side="o"]')).to_contain_text("You")
         assert_fits(game)
+
+
+def test_the_review_opened_in_a_420_px_high_frame_is_brought_into_view(page: Page, app_server):
+    app_origin = f"http://localhost:{app_server.port}"
+    src = f"{app_origin}/embed?size=3x3&k=3&level=perfect&side=x&first=human&theme=light"
+    with ParentSite(PARENT_PAGE.format(src=src)) as parent:
+        page.goto(parent.url)
+        frame = page.frame_locator("#game")
+        expect(frame.locator("#status")).to_have_text("You are X and move first. Your turn.")
+        game = page.frame(url=lambda url: url.startswith(app_origin))
+        frame.get_by_role("button", name=cell_name(0, 1)).click()  # b1: an edge, which still holds the draw
+        wait_settled(game, 2)
+        frame.get_by_role("button", name="Review").click()
+        expect(frame.locator("#review-status")).to_have_text("2 moves: no mistake.")
+        assert_list_in_view(game)
+        assert page.evaluate("window.scrollY") == 0, "the embedding page does not move"
 
 
 def assert_fits(game) -> None:
