@@ -25,7 +25,8 @@ export function createReviewPanel({ els, api, onChange }) {
   let step = null; // the history index shown on the board, or null for the game itself
   let loading = null; // the AbortController of the fetch loop
   let refusedUntil = null; // when a 429 stopped the fetch loop: the end of its wait (Date.now()'s clock)
-  const waiting = createCountdown(() => draw());
+  // Each second redraws only the words, not the list, whose buttons may hold the focus.
+  const waiting = createCountdown(() => drawStatus());
 
   const keyOf = (rows) => `${game.k}:${rows.join("/")}`;
 
@@ -63,7 +64,8 @@ export function createReviewPanel({ els, api, onChange }) {
         if (error.kind === "limited") {
           // The rest waits for the player once the wait is over: nothing is sent before then.
           refusedUntil = error.until;
-          waiting.start(refusedUntil); // it draws the panel
+          draw(); // the moves not asked say so
+          waiting.start(refusedUntil);
           return;
         }
         answers.set(key, { error: error.message || "Something went wrong." });
@@ -97,8 +99,16 @@ export function createReviewPanel({ els, api, onChange }) {
       return item;
     });
     els.list.replaceChildren(...items);
+    drawStatus(results);
+    els.prev.disabled = step === null ? moves.length === 0 : step <= 0;
+    els.next.disabled = step === null || step >= game.history.length - 1;
+    els.back.disabled = step === null;
+  }
+
+  /** The summary, and after a refusal its countdown or (once the wait is over) the button to check the rest. */
+  function drawStatus(results = moves.map(resultOf)) {
     const status = summary(results);
-    // The status is a live region: it changes when the refusal comes and when its wait is over, not each second.
+    // A live region: it changes when the refusal comes and when its wait is over, not each second.
     if (els.status.textContent !== status) els.status.textContent = status;
     // Screen readers wait for the whole summary rather than announcing each answer's progress.
     const loadingMore = refusedUntil === null && moves.some((move) => !answers.has(keyOf(move.before)));
@@ -107,9 +117,6 @@ export function createReviewPanel({ els, api, onChange }) {
     els.wait.textContent = wait > 0 ? waitWords(wait, CHECK_AGAIN) : "";
     els.wait.hidden = wait === 0;
     els.retry.hidden = refusedUntil === null || wait > 0;
-    els.prev.disabled = step === null ? moves.length === 0 : step <= 0;
-    els.next.disabled = step === null || step >= game.history.length - 1;
-    els.back.disabled = step === null;
   }
 
   function summary(results) {

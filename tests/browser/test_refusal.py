@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
 
 import pytest
 from playwright.sync_api import Page, Request, Route, expect
@@ -33,17 +32,16 @@ def limited_server(tmp_path):
         yield server
 
 
-def run_until(page: Page, condition: str | Callable[[], bool], limit_ms: int = 5_000) -> None:
-    """Move the paused clock on a frame at a time until ``condition`` holds (JS run in the page, or a
-    Python callable, which sees the page's events: they arrive while the clock moves).
+def run_until(page: Page, condition: str, limit_ms: int = 5_000) -> None:
+    """Move the paused clock on a frame at a time until ``condition`` (JS) holds in the page.
 
-    The page only draws on an animation frame, which a paused clock fires only when moved; the
-    fake time this takes stays under one frame after the page had what it waits for.
+    For what the page does without the server (an answer already in): the page only draws on an
+    animation frame, which a paused clock fires only when moved; the fake time this takes stays
+    under one frame after the page had what it waits for.
     """
-    holds = condition if callable(condition) else lambda: page.evaluate(condition)
     for _ in range(limit_ms // FRAME_MS):
         page.clock.run_for(FRAME_MS)
-        if holds():
+        if page.evaluate(condition):
             return
     raise AssertionError(f"{condition} still false after {limit_ms} ms of page time")
 
@@ -117,16 +115,25 @@ def test_a_real_429_is_said_counted_down_and_waited_out_without_a_request(open_p
     expect(page.locator("#review-wait")).to_have_text(
         f"You can check the other moves in {retry_after - 1} s."
     )
-    expect(page.locator("#review-moves button").first).to_have_text("1. X a1 — not checked yet.")
+    first_move = page.locator("#review-moves button").first
+    expect(first_move).to_have_text("1. X a1 — not checked yet.")
+    first_move.focus()
+    page.clock.run_for(
+        1_000
+    )  # a second passes in the review's words, not in its list (which keeps the focus)
+    expect(page.locator("#review-wait")).to_have_text(
+        f"You can check the other moves in {retry_after - 2} s."
+    )
+    expect(first_move).to_be_focused()
     page.get_by_role("button", name="Undo").dispatch_event("click")
     run_until(page, "() => document.getElementById('board').dataset.turn === 'x'")
     page.get_by_role("button", name=cell_name(3, 3)).dispatch_event("click")
     run_until(page, "() => !document.getElementById('wait').hidden")
     expect(status).to_have_text(LIMITED)
-    expect(wait).to_have_text(f"You can play again in {retry_after - 1} s.")
+    expect(wait).to_have_text(f"You can play again in {retry_after - 2} s.")
     expect(retry).to_be_hidden()
     count_status_changes(page)
-    page.clock.run_for((retry_after - 2) * 1_000)
+    page.clock.run_for((retry_after - 3) * 1_000)
     expect(wait).to_have_text("You can play again in 1 s.")
     assert page.evaluate("window.statusChanges") == 0  # the live status line is not rewritten each second
     assert sent[sent_at_refusal:] == []
@@ -144,9 +151,9 @@ def test_a_real_429_is_said_counted_down_and_waited_out_without_a_request(open_p
     assert sent[sent_at_refusal:] == []
 
     # Retry sends the move again; the server decides (its own minute has not passed: refused again).
+    # (Waiting on the answers themselves, not on moved time: the page needs no timer to send them.)
     with page.expect_response(lambda response: response.url.endswith("/move")) as answered:
         retry.dispatch_event("click")
-        run_until(page, lambda: any(url.endswith("/move") for url in sent[sent_at_refusal:]))
     assert answered.value.status == 429
     assert [url.rsplit("/", 1)[1] for url in sent[sent_at_refusal:]] == ["state", "move"]
     run_until(page, "() => !document.getElementById('wait').hidden")
@@ -176,8 +183,8 @@ def test_a_503_says_busy_and_is_sent_once_more_after_its_retry_after(open_page, 
     calls: list[Request] = []
     page.route("**/move", refuse(calls, 503, 2))
     pause(page)
-    page.get_by_role("button", name=cell_name(1, 1)).dispatch_event("click")
-    run_until(page, lambda: len(calls) > 0)
+    with page.expect_response(lambda response: response.url.endswith("/move")):
+        page.get_by_role("button", name=cell_name(1, 1)).dispatch_event("click")
     assert len(calls) == 1
     # The page waits out the 503's Retry-After (2 s) before its one automatic retry.
     page.clock.run_for(1_900)
@@ -207,7 +214,8 @@ def test_the_embed_says_a_429_and_waits_it_out(open_page, app_server):
     calls: list[Request] = []
     page.route(re.compile(r"/(move|state|analyze)$"), refuse(calls, 429, 5))
     pause(page)
-    page.get_by_role("button", name=cell_name(1, 1)).dispatch_event("click")
+    with page.expect_response(lambda response: response.status == 429):
+        page.get_by_role("button", name=cell_name(1, 1)).dispatch_event("click")
     run_until(page, "() => !document.getElementById('wait').hidden")
     expect(page.locator("#status")).to_have_text(LIMITED)
     expect(page.locator("#wait")).to_have_text("You can play again in 5 s.")
@@ -227,7 +235,8 @@ def test_the_lab_says_a_429_and_sends_nothing_until_its_wait_is_over(open_page, 
     page.route(re.compile(r"/(analyze|trace)(\?|$)"), refuse(calls, 429, 7))
     sent = requests_of(page)
     pause(page)
-    page.get_by_role("button", name="Run every engine").dispatch_event("click")
+    with page.expect_response(lambda response: response.status == 429):
+        page.get_by_role("button", name="Run every engine").dispatch_event("click")
     run_until(page, "() => !document.getElementById('lab-wait').hidden")
     expect(page.locator("#lab-status")).to_have_text(LIMITED)
     expect(page.locator("#lab-wait")).to_have_text("You can run the engines again in 7 s.")
