@@ -1,19 +1,31 @@
-// The move server's HTTP API: fetch with a timeout, one retry for transient
-// failures, and every failure mapped to an ApiError the page can explain.
+// The move server's HTTP API: fetch with a timeout, one retry for a transient failure, no request
+// at all while the server's limit on searches refuses this address, and every failure mapped to an
+// ApiError the page can explain.
 
 import { toPositionText } from "./position-text.js";
+import { LIMITED_WORDS, secondsLeft } from "./refusal.js";
 
 const DEFAULT_TIMEOUT_MS = 20000; // the engine's budget is ~1 s; big boards and cold caches take longer
 const RETRY_DELAY_MS = 400;
+// A 503 that asks for a longer wait than this is not sent again by itself: the player decides.
+const MAX_AUTO_RETRY_WAIT_S = 5;
+// A 429 that names no wait (no Retry-After, no retry_after) is waited out this long.
+const DEFAULT_LIMIT_WAIT_S = 60;
 
-/** A failed request: `kind` is timeout|offline|busy|server|rejected; `retryable` says whether Retry may help. */
+/**
+ * A failed request: `kind` is timeout|offline|busy (503)|limited (429)|server|rejected; `retryable`
+ * says whether Retry may help; `retryAfter` is the wait in seconds a 429 or 503 asked for (else
+ * null); a "limited" error's `until` is when (Date.now()'s clock) this address may search again.
+ */
 export class ApiError extends Error {
-  constructor(kind, message, status = null) {
+  constructor(kind, message, { status = null, retryAfter = null, until = null } = {}) {
     super(message);
     this.name = "ApiError";
     this.kind = kind;
     this.status = status;
     this.retryable = kind !== "rejected";
+    this.retryAfter = retryAfter;
+    this.until = until;
   }
 }
 
@@ -21,12 +33,22 @@ export class ApiError extends Error {
  * An API client: move(payload), analyze(payload), state(payload), engines(), position(rows, k),
  * trace(rows, k, engine, node); each
  * resolves to the JSON answer or rejects with ApiError (or AbortError when `signal` aborts).
+ * After a 429 every call is refused at once with a "limited" ApiError, without a request, until
+ * the server's Retry-After has passed.
  */
 export function createApi({ baseUrl = "", timeoutMs = DEFAULT_TIMEOUT_MS, retries = 1 } = {}) {
-  const post = (path) => (payload, signal) =>
-    withRetry(() => requestJson(baseUrl + path, payload, timeoutMs, signal), retries, signal);
-  const get = (path) => (signal) =>
-    withRetry(() => requestJson(baseUrl + path, null, timeoutMs, signal), retries, signal);
+  let refusedUntil = 0; // Date.now() before which the server refuses this address's searches
+  const send = (url, payload, signal) => withRetry(async () => {
+    if (Date.now() < refusedUntil) throw limitedError(refusedUntil);
+    try {
+      return await requestJson(url, payload, timeoutMs, signal);
+    } catch (error) {
+      if (error instanceof ApiError && error.kind === "limited") refusedUntil = error.until;
+      throw error;
+    }
+  }, retries, signal);
+  const post = (path) => (payload, signal) => send(baseUrl + path, payload, signal);
+  const get = (path) => (signal) => send(baseUrl + path, null, signal);
   /** What GET /position answers for `rows` with `k`: a GET, so the browser's cache answers repeats. */
   const position = (rows, k, signal) => {
     const query = new URLSearchParams({ board: toPositionText(rows), k: String(k) });
@@ -49,11 +71,22 @@ async function withRetry(attempt, retries, signal) {
     try {
       return await attempt();
     } catch (error) {
-      const transient = error instanceof ApiError && ["offline", "busy"].includes(error.kind);
-      if (!transient || tries >= retries || signal?.aborted) throw error;
-      await delay(RETRY_DELAY_MS * (tries + 1), signal);
+      const wait = retryDelay(error, tries);
+      if (wait === null || tries >= retries || signal?.aborted) throw error;
+      await delay(wait, signal);
     }
   }
+}
+
+// The ms to wait before sending a failed request again by itself, or null when it must not be: a
+// lost connection and a busy worker (after its Retry-After) may pass; a 429 is the player's to retry.
+function retryDelay(error, tries) {
+  if (!(error instanceof ApiError)) return null;
+  const backoff = RETRY_DELAY_MS * (tries + 1);
+  if (error.kind === "offline") return backoff;
+  if (error.kind !== "busy") return null;
+  if (error.retryAfter === null) return backoff;
+  return error.retryAfter <= MAX_AUTO_RETRY_WAIT_S ? error.retryAfter * 1000 : null;
 }
 
 // A POST of `payload` as JSON, or a GET when `payload` is null.
@@ -86,19 +119,40 @@ async function requestJson(url, payload, timeoutMs, outerSignal) {
   }
   const body = await response.json().catch(() => null);
   if (response.ok && body) return body;
-  throw errorFor(response.status, body);
+  throw errorFor(response.status, body, retryAfterOf(response, body));
 }
 
-function errorFor(status, body) {
+function errorFor(status, body, retryAfter) {
   const detail = body && typeof body.error === "string" ? body.error : "";
-  if (status === 503 || status === 429) {
-    return new ApiError("busy", "The server is busy right now.", status);
+  if (status === 429) {
+    // "0" would invite an immediate, equally refused request.
+    const wait = Math.max(1, retryAfter ?? DEFAULT_LIMIT_WAIT_S);
+    return limitedError(Date.now() + wait * 1000, status);
+  }
+  if (status === 503) {
+    return new ApiError("busy", "The server is busy right now.", { status, retryAfter });
   }
   if (status >= 500 || status === 200) {
-    return new ApiError("server", `The server had a problem (HTTP ${status}).`, status);
+    return new ApiError("server", `The server had a problem (HTTP ${status}).`, { status });
   }
   // 400/409/413: the request itself was refused; sending it again will not help.
-  return new ApiError("rejected", detail || `The server refused the request (HTTP ${status}).`, status);
+  return new ApiError("rejected", detail || `The server refused the request (HTTP ${status}).`, { status });
+}
+
+/** The refusal of a search until `until`: from a 429 (`status`), or the client's own before then. */
+function limitedError(until, status = null) {
+  return new ApiError("limited", LIMITED_WORDS, { status, retryAfter: secondsLeft(until), until });
+}
+
+// The wait a refusal asks for, in whole seconds: its Retry-After (seconds or an HTTP date), else the
+// JSON body's retry_after, else null.
+function retryAfterOf(response, body) {
+  const header = response.headers.get("Retry-After")?.trim();
+  if (header && /^[0-9]+$/.test(header)) return Number(header);
+  const date = header ? Date.parse(header) : NaN;
+  if (!Number.isNaN(date)) return secondsLeft(date);
+  const seconds = body?.retry_after;
+  return Number.isFinite(seconds) && seconds >= 0 ? Math.ceil(seconds) : null;
 }
 
 function offlineMessage() {

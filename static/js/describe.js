@@ -2,6 +2,7 @@
 // functions of the view object, so the renderer only places them.
 
 import { cellName } from "./cells.js";
+import { LIMITED_WORDS, waitWords } from "./refusal.js";
 
 const MARK = { x: "X", o: "O" };
 const LEVEL_NAMES = { easy: "Easy", medium: "Medium", perfect: "Perfect" };
@@ -9,10 +10,7 @@ const LEVEL_NAMES = { easy: "Easy", medium: "Medium", perfect: "Perfect" };
 /** The status line: whose turn, who is thinking, who won, or what failed. */
 export function statusText(view) {
   if (view.reviewing) return view.reviewing.text;
-  if (view.error) {
-    const next = view.error.retryable ? "Press Retry to try again." : "Undo, or start a new game.";
-    return `${view.error.message} ${next}`;
-  }
+  if (view.error) return errorText(view.error);
   if (view.mode === "watch") return watchText(view);
   const last = view.last ? `${lastMover(view)} played ${cellName(view.last.row, view.last.col)}. ` : "";
   if (view.status !== "in_progress") return last + resultText(view);
@@ -26,6 +24,19 @@ export function statusText(view) {
   }
   if (!view.last) return `You are ${MARK[view.human]} and move first. Your turn.${restoreNote(view)}`;
   return `${last}Your turn (${MARK[view.human]}).`;
+}
+
+// What failed and what to do; a refusal's seconds are waitText's, beside it, so that the status (a
+// live region) changes only when the refusal comes and when its wait is over.
+function errorText(error) {
+  if (error.kind === "limited") return error.wait > 0 ? LIMITED_WORDS : `${waitWords(0, "play again")} Press Retry.`;
+  const next = error.retryable ? "Press Retry to try again." : "Undo, or start a new game.";
+  return `${error.message} ${next}`;
+}
+
+/** The countdown beside the status line while a refusal's wait runs ("You can play again in 42 s."), else "". */
+export function waitText(view) {
+  return view.error?.kind === "limited" && view.error.wait > 0 ? waitWords(view.error.wait, "play again") : "";
 }
 
 // After New game replaced a game in progress, until the new game has a move to undo.

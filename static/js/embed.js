@@ -21,8 +21,8 @@ const tellParent = (winner) => {
 };
 
 const renderer = createRenderer({
-  board: $("board"), status: $("status"), thinking: $("thinking"), newGame: $("new-game"), retry: $("retry"),
-  undo: $("undo"), hint: $("hint"), outcome: $("outcome"), strip: $("turn-strip"),
+  board: $("board"), status: $("status"), wait: $("wait"), thinking: $("thinking"), newGame: $("new-game"),
+  retry: $("retry"), undo: $("undo"), hint: $("hint"), outcome: $("outcome"), strip: $("turn-strip"),
   colLabels: $("col-labels"), rowLabels: $("row-labels"),
 });
 const api = createApi();

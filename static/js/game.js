@@ -6,6 +6,7 @@ import {
   canPlay, canUndo, currentBoard, fromSaved, isOver, moveBetween, newGame, place, requestFor, sideToMove,
   undo, winner, withEngineMove, withStatus,
 } from "./state.js";
+import { createCountdown, secondsLeft } from "./refusal.js";
 import { counted, fieldFor, loadTally, saveTally, scoreFor } from "./tally.js";
 import { SPEEDS, createWatchLoop } from "./watch.js";
 
@@ -20,7 +21,7 @@ export function createGame({ api, store, settings, restore = true, onChange, onG
   const model = {
     game: (restore && fromSaved(store.get(GAME_KEY))) || newGame(settings),
     busy: null, // "check" | "engine" | "hint" while a request is out
-    error: null, // {message, retryable, action: "advance"|"hint"}
+    error: null, // {message, retryable, action: "advance"|"hint", kind, until (a 429's end, else null)}
     hints: null, // {position, moves, best, value, plies, proven}
     tally: loadTally(store),
     // The game in progress that New game replaced: Undo on the new game's first turn brings it back.
@@ -33,6 +34,8 @@ export function createGame({ api, store, settings, restore = true, onChange, onG
   const changed = () => onChange(view());
   const save = () => store.set(GAME_KEY, model.game);
   const watching = createWatchLoop({ step: watchStep, delay: () => speed, onStop: () => changed() });
+  // A refused search's wait: the page counts it down, and Retry comes back when it is over.
+  const waiting = createCountdown(() => changed());
 
   /** Watch mode: one engine move for the side to move; resolves to whether the game goes on. */
   async function watchStep() {
@@ -44,6 +47,7 @@ export function createGame({ api, store, settings, restore = true, onChange, onG
 
   function cancel() {
     watching.stop();
+    waiting.stop();
     generation++;
     inFlight?.abort();
     inFlight = null;
@@ -102,8 +106,19 @@ export function createGame({ api, store, settings, restore = true, onChange, onG
       message: error.message || "Something went wrong.",
       retryable: error.retryable !== false,
       action,
+      kind: error.kind ?? null,
+      until: error.kind === "limited" ? error.until : null,
     };
-    changed();
+    if (model.error.until !== null) waiting.start(model.error.until); // it draws the page
+    else changed();
+  }
+
+  /** The error as the page shows it: `wait` is the seconds a refusal has left, and Retry waits for it. */
+  function errorView() {
+    const error = model.error;
+    if (!error) return null;
+    const wait = error.until === null ? 0 : secondsLeft(error.until);
+    return { ...error, wait, retryable: error.retryable && wait === 0 };
   }
 
   function recordResult() {
@@ -190,7 +205,7 @@ export function createGame({ api, store, settings, restore = true, onChange, onG
       engines: game.engines ?? null,
       watching: watching.running(),
       busy: model.busy,
-      error: model.error,
+      error: errorView(),
       hints: model.hints && model.hints.position === position ? model.hints : null,
       humanCanPlay: !isOver(game) && !game.pending && game.mode !== "watch" &&
         (game.mode === "two" || sideToMove(board) === game.human),
@@ -285,10 +300,10 @@ export function createGame({ api, store, settings, restore = true, onChange, onG
     /** Show (or hide) every empty cell's value from POST /analyze. */
     hint,
 
-    /** Repeat the request that failed (in watch mode: resume watching). */
+    /** Repeat the request that failed (in watch mode: resume watching); nothing while a refusal's wait runs. */
     retry() {
       const action = model.error?.action;
-      if (!action || !model.error.retryable) return;
+      if (!action || !errorView().retryable) return;
       model.error = null;
       if (model.game.mode === "watch") watching.start();
       else if (action === "hint") hint();

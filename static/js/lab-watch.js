@@ -2,6 +2,7 @@
 // by node in lockstep, with live counts that end at the server's node count.
 
 import { createTreeView } from "./lab-tree.js";
+import { createWaitNotice } from "./refusal.js";
 
 const TICK_MS = 50;
 const count = (n) => n.toLocaleString("en");
@@ -13,12 +14,13 @@ function weight(entry) {
 }
 
 /**
- * Wire the panel: `elements` holds the panel's controls and containers, `getPosition()` the lab's
+ * Wire the panel: `elements` holds the panel's controls and containers (`wait`: a refusal's countdown),
+ * `getPosition()` the lab's
  * position ({rows, k}), `tableNodes(engine, position)` the Nodes figure of the lab's table for that
  * position (null when the table has not run on it).
  */
 export function createWatch(api, elements, { getPosition, tableNodes }) {
-  const { load, play, step, end, speed, status, trees, engines } = elements;
+  const { load, play, step, end, speed, status, wait, trees, engines } = elements;
   let columns = [];
   let timer = null;
   let owed = 0;
@@ -27,6 +29,14 @@ export function createWatch(api, elements, { getPosition, tableNodes }) {
   function say(text, error = false) {
     status.textContent = text;
     status.classList.toggle("error", error);
+  }
+
+  // A refused search (429): the words, then the seconds until the trees may be asked for again.
+  const refusal = createWaitNotice({ say, timer: wait, what: "watch the search again" });
+
+  function failed(error) {
+    if (error.kind === "limited") refusal.show(error);
+    else say(error.message, true);
   }
 
   function setPlaying(on) {
@@ -112,6 +122,7 @@ export function createWatch(api, elements, { getPosition, tableNodes }) {
       column.pos += fresh.length - 1;
       for (const entry of fresh) column.view.done(entry);
     }
+    refusal.clear();
     say(`Opened the branch of node ${count(id)}: ${count(fresh[0].size)} nodes.`);
   }
 
@@ -123,6 +134,7 @@ export function createWatch(api, elements, { getPosition, tableNodes }) {
     load.disabled = true;
     trees.replaceChildren();
     columns = [];
+    refusal.clear();
     try {
       for (const engine of chosen) {
         say(`Searching with ${engine}…`);
@@ -131,7 +143,7 @@ export function createWatch(api, elements, { getPosition, tableNodes }) {
       }
       say(`Ready: ${chosen.length} searches of the same position. Play, step, or go to the end.`);
     } catch (error) {
-      say(error.message, true);
+      failed(error);
     } finally {
       load.disabled = false;
       for (const button of [play, step, end]) button.disabled = columns.length === 0;
@@ -161,7 +173,7 @@ export function createWatch(api, elements, { getPosition, tableNodes }) {
       body, position, counts, entries: [...body.tree], pos: 0, open: [], seen: { nodes: 0, cuts: 0, hits: 0 },
     };
     column.view = createTreeView(list, { windows: body.windows, onOpen: (id) => open(column, id).catch((error) => {
-      say(error.message, true);
+      failed(error);
       throw error;
     }) });
     column.view.build(column.entries);

@@ -9,6 +9,7 @@ import { cellName } from "./cells.js";
 import { addResultRow, drawEditor, drawLine } from "./lab-render.js";
 import { createWatch } from "./lab-watch.js";
 import { fromPositionText, toPositionText } from "./position-text.js";
+import { createWaitNotice } from "./refusal.js";
 import { createStore } from "./storage.js";
 import { applyTheme } from "./theme.js";
 
@@ -76,6 +77,15 @@ function status(text, error = false) {
   $("lab-status").classList.toggle("error", error);
 }
 
+// A refused run (429): the words, then the seconds until the engines may run again.
+const refusal = createWaitNotice({ say: status, timer: $("lab-wait"), what: "run the engines again" });
+
+/** Say why a run stopped: a refusal with its wait, or the error's own message. */
+function failed(error) {
+  if (error.kind === "limited") refusal.show(error);
+  else status(error.message, true);
+}
+
 function setRunning(value) {
   running = value;
   for (const button of buttons) button.disabled = value;
@@ -89,6 +99,7 @@ async function runAll() {
   drawChart($("chart"), []);
   $("pv").replaceChildren();
   const done = [];
+  refusal.clear();
   try {
     const { engines } = await api.engines();
     for (const { name } of engines) {
@@ -103,7 +114,7 @@ async function runAll() {
     await showPerfectLine(request);
     status(`Done: ${engines.length} engines on ${formatRows(request.board)}.`);
   } catch (error) {
-    status(error.message, true);
+    failed(error);
   } finally {
     setRunning(false);
   }
@@ -160,7 +171,8 @@ for (const button of form.querySelectorAll("[data-experiment]")) {
 
 createWatch(api, {
   load: $("trace-load"), play: $("trace-play"), step: $("trace-step"), end: $("trace-end"),
-  speed: $("trace-speed"), status: $("trace-status"), trees: $("trace-trees"), engines: $("trace-engines"),
+  speed: $("trace-speed"), status: $("trace-status"), wait: $("trace-wait"), trees: $("trace-trees"),
+  engines: $("trace-engines"),
 }, {
   getPosition: () => position,
   // Only a table run on the very position a tree was searched on is comparable.

@@ -19,8 +19,8 @@ const store = createStore("tictactoe:v1:");
 const form = $("settings");
 
 const renderer = createRenderer({
-  board: $("board"), status: $("status"), thinking: $("thinking"), newGame: $("new-game"), retry: $("retry"),
-  undo: $("undo"), hint: $("hint"), engine: $("engine-info"), engineDetails: $("engine-details"),
+  board: $("board"), status: $("status"), wait: $("wait"), thinking: $("thinking"), newGame: $("new-game"),
+  retry: $("retry"), undo: $("undo"), hint: $("hint"), engine: $("engine-info"), engineDetails: $("engine-details"),
   hintSummary: $("hint-summary"), outcome: $("outcome"), watchToggle: $("watch-toggle"),
   strip: $("turn-strip"), colLabels: $("col-labels"), rowLabels: $("row-labels"),
 });

@@ -5,7 +5,7 @@
 import { columnLetter, rowNumber } from "./cells.js";
 import {
   allAlike, cellLabel, engineDetails, hintBadge, hintSummary, outcomeBadge, sideNames, statusText,
-  stripCaption,
+  stripCaption, waitText,
 } from "./describe.js";
 
 const MARK = { x: "X", o: "O" };
@@ -14,9 +14,9 @@ const MARK = { x: "X", o: "O" };
 const ROOMY_CELL = 72;
 
 /**
- * A renderer over the page's elements: {board, status, thinking, newGame, retry, undo,
- * hint, engine (the details list), engineDetails (its disclosure), hintSummary, outcome,
- * strip (the turn strip), colLabels, rowLabels, watchToggle} (all but board and status
+ * A renderer over the page's elements: {board, status, wait (a refusal's countdown), thinking,
+ * newGame, retry, undo, hint, engine (the details list), engineDetails (its disclosure), hintSummary,
+ * outcome, strip (the turn strip), colLabels, rowLabels, watchToggle} (all but board and status
  * optional).  Returns {render(view), focusCell(row, col, move)}.
  */
 export function createRenderer(els) {
@@ -156,6 +156,11 @@ export function createRenderer(els) {
     setText(els.status, statusText(view));
     els.status.classList.toggle("error", Boolean(view.error));
     els.status.dataset.status = view.status;
+    if (els.wait) {
+      const wait = waitText(view);
+      setText(els.wait, wait);
+      els.wait.hidden = !wait;
+    }
     if (els.thinking) els.thinking.hidden = !view.busy;
     if (els.retry) els.retry.hidden = !(view.error && view.error.retryable);
     if (els.undo) els.undo.disabled = !view.canUndo;

@@ -3,14 +3,19 @@
 // and stepping through the game's positions on the board, then back to the game.
 
 import { cellName } from "./cells.js";
-import { gameMoves, reviewLine, verdict } from "./review.js";
+import { LIMITED_WORDS, createCountdown, secondsLeft, waitWords } from "./refusal.js";
+import { gameMoves, moveHead, reviewLine, verdict } from "./review.js";
 
 const MARK = { x: "X", o: "O" };
 
+// What may be done when a refusal's wait is over.
+const CHECK_AGAIN = "check the other moves";
+
 /**
- * A review over the elements {panel, status, list, prev, next, back, toggle}.  `api.position(rows, k,
- * signal)` answers a position; `onChange()` is called when the board must be redrawn (a step was
- * chosen or left).  Returns {update(view), open(view), close(), isOpen(), boardView(view), stepping()}.
+ * A review over the elements {panel, status, wait, retry, list, prev, next, back, toggle}.
+ * `api.position(rows, k, signal)` answers a position; `onChange()` is called when the board must be
+ * redrawn (a step was chosen or left).  Returns {update(view), open(view, {reveal}), close(), isOpen(),
+ * boardView(view), stepping()}.
  */
 export function createReviewPanel({ els, api, onChange }) {
   const answers = new Map(); // "k:rows" -> the server's answer, or {error}
@@ -19,6 +24,9 @@ export function createReviewPanel({ els, api, onChange }) {
   let moves = [];
   let step = null; // the history index shown on the board, or null for the game itself
   let loading = null; // the AbortController of the fetch loop
+  let refusedUntil = null; // when a 429 stopped the fetch loop: the end of its wait (Date.now()'s clock)
+  // Each second redraws only the words, not the list, whose buttons may hold the focus.
+  const waiting = createCountdown(() => drawStatus());
 
   const keyOf = (rows) => `${game.k}:${rows.join("/")}`;
 
@@ -42,6 +50,8 @@ export function createReviewPanel({ els, api, onChange }) {
 
   async function fetchMissing() {
     loading?.abort();
+    waiting.stop();
+    refusedUntil = null;
     const controller = new AbortController();
     loading = controller;
     for (const move of moves) {
@@ -51,6 +61,13 @@ export function createReviewPanel({ els, api, onChange }) {
         answers.set(key, await api.position(move.before, game.k, controller.signal));
       } catch (error) {
         if (controller.signal.aborted) return;
+        if (error.kind === "limited") {
+          // The rest waits for the player once the wait is over: nothing is sent before then.
+          refusedUntil = error.until;
+          draw(); // the moves not asked say so
+          waiting.start(refusedUntil);
+          return;
+        }
         answers.set(key, { error: error.message || "Something went wrong." });
       }
       if (controller.signal.aborted) return;
@@ -72,8 +89,9 @@ export function createReviewPanel({ els, api, onChange }) {
       button.dataset.index = move.index;
       const result = results[i];
       const failed = answers.get(keyOf(move.before))?.error;
-      button.textContent = failed ? `${i + 1}. ${MARK[move.by]} ${cellName(move.row, move.col)} — ${failed}`
-        : reviewLine(move, i + 1, result);
+      const unasked = refusedUntil !== null && !answers.has(keyOf(move.before));
+      button.textContent = failed ? `${moveHead(move, i + 1)} — ${failed}`
+        : unasked ? `${moveHead(move, i + 1)} — not checked yet.` : reviewLine(move, i + 1, result);
       if (result) button.dataset.verdict = result.kind;
       if (step === move.index) button.setAttribute("aria-current", "step");
       const item = document.createElement("li");
@@ -81,17 +99,33 @@ export function createReviewPanel({ els, api, onChange }) {
       return item;
     });
     els.list.replaceChildren(...items);
-    els.status.textContent = summary(results);
-    // Screen readers wait for the whole summary rather than announcing each answer's progress.
-    els.status.setAttribute("aria-busy", String(moves.some((move) => !answers.has(keyOf(move.before)))));
+    drawStatus(results);
     els.prev.disabled = step === null ? moves.length === 0 : step <= 0;
     els.next.disabled = step === null || step >= game.history.length - 1;
     els.back.disabled = step === null;
   }
 
+  /** The summary, and after a refusal its countdown or (once the wait is over) the button to check the rest. */
+  function drawStatus(results = moves.map(resultOf)) {
+    const status = summary(results);
+    // A live region: it changes when the refusal comes and when its wait is over, not each second.
+    if (els.status.textContent !== status) els.status.textContent = status;
+    // Screen readers wait for the whole summary rather than announcing each answer's progress.
+    const loadingMore = refusedUntil === null && moves.some((move) => !answers.has(keyOf(move.before)));
+    els.status.setAttribute("aria-busy", String(loadingMore));
+    const wait = refusedUntil === null ? 0 : secondsLeft(refusedUntil);
+    els.wait.textContent = wait > 0 ? waitWords(wait, CHECK_AGAIN) : "";
+    els.wait.hidden = wait === 0;
+    els.retry.hidden = refusedUntil === null || wait > 0;
+  }
+
   function summary(results) {
     if (moves.length === 0) return "No move has been played yet.";
     const done = results.filter(Boolean);
+    if (refusedUntil !== null) {
+      const over = secondsLeft(refusedUntil) === 0 ? ` ${waitWords(0, CHECK_AGAIN)}` : "";
+      return `${LIMITED_WORDS} ${done.length} of ${moves.length} moves checked.${over}`;
+    }
     const failed = moves.filter((move) => answers.get(keyOf(move.before))?.error).length;
     if (done.length + failed < moves.length) {
       return `Checking ${moves.length} moves with the server… (${done.length} done)`;
@@ -135,6 +169,13 @@ export function createReviewPanel({ els, api, onChange }) {
     event.preventDefault();
     show(keys[event.key]);
   });
+  els.retry.addEventListener("click", () => {
+    const next = moves.find((move) => !answers.has(keyOf(move.before)));
+    fetchMissing();
+    draw();
+    // The button hides itself: the focus goes to the first move it checks, not to the page.
+    if (next) els.list.querySelector(`[data-index="${next.index}"]`)?.focus();
+  });
   els.prev.addEventListener("click", () => show((step ?? game.history.length - 1) - 1));
   els.next.addEventListener("click", () => show(step + 1));
   els.back.addEventListener("click", () => show(null));
@@ -142,19 +183,24 @@ export function createReviewPanel({ els, api, onChange }) {
   return {
     update,
 
-    /** Open the review of the game in `view` (and fetch what it needs). */
-    open(view) {
+    /**
+     * Open the review of the game in `view` (and fetch what it needs); `reveal`: scroll the page to
+     * it where it opened out of sight.
+     */
+    open(view, { reveal = false } = {}) {
       isOpen = true;
       els.panel.hidden = false;
       els.toggle?.setAttribute("aria-expanded", "true");
       game = null;
       update(view);
+      if (reveal) bringIntoView(els.panel);
     },
 
     /** Close the review and show the game. */
     close() {
       isOpen = false;
       loading?.abort();
+      waiting.stop();
       els.panel.hidden = true;
       els.toggle?.setAttribute("aria-expanded", "false");
       if (step !== null) show(null, false);
@@ -189,8 +235,25 @@ export function createReviewPanel({ els, api, onChange }) {
 }
 
 /**
- * The review over the play area's elements (#review, #review-status, #review-moves, #review-prev,
- * #review-next, #review-back) with its Review button (#review-toggle) wired to open and close it.
+ * Scroll this document (never a page that embeds it, which scrollIntoView would also move) so that
+ * `element` is in view: all of it when it fits, else its top; at once when the reader prefers
+ * reduced motion, else smoothly.
+ */
+function bringIntoView(element) {
+  const margin = 8; // px between the element and the viewport's edge
+  const box = element.getBoundingClientRect();
+  const overBottom = box.bottom + margin - window.innerHeight;
+  const belowTop = box.top - margin;
+  const by = overBottom > 0 ? Math.min(overBottom, belowTop) : Math.min(belowTop, 0);
+  if (by === 0) return;
+  const reduce = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  window.scrollBy({ top: by, behavior: reduce ? "instant" : "smooth" });
+}
+
+/**
+ * The review over the play area's elements (#review, #review-status, #review-wait, #review-retry,
+ * #review-moves, #review-prev, #review-next, #review-back) with its Review button (#review-toggle)
+ * wired to open (and bring into view) and close it.
  * `currentView()` is the game's view; `render(view)` draws the board.  The result's draw(view)
  * follows the game and draws the board (the game's position, or the one under review).
  */
@@ -203,14 +266,15 @@ export function createPageReview({ api, render, currentView }) {
   const onChange = () => draw(currentView());
   const review = createReviewPanel({
     els: {
-      panel: $("review"), status: $("review-status"), list: $("review-moves"), prev: $("review-prev"),
+      panel: $("review"), status: $("review-status"), wait: $("review-wait"), retry: $("review-retry"),
+      list: $("review-moves"), prev: $("review-prev"),
       next: $("review-next"), back: $("review-back"), toggle: $("review-toggle"),
     },
     api, onChange,
   });
   $("review-toggle").addEventListener("click", () => {
     if (review.isOpen()) review.close();
-    else review.open(currentView());
+    else review.open(currentView(), { reveal: true });
   });
   return { ...review, draw };
 }

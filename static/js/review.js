@@ -63,9 +63,14 @@ export function verdictWords(result) {
   return `The mistake: turned a ${before.value} into a ${after.value} — ${list}${more} ${held}.`;
 }
 
+/** The start of a move's line: "3. X b2" (its number in the game, who played it, where). */
+export function moveHead(move, number) {
+  return `${number}. ${MARK[move.by]} ${cellName(move.row, move.col)}`;
+}
+
 /** One line of the review: "3. X b2 — draw → loss in 4. The mistake: …" (verdict null while loading). */
 export function reviewLine(move, number, result) {
-  const head = `${number}. ${MARK[move.by]} ${cellName(move.row, move.col)}`;
+  const head = moveHead(move, number);
   if (!result) return `${head} — checking…`;
   return `${head} — ${valueWords(result.before)} → ${valueWords(result.after)}. ${verdictWords(result)}`;
 }

@@ -56,14 +56,15 @@ def browser():
 def open_page(browser, request):
     """A factory of pages, each in a fresh context (own storage); screenshots and checks at the end.
 
-    ``open_page(viewport=PHONE, color_scheme="dark")`` returns a page.  The test
-    fails if a page threw an uncaught error or reported a CSP violation.
+    ``open_page(viewport=PHONE, color_scheme="dark")`` returns a page (with reduced motion unless
+    ``reduced_motion="no-preference"``).  The test fails if a page threw an uncaught error or
+    reported a CSP violation.
     """
     opened = []
 
-    def factory(viewport=DESKTOP, color_scheme="light", **options):
+    def factory(viewport=DESKTOP, color_scheme="light", reduced_motion="reduce", **options):
         context = browser.new_context(
-            viewport=viewport, color_scheme=color_scheme, reduced_motion="reduce", **options
+            viewport=viewport, color_scheme=color_scheme, reduced_motion=reduced_motion, **options
         )
         page = context.new_page()
         problems: list[str] = []

@@ -102,3 +102,16 @@ def console_errors(page: Page) -> list[str]:
 def expect_board(page: Page | Frame, rows: list[str]) -> None:
     """Wait until the board shows ``rows`` (a redraw waits for the next animation frame)."""
     page.wait_for_function(f"() => ({READ_BOARD})().join('/') === {'/'.join(rows)!r}")
+
+
+# Where the review's move list is, against the viewport's height.
+LIST_BOX = """() => {
+  const list = document.getElementById('review-moves').getBoundingClientRect();
+  return {top: list.top, bottom: list.bottom, height: list.height, viewport: window.innerHeight};
+}"""
+
+
+def assert_list_in_view(page: Page | Frame) -> None:
+    """The review's whole move list is inside the viewport (of the page, or of a frame's document)."""
+    box = page.evaluate(LIST_BOX)
+    assert box["height"] > 0 and box["top"] >= 0 and box["bottom"] <= box["viewport"], box

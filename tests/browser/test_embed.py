@@ -4,11 +4,20 @@ from __future__ import annotations
 
 import http.server
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Frame, FrameLocator, Page, expect
 
-from tests.browser.helpers import cell_name, drawing_move, read_board, stones, wait_settled
+from tests.browser.helpers import (
+    assert_list_in_view,
+    cell_name,
+    drawing_move,
+    read_board,
+    stones,
+    wait_settled,
+)
 from tests.servers import free_port
 
 pytestmark = pytest.mark.browser
@@ -59,14 +68,22 @@ class ParentSite:
         self.server.server_close()
 
 
-def test_embedded_game_posts_game_over_to_a_parent_on_another_origin(page: Page, app_server):
+@contextmanager
+def embedded(page: Page, app_server, query: str) -> Iterator[tuple[str, FrameLocator, Frame]]:
+    """``/embed?{query}`` (from ``localhost``) in the iframe of a parent page on ``127.0.0.1``, open in
+    ``page``: yields the app's origin, a locator of the frame and the frame."""
     app_origin = f"http://localhost:{app_server.port}"
-    src = f"{app_origin}/embed?size=3x3&k=3&level=perfect&side=x&first=human&theme=light"
-    with ParentSite(PARENT_PAGE.format(src=src)) as parent:
+    with ParentSite(PARENT_PAGE.format(src=f"{app_origin}/embed?{query}")) as parent:
         page.goto(parent.url)
-        frame = page.frame_locator("#game")
-        expect(frame.locator("#status")).to_have_text("You are X and move first. Your turn.")
         game = page.frame(url=lambda url: url.startswith(app_origin))
+        assert game is not None, "the parent page's load waits for its frame"
+        yield app_origin, page.frame_locator("#game"), game
+
+
+def test_embedded_game_posts_game_over_to_a_parent_on_another_origin(page: Page, app_server):
+    query = "size=3x3&k=3&level=perfect&side=x&first=human&theme=light"
+    with embedded(page, app_server, query) as (app_origin, frame, game):
+        expect(frame.locator("#status")).to_have_text("You are X and move first. Your turn.")
         wait_settled(game, 0)
         while game.locator("#status").get_attribute("data-status") == "in_progress":
             board = read_board(game)
@@ -86,17 +103,27 @@ def test_embedded_game_posts_game_over_to_a_parent_on_another_origin(page: Page,
 
 
 def test_embed_as_o_lets_the_engine_open_and_fits_its_frame(page: Page, app_server):
-    app_origin = f"http://localhost:{app_server.port}"
-    src = f"{app_origin}/embed?size=3x3&k=3&level=easy&side=o&first=engine&theme=dark"
-    with ParentSite(PARENT_PAGE.format(src=src)) as parent:
-        page.goto(parent.url)
-        game = page.frame(url=lambda url: url.startswith(app_origin))
-        frame = page.frame_locator("#game")
+    with embedded(page, app_server, "size=3x3&k=3&level=easy&side=o&first=engine&theme=dark") as (
+        _,
+        frame,
+        game,
+    ):
         expect(frame.locator("#board button")).to_have_count(9)
         wait_settled(game, 1)
         expect(frame.locator("#status")).to_contain_text("Your turn (O).")
         expect(frame.locator('#turn-strip [data-side="o"]')).to_contain_text("You")
         assert_fits(game)
+
+
+def test_the_review_opened_in_a_420_px_high_frame_is_brought_into_view(page: Page, app_server):
+    with embedded(page, app_server, "size=3x3&k=3&level=perfect&side=x&first=human") as (_, frame, game):
+        expect(frame.locator("#status")).to_have_text("You are X and move first. Your turn.")
+        frame.get_by_role("button", name=cell_name(0, 1)).click()  # b1: an edge, which still holds the draw
+        wait_settled(game, 2)
+        frame.get_by_role("button", name="Review").click()
+        expect(frame.locator("#review-status")).to_have_text("2 moves: no mistake.")
+        assert_list_in_view(game)
+        assert page.evaluate("window.scrollY") == 0, "the embedding page does not move"
 
 
 def assert_fits(game) -> None:

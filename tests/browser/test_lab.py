@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.helpers import snapshot
+from tests.browser.helpers import analysis, cell, snapshot
 
 pytestmark = pytest.mark.browser
 
@@ -37,6 +37,12 @@ def test_a_typed_position_runs_every_engine(open_page, app_server):
     mcts = page.locator("#results tbody tr[data-engine=mcts] td")
     expect(mcts.nth(1)).to_have_text("not proven")
     expect(mcts.nth(4)).to_contain_text("estimate")
+    # The perfect row names its best moves as the rest of the page does (b1: column letter, row from the top).
+    best = analysis(app_server, TYPED.split("/"), 3)["best"]
+    searched = page.locator("#results tbody tr[data-engine=perfect] td").nth(4).inner_text()
+    assert "; best moves " in searched, searched
+    named = searched.split("; best moves ", 1)[1].split(", ")
+    assert sorted(named) == sorted(cell(move["row"], move["col"]) for move in best), searched
     expect(page.locator("#chart rect.bar")).to_have_count(7)
     # The line of perfect play: the position, then every move to the end (a draw fills the board).
     expect(page.locator("#pv .pv-step")).to_have_count(8)

@@ -8,8 +8,10 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.helpers import (
+    LIST_BOX,
     READ_BOARD,
     analysis,
+    assert_list_in_view,
     cell,
     cell_name,
     console_errors,
@@ -204,3 +206,41 @@ def test_a_review_the_server_cannot_answer_says_so_and_retries_on_reopening(open
     page.get_by_role("button", name="Review").click()
     page.get_by_role("button", name="Review").click()
     expect(page.locator("#review-status")).to_have_text("2 moves: no mistake.")
+
+
+@pytest.mark.parametrize("width, height", [(1280, 800), (1366, 768)])
+def test_the_review_a_game_ends_with_is_in_view(open_page, app_server, width, height):
+    page = open_page(viewport={"width": width, "height": height})
+    errors = console_errors(page)
+    page.goto(app_server.url + "/?size=3x3&k=3&mode=two&moves=b2,a2,a1,c3,c1,b1")
+    wait_settled(page, 6)
+    expect(page.locator("#review")).to_be_hidden()
+    page.get_by_role("button", name=cell_name(2, 0)).click()  # a3: X wins on c1, b2, a3
+    expect(page.locator("#status")).to_contain_text("X wins!")
+    expect(page.locator("#review-status")).to_have_text("7 moves: one mistake (O a2).")
+    assert_list_in_view(page)
+    assert errors == []
+
+
+@pytest.mark.parametrize("motion", ["reduce", "no-preference"])
+def test_the_review_opened_below_the_board_scrolls_into_view_smoothly_unless_motion_is_reduced(
+    open_page, app_server, motion
+):
+    page = open_page(viewport={"width": 360, "height": 420}, reduced_motion=motion)
+    page.goto(app_server.url + "/embed?size=3x3&level=perfect&side=x")
+    wait_settled(page, 0)
+    page.get_by_role("button", name=cell_name(0, 1)).click()
+    wait_settled(page, 2)
+    # Read the scroll in the same task as the click: an instant scroll has happened, a smooth one not yet.
+    scrolled = page.evaluate(
+        "() => { document.getElementById('review-toggle').click(); return window.scrollY; }"
+    )
+    if motion == "reduce":
+        assert scrolled > 0
+    else:
+        assert scrolled == 0
+    expect(page.locator("#review-status")).to_have_text("2 moves: no mistake.")
+    page.wait_for_function(
+        f"() => {{ const box = ({LIST_BOX})(); return box.top >= 0 && box.bottom <= box.viewport; }}"
+    )
+    assert_list_in_view(page)

@@ -15,6 +15,7 @@ import time
 
 from ..analysis import analyse
 from ..board import Board
+from ..console import cell_label
 from ..levels import pick_best
 from .base import EngineResult, require_moves
 
@@ -41,7 +42,8 @@ class Perfect:
         if result.proven:
             note = (
                 f"proven ({result.source}): {result.value} in {result.plies} plies;"
-                f" best moves {', '.join(map(str, result.best_moves))}"
+                # Cells in the project's one coordinate language (a1 top left), as the lab shows them.
+                f" best moves {', '.join(cell_label(board.rules, cell) for cell in result.best_moves)}"
             )
         else:
             note = f"not proven by the deadline: heuristic search to depth {result.depth}"
