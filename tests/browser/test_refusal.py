@@ -12,7 +12,7 @@ import re
 import pytest
 from playwright.sync_api import Page, Request, Route, expect
 
-from tests.browser.helpers import cell_name, wait_settled
+from tests.browser.helpers import cell_name, post_json, wait_settled
 from tests.servers import Gunicorn
 
 pytestmark = pytest.mark.browser
@@ -20,7 +20,14 @@ pytestmark = pytest.mark.browser
 # The one setting of a server whose limit refuses a client's second search with a 429 (one search a
 # minute, so Retry-After is about 60 s).  When the limit counts seconds of search instead, this line
 # becomes {"SEARCH_SECONDS_PER_MINUTE": "<a tiny float>"}.
-LIMITED_ENV = {"SEARCH_RATE_LIMIT": "1 per minute"}
+# A quarter second of search a minute, searches of half a second: the test spends the
+# allowance with one search that runs its whole budget (SPENDER), so that the page's
+# next search is refused with a Retry-After of about a minute.
+LIMITED_ENV = {"SEARCH_SECONDS_PER_MINUTE": "0.25", "SEARCH_BUDGET": "0.5"}
+# A 15x15 position no search proves within the budget:
+#
+#   row 7:  . . . . . . . x o . . . . . .   (the rest empty)
+SPENDER = {"board": ["." * 15] * 7 + ["." * 7 + "xo" + "." * 6] + ["." * 15] * 7, "k": 5}
 LIMITED = "Too many searches came from this network."
 FRAME_MS = 16  # the fake clock's step while the page draws: one animation frame
 
@@ -87,6 +94,8 @@ def test_a_real_429_is_said_counted_down_and_waited_out_without_a_request(open_p
     # The first search is allowed: a1, and the engine's reply.
     page.get_by_role("button", name=cell_name(0, 0)).click()
     wait_settled(page, 2)
+    # Another search from the same address spends what is left of the allowance.
+    assert post_json(limited_server, "/move", SPENDER)["proven"] is False
 
     # The second is refused by the server itself.
     pause(page)
