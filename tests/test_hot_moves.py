@@ -171,9 +171,11 @@ def test_a_body_that_stops_arriving_gets_flasks_408(app):
     assert json.loads(body) == {"error": "the request body stopped arriving: send it at once"}
 
 
-def test_records_are_bounded_in_number_and_body_size():
-    moves = HotMoves(lambda document: json.dumps(document, separators=(",", ":")) + "\n", max_records=3)
+def test_records_are_bounded_in_bytes_and_body_size():
+    one = HotMoves(lambda document: json.dumps(document, separators=(",", ":")) + "\n")
     answer = {"move": {"row": 0, "col": 0}, "ms": 0.5, "worker": 1}
+    one.remember(b"0", [answer], None, "3x3k3", "proof")
+    moves = HotMoves(one._dumps, budget=3 * one.bytes)  # room for three records of this size
     for n in range(5):
         moves.remember(b"%d" % n, [answer], None, "3x3k3", "proof")
     assert len(moves) == 3 and moves.get(b"0") is None and moves.get(b"4") is not None
@@ -181,3 +183,21 @@ def test_records_are_bounded_in_number_and_body_size():
     assert moves.get(b"x" * (MAX_BODY_BYTES + 1)) is None
     record = moves.get(b"4")
     assert json.loads(record.render(1.23456)) == {"move": {"row": 0, "col": 0}, "ms": 1.235, "worker": 1}
+
+
+def test_a_flood_of_big_distinct_bodies_stays_within_the_budget():
+    # A 15x15 board whose 25 empty cells are all best moves, posted with a new seed each time.
+    dumps = lambda document: json.dumps(document, separators=(",", ":")) + "\n"  # noqa: E731
+    budget = 200_000
+    moves = HotMoves(dumps, budget=budget)
+    rows = ["x.o" * 5] * 15
+    answers = [
+        {"board": rows, "move": {"row": cell // 15, "col": cell % 15}, "ms": 0.1} for cell in range(25)
+    ]
+    for seed in range(500):
+        body = json.dumps({"board": rows, "k": 15, "seed": seed}).encode()
+        moves.remember(body, answers, seed, "15x15k15", "proof")
+        assert moves.bytes <= budget
+    text = sum(len(dumps(answer)) for answer in answers)
+    assert 1 < len(moves) <= budget // text  # each record counts at least its text
+    assert moves.get(json.dumps({"board": rows, "k": 15, "seed": 499}).encode()) is not None

@@ -49,9 +49,7 @@ The same counts, per direction on the plain board, rank candidate moves
 
 from __future__ import annotations
 
-import functools
-
-from .rules import Bitboard, Cell, Rules
+from .rules import Bitboard, Cell, Rules, per_rules
 
 # A window missing r stones weighs FACTOR ** (WEIGHTED_MISSING - r): each stone
 # nearer to a line multiplies its worth, and windows that far from k weigh 1.
@@ -240,7 +238,7 @@ def _lines(rows: int, cols: int, dr: int, dc: int) -> list[list[Cell]]:
     return lines
 
 
-@functools.cache
+@per_rules
 def evaluator(rules: Rules) -> Evaluator:
     """The shared evaluator of these rules (its tables are built once)."""
     return Evaluator(rules)

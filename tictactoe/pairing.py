@@ -35,7 +35,7 @@ from __future__ import annotations
 import functools
 import operator
 
-from .rules import Bitboard, Rules, one_bits
+from .rules import Bitboard, Rules, one_bits, per_rules
 
 # The most choices kept for one line (the fewest cells first): more only make failures slower.
 MAX_OPTIONS = 12
@@ -44,6 +44,10 @@ MAX_OPTIONS = 12
 STEP_LIMIT = 50
 # A line's memo of choices is emptied past this many states (only long lines reach it).
 MEMO_LIMIT = 200_000
+# Bytes of one entry of the memo of known positions, and of a line's memo of choices
+# (a tuple of up to MAX_OPTIONS masks), estimated from sys.getsizeof of their objects.
+KNOWN_ENTRY_BYTES = 100
+CHOICES_ENTRY_BYTES = 200
 # Covers tried for one line at most (only long lines with many open windows get near it).
 COVER_LIMIT = 500
 
@@ -52,9 +56,14 @@ Options = tuple[Bitboard, ...] | None
 
 
 class Pairings:
-    """The pairing test of one board shape; keeps each line's choices by its stones. Not thread-safe."""
+    """The pairing test of one board shape; keeps each line's choices by its stones. Not thread-safe.
 
-    def __init__(self, rules: Rules) -> None:
+    The memo of known positions and each line's memo are emptied past
+    ``memo_limit`` entries, so they hold at most ``memo_limit + 1`` entries each.
+    """
+
+    def __init__(self, rules: Rules, memo_limit: int = MEMO_LIMIT) -> None:
+        self.memo_limit = memo_limit
         self.shift = shift = rules.geometry.full.bit_length()
         # Per line: its cells for both sides at once (a position is maker | breaker << shift),
         # its windows, and its memo of choices by the stones on it.
@@ -74,10 +83,19 @@ class Pairings:
         known = self.known.get(position)
         if known is not None:
             return known
-        if len(self.known) > MEMO_LIMIT:
+        if len(self.known) > self.memo_limit:
             self.known.clear()
         found = self.known[position] = self._search(position, maker, breaker)
         return found
+
+    def entry_bytes(self) -> int:
+        """The most bytes the memos hold per unit of ``memo_limit``: a known position, a choice per line."""
+        return KNOWN_ENTRY_BYTES + CHOICES_ENTRY_BYTES * len(self.lines)
+
+    def footprint(self) -> int:
+        """The bytes the memos hold now, by the measured bytes per entry."""
+        choices = sum(len(memo) for _, _, memo in self.lines)
+        return KNOWN_ENTRY_BYTES * len(self.known) + CHOICES_ENTRY_BYTES * choices
 
     def _search(self, position: int, maker: Bitboard, breaker: Bitboard) -> bool:
         """``exists`` without the kept answers: each line's choices, then one per line."""
@@ -91,7 +109,7 @@ class Pairings:
             try:
                 options = memo[state]
             except KeyError:
-                if len(memo) > MEMO_LIMIT:
+                if len(memo) > self.memo_limit:
                     memo.clear()
                 options = memo[state] = _options(windows, maker, breaker)
             if options is None:
@@ -109,7 +127,7 @@ class Pairings:
         return _choose(needs, 0, forced, [STEP_LIMIT])
 
 
-@functools.cache
+@per_rules
 def lines_of(rules: Rules) -> list[tuple[Bitboard, list[Bitboard]]]:
     """The board's geometric lines that hold a window: each line's cells, and its windows."""
     geometry = rules.geometry

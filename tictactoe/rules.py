@@ -26,6 +26,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import TypeVar
 
 from .errors import BoardFormatError
 
@@ -35,6 +36,10 @@ Bitboard = int
 MIN_SIZE = 3
 MAX_SIZE = 15
 MIN_K = 3  # fewer in a row and the first player wins at once: no game
+# Rule sets whose fixed tables (geometry, windows, evaluator, rays, lines) a process
+# keeps, the least recently used dropped: every size and k a client may send is
+# 1,547 rule sets and about 170 MiB of them; 32 of 15x15 are about 8 MiB.
+RULES_KEPT = 32
 
 
 @dataclass(frozen=True)
@@ -250,6 +255,14 @@ def _symmetries(rows: int, cols: int) -> list[tuple[Cell, ...]]:
     return [perm(f) for f in maps]
 
 
-@functools.cache
+_T = TypeVar("_T")
+
+
+def per_rules(function: Callable[[Rules], _T]) -> Callable[[Rules], _T]:
+    """``function`` with its results kept for the ``RULES_KEPT`` rule sets used last."""
+    return functools.lru_cache(maxsize=RULES_KEPT)(function)
+
+
+@per_rules
 def _geometry(rules: Rules) -> Geometry:
     return Geometry(rules)

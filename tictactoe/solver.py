@@ -53,8 +53,9 @@ from typing import TypeVar
 from .board import Board
 from .clock import Clock, Progress, SearchTimeout
 from .errors import GameOverError
+from .pairing import MEMO_LIMIT as PAIRING_MEMO_LIMIT
 from .pairing import Pairings
-from .rules import Bitboard, Cell, Rules
+from .rules import Bitboard, Cell, Rules, per_rules
 from .values import MoveValue, Source, Value
 
 # Short names kept for importers; they are the Value members themselves.
@@ -65,6 +66,20 @@ WIN, DRAW, LOSS = Value.WIN, Value.DRAW, Value.LOSS
 SYMMETRY_MIN_EMPTIES = 4
 # The table is cleared when it grows past this many entries (about 200 bytes each).
 DEFAULT_TABLE_LIMIT = 4_000_000
+# What one entry of the table and of each memo holds, in bytes (key, value and the
+# dict's slot): measured from RSS over /analyze-like searches on 6x6 k=4, and above
+# what tracemalloc finds (bench/entry_bytes.py, docs/deploy.md "Memory"); a live_lines
+# entry also holds a pointer per window.  A solver given ``memory`` bounds itself by them.
+TABLE_ENTRY_BYTES = 140
+COMPLETING_ENTRY_BYTES = 110
+OPEN_CELLS_ENTRY_BYTES = 100
+LIVE_LINES_ENTRY_BYTES = 120
+LIVE_LINES_WINDOW_BYTES = 8
+# Of a solver's ``memory``, the table's share and the pairing test's; the memos take the
+# rest.  The table is what a later position of the same game reuses; a memo refills
+# within a search.
+TABLE_SHARE = 0.6
+PAIRING_SHARE = 0.1
 # How often the deadline is checked and progress reported.  A search notices its
 # deadline this many nodes late: 512 are about 20 ms at 27 empty cells (4,096 were
 # 150 ms there, past the budget of an answer).  Reading the clock costs far less.
@@ -124,14 +139,36 @@ def score_to_value(score: int, empties: int) -> MoveValue:
 class Solver:
     """A perfect player for one set of rules, keeping its transposition table between solves.
 
-    Not thread-safe: give each thread its own.
+    The table is emptied past ``table_limit`` entries, and so is each memo.
+    With ``memory`` (bytes), earlier when that many would not fit: the table
+    takes ``TABLE_SHARE`` of it and the memos (the pairing test's included)
+    the rest, less what they may grow by between two checks, so
+    ``footprint()`` never exceeds ``memory``; ``ValueError`` when ``memory``
+    is too few bytes for that.  Not thread-safe: give each thread its own.
     """
 
-    def __init__(self, rules: Rules, table_limit: int = DEFAULT_TABLE_LIMIT) -> None:
+    def __init__(
+        self, rules: Rules, table_limit: int = DEFAULT_TABLE_LIMIT, memory: int | None = None
+    ) -> None:
         self.rules = rules
         self.geometry = rules.geometry
         self.table: dict[int, tuple[int, int]] = {}
         self.table_limit = table_limit
+        self.memo_limit = table_limit
+        self.memory = memory
+        if memory is not None:
+            # Between two checks (every TICK_NODES nodes) a node adds at most one
+            # table entry; the memos are checked at each addition, and the pairing
+            # memos may hold one entry over their limit.
+            table_entries = int(memory * TABLE_SHARE) // TABLE_ENTRY_BYTES - TICK_NODES
+            memo_bytes = int(memory * (1 - TABLE_SHARE - PAIRING_SHARE))
+            memo_entries = memo_bytes // self.memo_entry_bytes()
+            pairing_entries = int(memory * PAIRING_SHARE) // self.pairings.entry_bytes() - 1
+            if min(table_entries, memo_entries, pairing_entries) < 1:
+                raise ValueError(f"{memory} bytes are too few for a solver of {rules}")
+            self.table_limit = min(table_limit, table_entries)
+            self.memo_limit = min(table_limit, memo_entries)
+            self.pairings.memo_limit = min(PAIRING_MEMO_LIMIT, pairing_entries)
         geometry = self.geometry
         syms = geometry.symmetries
         shift = rules.rows * geometry.stride
@@ -156,16 +193,34 @@ class Solver:
         self.pairing_reply_min = PAIRING_REPLY_MIN_EMPTIES
         # Memos of the two bitboard tests the search makes at every node.  A
         # side's stones recur across many positions, so most calls are hits.
-        self.completing = _Memo(geometry.completing_cells)
+        self.completing = _Memo(geometry.completing_cells, self.memo_limit)
         # The cells through which a side can still make a line, given the other's stones.
-        self.open_cells = _Memo(lambda opp: geometry.reachable_by(geometry.full ^ opp))
+        self.open_cells = _Memo(lambda opp: geometry.reachable_by(geometry.full ^ opp), self.memo_limit)
         # The windows a side can still fill, given the other's stones.
-        self.live_lines = _Memo(lambda opp: [line for line in geometry.lines if not line & opp])
+        self.live_lines = _Memo(
+            lambda opp: [line for line in geometry.lines if not line & opp], self.memo_limit
+        )
 
     @functools.cached_property
     def pairings(self) -> Pairings:
         """The pairing test and its memos, made at the first solve (3x3's many cold solvers never need it)."""
         return Pairings(self.rules)
+
+    def memo_entry_bytes(self) -> int:
+        """Bytes of one entry in each of the three memos together, for these rules."""
+        live_lines = LIVE_LINES_ENTRY_BYTES + LIVE_LINES_WINDOW_BYTES * len(self.geometry.lines)
+        return COMPLETING_ENTRY_BYTES + OPEN_CELLS_ENTRY_BYTES + live_lines
+
+    def footprint(self) -> int:
+        """The bytes the table and the memos hold now, by the measured bytes per entry."""
+        memos = max(len(self.completing), len(self.open_cells), len(self.live_lines))
+        pairing = self.pairings.footprint() if "pairings" in self.__dict__ else 0
+        return len(self.table) * TABLE_ENTRY_BYTES + memos * self.memo_entry_bytes() + pairing
+
+    def cap(self) -> None:
+        """Empty the table if it holds more than its limit (the memos see to their own)."""
+        if len(self.table) > self.table_limit:
+            self.table.clear()
 
     # -- public --------------------------------------------------------------
 
@@ -240,6 +295,8 @@ class Solver:
                 if child_score(*members[0], best - 1, best) >= best
                 for bit, _ in members
             ]
+        # A search too short to reach a tick is capped here, so many of them cannot add up.
+        self.cap()
         value = score_to_value(best, empties)
         best_cells = sorted(self.geometry.cell_of[bit] for bit in best_bits)
         return SolveResult(
@@ -285,7 +342,7 @@ def exact_score(search_in: Callable[[int, int], int], empties: int) -> int:
     return score
 
 
-@functools.cache
+@per_rules
 def window_cells(rules: Rules) -> dict[Bitboard, list[Cell]]:
     """Each window's cells by number: weights in a list indexed by cell are quicker than a dict by bit."""
     geometry = rules.geometry
@@ -293,13 +350,20 @@ def window_cells(rules: Rules) -> dict[Bitboard, list[Cell]]:
 
 
 class _Memo(dict[int, _T]):
-    """A dict that computes and keeps ``function(key)`` for a missing key."""
+    """A dict that computes and keeps ``function(key)`` for a missing key, emptied when full.
 
-    def __init__(self, function: Callable[[int], _T]) -> None:
+    It holds at most ``limit`` entries: checked at each miss, which is rarer
+    than a hit, so that a small limit holds whatever a search does between ticks.
+    """
+
+    def __init__(self, function: Callable[[int], _T], limit: int) -> None:
         super().__init__()
         self.function = function
+        self.limit = limit
 
     def __missing__(self, key: int) -> _T:
+        if len(self) >= self.limit:
+            self.clear()
         value = self[key] = self.function(key)
         return value
 
@@ -315,13 +379,8 @@ class _Run:
 
     def tick(self) -> None:
         """Called every TICK_NODES nodes: enforce the deadline, report progress, cap the table."""
+        self.solver.cap()  # first: a search that times out here leaves its tables capped
         self.clock.check(self.nodes)
-        solver = self.solver
-        if len(solver.table) > solver.table_limit:
-            solver.table.clear()
-        for memo in (solver.completing, solver.open_cells, solver.live_lines):
-            if len(memo) > solver.table_limit:
-                memo.clear()
 
     def _make_search(self) -> Search:
         """Build the negamax function with everything it needs bound as locals, for speed."""

@@ -45,14 +45,13 @@ opponent's found after every legal move.
 from __future__ import annotations
 
 import dataclasses
-import functools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from .board import Board
 from .clock import Clock, SearchTimeout
-from .rules import Bitboard, Cell, Rules, one_bits
+from .rules import Bitboard, Cell, Rules, one_bits, per_rules
 from .windows import Windows
 
 # VCF sequences are narrow (every reply forced): this many fours cost little.
@@ -292,7 +291,7 @@ class ThreatSearch:
         return None
 
 
-@functools.cache
+@per_rules
 def rays(rules: Rules) -> dict[Bitboard, Bitboard]:
     """For each cell's bit, the cells sharing a window with it: its four lines, k-1 cells each way."""
     geometry = rules.geometry

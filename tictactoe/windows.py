@@ -21,12 +21,10 @@ stones, not for the board.
 
 from __future__ import annotations
 
-import functools
-
-from .rules import Bitboard, Rules
+from .rules import Bitboard, Rules, per_rules
 
 
-@functools.cache
+@per_rules
 def _tables(rules: Rules) -> tuple[list[Bitboard], dict[Bitboard, list[int]]]:
     """The windows' cells, and for each cell's bit the indices of the windows through it."""
     geometry = rules.geometry

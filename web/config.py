@@ -25,7 +25,8 @@ DEFAULT_SEARCH_BUDGET = 1.0
 # worker only share its one core: more would only make each of them slower.
 DEFAULT_MAX_CONCURRENT_SEARCHES = 2
 MAX_SINGLE_FLIGHT_WAIT = 10.0
-# Transposition-table entries kept per thread between requests (about 200 bytes each).
+# Transposition-table entries a solver keeps at most (fewer when its byte budget is
+# smaller: web/search_slots.py, SOLVER_BYTES_PER_THREAD).
 DEFAULT_SOLVER_TABLE_LIMIT = 200_000
 DEFAULT_REDIS_TIMEOUT = 1.0
 DEFAULT_STATIC_MAX_AGE = 3600

@@ -23,7 +23,6 @@ from __future__ import annotations
 import io
 import logging
 import random
-import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -31,6 +30,7 @@ from typing import Any
 
 from flask import Flask, current_app
 
+from .byte_budget import ByteBudget
 from .request_log import Observe, log_request, request_id
 from .throttled_log import ThrottledLog
 
@@ -40,9 +40,14 @@ PATH = "/move"
 # Bodies longer than this are never kept: a 15x15 board is about 300 bytes, and
 # boards that size are never proven anyway.
 MAX_BODY_BYTES = 1024
-# Records kept per worker (oldest dropped first): every 3x3 position is 4,520,
-# and a record is a few hundred bytes per best move.
-MAX_RECORDS = 20_000
+# The bytes of records kept per worker (oldest dropped first): a record is its body
+# and a few hundred bytes per best move, so a 15x15 board with every move best
+# takes about 12 KB.
+RECORDS_BYTES = 16 * 1024 * 1024
+# What a record holds besides the text of its body and answers (its objects' headers,
+# its fields), and what each answer adds besides its text (two bytes objects, a tuple).
+RECORD_OVERHEAD_BYTES = 400
+ANSWER_OVERHEAD_BYTES = 130
 # The content types the hot path takes as they are written; any other spelling
 # goes through Flask, which reads it properly (the two must never disagree).
 JSON_TYPES = frozenset(
@@ -79,11 +84,9 @@ class Record:
 class HotMoves:
     """The records of one worker, by request body; ``dumps`` renders JSON as the app's answers do."""
 
-    def __init__(self, dumps: Dumps, max_records: int = MAX_RECORDS) -> None:
+    def __init__(self, dumps: Dumps, budget: int = RECORDS_BYTES) -> None:
         self._dumps = dumps
-        self._max_records = max_records
-        self._records: dict[bytes, Record] = {}
-        self._lock = threading.Lock()  # a worker's threads may remember at once
+        self._records: ByteBudget[bytes, Record] = ByteBudget(budget)
         self._mark = dumps(_MS_MARK).strip()  # the mark as the JSON text holds it
 
     def remember(
@@ -97,11 +100,12 @@ class HotMoves:
             before, _, after = self._dumps({**fields, "ms": _MS_MARK}).partition(self._mark)
             rendered.append((before.encode(), after.encode()))
         record = Record(tuple(rendered), seed, {"cache": "hit", "board": board, "source": source})
-        with self._lock:
-            self._records.pop(body, None)
-            self._records[body] = record
-            if len(self._records) > self._max_records:
-                del self._records[next(iter(self._records))]
+        size = (
+            RECORD_OVERHEAD_BYTES
+            + len(body)
+            + sum(ANSWER_OVERHEAD_BYTES + len(before) + len(after) for before, after in rendered)
+        )
+        self._records.put(body, record, size)
 
     def get(self, body: bytes) -> Record | None:
         """The record for ``body``, or None."""
@@ -109,6 +113,11 @@ class HotMoves:
 
     def __len__(self) -> int:
         return len(self._records)
+
+    @property
+    def bytes(self) -> int:
+        """The bytes the records count for (at most the budget)."""
+        return self._records.bytes
 
 
 class HotPath:

@@ -16,7 +16,8 @@ traces alone never take every slot from other clients' searches.
 
 A ``Solver`` keeps its transposition table between requests (later positions
 of the same game reuse most of it), but it is not thread-safe, so every thread
-gets its own, one per set of rules it has seen recently, each table bounded.
+gets its own, one per set of rules it has seen recently, all of them together
+bounded in bytes.
 """
 
 from __future__ import annotations
@@ -36,8 +37,12 @@ from tictactoe.algorithms.trace import Trace, Traceable, trace_search
 
 from .offload import off_event_loop
 
-# Rule sets (board size and k) whose solver a thread keeps warm at once.
-SOLVERS_PER_THREAD = 4
+# Rule sets (board size and k) whose solver a thread keeps warm at once, and the
+# bytes their tables and memos may take together (each solver an equal share, which
+# bounds it: tictactoe.Solver's ``memory``).  A worker holds its searching threads
+# times this (docs/deploy.md, "Memory").
+SOLVERS_PER_THREAD = 2
+SOLVER_BYTES_PER_THREAD = 40 * 1024 * 1024
 
 
 # A position with at most this many empty cells is searched for free: its tree
@@ -169,6 +174,10 @@ class SearchSlots:
         finally:
             slots.release()
 
+    def solvers(self) -> list[Solver]:
+        """This thread's warm solvers, the least recently used first."""
+        return list(getattr(self._local, "solvers", {}).values())
+
     def _solver(self, rules: Rules) -> Solver:
         """This thread's solver for ``rules``, made on first use (the least recent dropped)."""
         solvers = getattr(self._local, "solvers", None)
@@ -176,7 +185,8 @@ class SearchSlots:
             solvers = self._local.solvers = OrderedDict()
         solver = solvers.get(rules)
         if solver is None:
-            solver = solvers[rules] = Solver(rules, table_limit=self.table_limit)
+            memory = SOLVER_BYTES_PER_THREAD // SOLVERS_PER_THREAD
+            solver = solvers[rules] = Solver(rules, table_limit=self.table_limit, memory=memory)
             while len(solvers) > SOLVERS_PER_THREAD:
                 solvers.popitem(last=False)
         solvers.move_to_end(rules)

@@ -43,13 +43,18 @@ MAX_TRACE_NODES = 600_000  # every 3x3 tree fits; about 16 bytes a node
 TRACE_BUDGET_FACTOR = 10  # 10 s with the default budget of 1 s
 MAX_NODE_DIGITS = 7  # no trace has 10 million nodes
 KEPT_TRACES = 3  # per worker: the searches whose branches are being opened
+# ... and their nodes together at most (about 10 MiB): one full-size trace leaves room for no other.
+KEPT_NODES = MAX_TRACE_NODES
 FINISHED_MAX_AGE = 86_400  # a finished trace never changes (for one engine version)
 
 Key = tuple[str, int, int, int, int, int]
 
 
 class KeptTraces:
-    """The last ``KEPT_TRACES`` traced searches of one app in this worker, by engine and position."""
+    """The last ``KEPT_TRACES`` traced searches of one app in this worker, by engine and position.
+
+    Fewer when their nodes together would be more than ``KEPT_NODES``.
+    """
 
     def __init__(self) -> None:
         self._kept: OrderedDict[Key, tuple[EngineResult, Trace]] = OrderedDict()
@@ -64,11 +69,19 @@ class KeptTraces:
             return found
 
     def put(self, key: Key, found: tuple[EngineResult, Trace]) -> None:
-        """Keep a search, dropping the least recent beyond ``KEPT_TRACES``."""
+        """Keep a search, dropping the least recent beyond ``KEPT_TRACES`` searches or ``KEPT_NODES`` nodes.
+
+        The newest is always kept (no trace has more than ``MAX_TRACE_NODES`` nodes).
+        """
         with self._lock:
             self._kept[key] = found
-            while len(self._kept) > KEPT_TRACES:
+            self._kept.move_to_end(key)
+            while len(self._kept) > KEPT_TRACES or (len(self._kept) > 1 and self.nodes() > KEPT_NODES):
                 self._kept.popitem(last=False)
+
+    def nodes(self) -> int:
+        """The nodes of the kept traces together."""
+        return sum(len(trace) for _, trace in self._kept.values())
 
 
 @bp.get("/trace")
