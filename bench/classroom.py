@@ -485,6 +485,7 @@ def report(run: Run, args: argparse.Namespace, env: dict[str, str]) -> bool:
         + ", ".join(
             f"{tally.cpu.get(phase, 0.0):.1f} s in phase {phase}" for phase in (PLAYERS, FLOOD, TRACES)
         )
+        + f"; {time.process_time():.1f} s in all, start-up included"
     )
     for goal, met in goals.items():
         print(f"goal {'met' if met else 'MISSED'}: {goal}")
