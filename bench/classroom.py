@@ -27,11 +27,12 @@ per-client search limit), bound to 127.0.0.1, and runs three phases:
 3. ``traces`` (``--trace-seconds``, default 30): 4 ``GET /trace`` in flight at
    once from 127.0.0.3 (a fresh address, so that phase 2's flood does not
    decide their fate), each a search that stops at the trace limits (minimax
-   and alpha-beta on 4x4 positions of 0 or 1 stone, minimax on the empty 3x3),
-   none repeated (each worker keeps its last traces); meanwhile another address,
-   127.0.0.2, asks hints (``POST /analyze``, the page's payload) of fresh 5x5
-   k=4 positions of 5 to 8 stones, which need a search, thinking 0.3-1 s
-   between them.  Reported: how many of its hints were answered or refused.
+   and alpha-beta on 4x4 positions of up to 2 stones, minimax on the empty
+   3x3), none repeated (each worker keeps its last traces), a refusal retried
+   once as api.js does; meanwhile another address, 127.0.0.2, asks hints
+   (``POST /analyze``, the page's payload) of fresh 5x5 k=4 positions of 5 to
+   8 stones, which need a search, thinking 0.3-1 s between them.  Reported:
+   how many of its hints were answered or refused.
 
 Throughout, a probe asks ``GET /livez`` every 0.5 s on a new connection
 (goal in phase 2: within 1 s).  The table gives, per phase and request kind,
@@ -286,9 +287,11 @@ class Pupil:
 
 def trace_paths(seed: int) -> list[str]:
     """Distinct lab traces that run to the trace limits, shuffled: minimax and alpha-beta on the
-    4x4 positions of 0 or 1 stone, minimax on the empty 3x3 (api.js trace(): board, engine, node, k)."""
+    4x4 positions of up to 2 stones, minimax on the empty 3x3 (api.js trace(): board, engine, node, k)."""
     empty = ["...."] * 4
-    boards = [(empty, 4)] + [(place(empty, cell, "x"), 4) for cell in range(16)]
+    ones = [place(empty, x, "x") for x in range(16)]
+    twos = [place(board, o, "o") for board in ones for o in range(16) if board[o // 4][o % 4] == "."]
+    boards = [(rows, 4) for rows in [empty, *ones, *twos]]
     paths = [
         f"/trace?{urlencode({'board': position_text(rows), 'engine': engine, 'node': 0, 'k': k})}"
         for rows, k in boards
@@ -382,13 +385,14 @@ def classroom(server: Gunicorn, args: argparse.Namespace, stop: threading.Event)
     paths_lock = threading.Lock()
 
     def tracer(_: int) -> None:
-        client = Client(server.port, TRACE_ADDRESS)
+        # The lab's Watch the search, through api.js (one retry), loading one search after another.
+        page = Page(Client(server.port, TRACE_ADDRESS), tally, traces_until, stop)
         while time.monotonic() < traces_until and not stop.is_set():
             with paths_lock:
                 path = next(paths, None)
             if path is None:
                 return
-            tally.send(client, "trace", "GET", path)
+            page.send("trace", "GET", path)
 
     other_hints: Counter = Counter()
 
