@@ -332,6 +332,7 @@ class Run:
 
     tally: Tally
     other_hints: Counter  # the other address's hints, by their final status (after the page's retry)
+    load: tuple[float, float]  # the machine's 1-minute load average at the start and at the end
 
 
 def fresh_15x15(rng: random.Random) -> dict:
@@ -341,7 +342,7 @@ def fresh_15x15(rng: random.Random) -> dict:
 
 def classroom(server: Gunicorn, args: argparse.Namespace, stop: threading.Event) -> Run:
     """The three phases against ``server``; ``stop`` ends every loop early when set."""
-    tally = Tally()
+    tally, load_at_start = Tally(), os.getloadavg()[0]
     prober = threading.Thread(target=probe, args=(server.port, tally, stop), daemon=True)
     others = cold_positions(OTHER_POSITIONS, Rules(5, 5, 4), range(5, 9), seed=args.seed)
     paths = iter(trace_paths(args.seed))
@@ -411,7 +412,7 @@ def classroom(server: Gunicorn, args: argparse.Namespace, stop: threading.Event)
     tally.end()
     stop.set()
     prober.join()
-    return Run(tally, other_hints)
+    return Run(tally, other_hints, (load_at_start, os.getloadavg()[0]))
 
 
 KINDS = ("page", "hint", "state", "move", "review", "flood", "livez", "trace", "other hint")
@@ -491,6 +492,8 @@ def report(run: Run, args: argparse.Namespace, env: dict[str, str]) -> bool:
         )
         + f"; {time.process_time():.1f} s in all, start-up included"
     )
+    # The machine is shared: its load says how much of the latency is the server's own.
+    print(f"machine load average (1 min) at the start and the end: {run.load[0]:.1f}, {run.load[1]:.1f}")
     for goal, met in goals.items():
         print(f"goal {'met' if met else 'MISSED'}: {goal}")
     return all(goals.values())
