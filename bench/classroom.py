@@ -107,7 +107,7 @@ class Kind:
 
     statuses: Counter = field(default_factory=Counter)
     seconds: list[float] = field(default_factory=list)
-    retry_after: int = 0  # refusals (429, 503) that named a Retry-After
+    retry_after: Counter = field(default_factory=Counter)  # by status: answers that named a Retry-After
 
 
 class Tally:
@@ -145,12 +145,11 @@ class Tally:
 
     def record(self, phase: str, kind: str, reply: Reply) -> None:
         """Count ``reply`` under ``phase`` and ``kind``."""
-        refused_with_delay = reply.status in (429, 503) and "Retry-After" in reply.headers
         with self._lock:
             tally = self.kinds.setdefault((phase, kind), Kind())
             tally.statuses[reply.status] += 1
             tally.seconds.append(reply.seconds)
-            tally.retry_after += refused_with_delay
+            tally.retry_after[reply.status] += "Retry-After" in reply.headers
 
     def shown(self) -> None:
         """Count an error the page would show now."""
@@ -462,7 +461,7 @@ def report(run: Run, args: argparse.Namespace, env: dict[str, str]) -> bool:
     hints = run.other_hints
     goals = {
         "no refusal for the pupils": not any(refused.values()),
-        "the flood gets 429s, each with Retry-After": 0 < flood.statuses[429] == flood.retry_after,
+        "the flood gets 429s, each with Retry-After": 0 < flood.statuses[429] == flood.retry_after[429],
         f"/livez within {LIVEZ_GOAL:g} s during the flood": bool(livez.seconds) and livez_max <= LIVEZ_GOAL,
     }
     print(f"pupils' refusals (429 + 503): {refused[PLAYERS]} in phase 1, {refused[FLOOD]} in phase 2")
@@ -472,8 +471,8 @@ def report(run: Run, args: argparse.Namespace, env: dict[str, str]) -> bool:
     )
     print(
         f"flood: {len(flood.seconds)} requests, {flood.statuses[200]} searches answered, "
-        f"{flood.statuses[429]} 429s ({flood.retry_after} refusals with Retry-After),"
-        f" {flood.statuses[503]} 503s"
+        f"{flood.statuses[429]} 429s ({flood.retry_after[429]} with Retry-After),"
+        f" {flood.statuses[503]} 503s ({flood.retry_after[503]} with Retry-After)"
     )
     print(
         f"/livez during the flood: p50 {percentile(livez.seconds, 0.5) * 1000:.0f} ms, "
