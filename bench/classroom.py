@@ -15,10 +15,10 @@ per-client search limit), bound to 127.0.0.1, and runs three phases:
    move that this page has not asked for yet: the page keeps its answers).
    A refusal (429, 503) or a dropped connection is retried once after 400 ms,
    as api.js does; an error the page would then show is counted, and the pupil
-   presses Retry after thinking when the game cannot go on without it.  The
-   pupil thinks 0.3-1 s (seeded) before each of its actions (hint, move, new
-   game); what the page sends on its own (the reply after the check, the
-   review) goes at once, as the page sends it.
+   presses Retry after thinking when the game cannot go on without it (5 times
+   at most, then New game).  The pupil thinks 0.3-1 s (seeded) before each of
+   its actions (hint, move, new game); what the page sends on its own (the
+   reply after the check, the review) goes at once, as the page sends it.
 2. ``flood`` (``--flood-seconds``, default 40): the pupils go on while 4
    connections from the same address post fresh 15x15 positions (k=5, level
    perfect, a new seed each) to ``POST /move`` back to back (bench/fairness.py's
@@ -91,7 +91,7 @@ TRANSIENT = (0, 429, 503)  # "offline" and "busy" in api.js: the statuses it ret
 
 THINK = (0.3, 1.0)  # seconds a pupil thinks before each of its actions
 MAX_GAMES = 1_000  # per pupil: a bound the phases' time reaches first
-MAX_RETRY_CLICKS = 20  # per turn: a pupil who keeps pressing Retry gives up
+RETRY_CLICKS = 5  # per turn: a pupil presses Retry at most this often, then starts a new game
 FLOOD_CONNECTIONS = 4
 TRACES_IN_FLIGHT = 4
 OTHER_POSITIONS = 300  # fresh 5x5 positions for the other address: more than a phase can ask
@@ -230,8 +230,8 @@ class Pupil:
             empty = [cell for cell, stone in enumerate("".join(history[-1])) if stone == "."]
             history.append(place(history[-1], self.rng.choice(empty), "x"))
             outcome = self.advance(history[-1])
-            if outcome is None:
-                return False
+            if outcome is None:  # the pupil gave up on this game (or the time is up)
+                return self.think()  # before pressing New game
             status, reply = outcome
             if reply is not None:
                 history.append(reply)
@@ -251,10 +251,11 @@ class Pupil:
         """What game.js advance() asks after the pupil's move: the status, then the engine's reply.
 
         Returns (status, the board after the reply or None when the game ended on the pupil's
-        move); None when the time ran out before the server answered both.
+        move); None when the server had not answered both after RETRY_CLICKS presses of Retry,
+        or the time ran out.
         """
         pending = "check"
-        for _ in range(MAX_RETRY_CLICKS):
+        for _ in range(1 + RETRY_CLICKS):
             if pending == "check":
                 reply = self.page.send("state", "POST", "/state", {"board": rows, "k": PAGE_K})
                 if reply.status == 200:
@@ -266,7 +267,7 @@ class Pupil:
                 if reply.status == 200:
                     return reply.body["status"], reply.body["board"]
             self.page.tally.shown()
-            if not self.think():  # then Retry
+            if not self.think():  # then Retry (or, after the last, New game)
                 return None
         return None
 
