@@ -26,7 +26,9 @@ per-client search limit), bound to 127.0.0.1, and runs three phases:
    429s with Retry-After for the flood.
 3. ``traces`` (``--trace-seconds``, default 30): 4 ``GET /trace`` in flight at
    once from 127.0.0.3 (a fresh address, so that phase 2's flood does not
-   decide their fate), each a search that stops at the trace limits (minimax
+   decide their fate), over kept-alive connections 2 on each worker (not as
+   the kernel happens to spread them: so they take every search slot, the case
+   this phase is about), each a search that stops at the trace limits (minimax
    and alpha-beta on 4x4 positions of up to 2 stones, minimax on the empty
    3x3), none repeated (each worker keeps its last traces), a refusal retried
    once as api.js does; meanwhile another address, 127.0.0.2, asks hints
@@ -71,7 +73,7 @@ sys.path.insert(0, str(ROOT))
 from fairness import FLOODER_ADDRESS, Client, Reply, flood, percentile, random_15x15  # noqa: E402
 from load import cold_positions  # noqa: E402
 
-from tests.servers import Gunicorn, wait_for_workers  # noqa: E402
+from tests.servers import Gunicorn, connections_to_each_worker, wait_for_workers  # noqa: E402
 from tictactoe import Rules  # noqa: E402
 from tictactoe.notation import position_text  # noqa: E402
 
@@ -93,7 +95,8 @@ THINK = (0.3, 1.0)  # seconds a pupil thinks before each of its actions
 MAX_GAMES = 1_000  # per pupil: a bound the phases' time reaches first
 RETRY_CLICKS = 5  # per turn: a pupil presses Retry at most this often, then starts a new game
 FLOOD_CONNECTIONS = 4
-TRACES_IN_FLIGHT = 4
+WORKERS = 2
+TRACES_IN_FLIGHT = 4  # 2 on each worker: every search slot (DEFAULT_MAX_CONCURRENT_SEARCHES a worker)
 OTHER_POSITIONS = 300  # fresh 5x5 positions for the other address: more than a phase can ask
 PROBE_EVERY = 0.5
 LIVEZ_GOAL = 1.0
@@ -381,13 +384,18 @@ def classroom(server: Gunicorn, args: argparse.Namespace, stop: threading.Event)
     tally.end()
 
     # Phase 3: the lab's traces from one address, hints from another.
+    pinned = connections_to_each_worker(
+        server.url, WORKERS, TRACES_IN_FLIGHT // WORKERS, source=TRACE_ADDRESS
+    )
     tally.begin(TRACES)
     traces_until = time.monotonic() + args.trace_seconds
     paths_lock = threading.Lock()
 
-    def tracer(_: int) -> None:
+    def tracer(i: int) -> None:
         # The lab's Watch the search, through api.js (one retry), loading one search after another.
-        page = Page(Client(server.port, TRACE_ADDRESS), tally, traces_until, stop)
+        client = Client(server.port, TRACE_ADDRESS)
+        client.connection = pinned[i]
+        page = Page(client, tally, traces_until, stop)
         while time.monotonic() < traces_until and not stop.is_set():
             with paths_lock:
                 path = next(paths, None)
@@ -525,9 +533,9 @@ def main(argv: list[str] | None = None) -> int:
     stop = threading.Event()
     with (
         tempfile.TemporaryDirectory() as tmp,
-        Gunicorn(workers=2, env={"CACHE_DIR": str(Path(tmp) / "cache"), **env}) as server,
+        Gunicorn(workers=WORKERS, env={"CACHE_DIR": str(Path(tmp) / "cache"), **env}) as server,
     ):
-        wait_for_workers(server.url, 2)
+        wait_for_workers(server.url, WORKERS)
         try:
             run = classroom(server, args, stop)
         finally:
