@@ -37,7 +37,9 @@ import tempfile
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, NamedTuple
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -50,6 +52,15 @@ FLOODER_ADDRESS = "127.0.0.2"  # all of 127.0.0.0/8 is loopback on Linux
 REFUSED_PAUSE = 0.05
 
 
+class Reply(NamedTuple):
+    """One answer: its status (0 when the connection dropped), JSON body, headers and seconds taken."""
+
+    status: int
+    body: Any
+    headers: dict[str, str]
+    seconds: float
+
+
 class Client:
     """One keep-alive connection to the server, from ``source`` (an address on loopback)."""
 
@@ -59,20 +70,57 @@ class Client:
 
     def post(self, path: str, body: dict) -> tuple[int, dict, float]:
         """POST JSON; returns (status, answer, seconds); a dropped connection is status 0."""
-        data = json.dumps(body)
+        reply = self.request("POST", path, body)
+        return reply.status, reply.body or {}, reply.seconds
+
+    def request(self, method: str, path: str, body: dict | None = None) -> Reply:
+        """Send ``body`` as JSON (none for a GET); a dropped connection is status 0.
+
+        A kept-alive connection the server closed while idle is opened again once, as a
+        browser does, so that the server's keep-alive timeout does not show as failures.
+        """
+        data = None if body is None else json.dumps(body)
+        headers = {"Accept": "application/json"}
+        if data is not None:
+            headers["Content-Type"] = "application/json"
         started = time.perf_counter()
-        try:
-            if self.connection is None:
-                self.connection = http.client.HTTPConnection(
-                    "127.0.0.1", self.port, timeout=30, source_address=(self.source, 0)
-                )
-            self.connection.request("POST", path, data, {"Content-Type": "application/json"})
-            response = self.connection.getresponse()
-            answer = json.loads(response.read() or b"null")
-            return response.status, answer, time.perf_counter() - started
-        except (OSError, http.client.HTTPException):
+        for reused in (self.connection is not None, False):
+            try:
+                if self.connection is None:
+                    self.connection = http.client.HTTPConnection(
+                        "127.0.0.1", self.port, timeout=30, source_address=(self.source, 0)
+                    )
+                self.connection.request(method, path, data, headers)
+                response = self.connection.getresponse()
+                raw = response.read()
+            except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
+                self.close()
+                if not reused:
+                    break
+                continue
+            except (OSError, http.client.HTTPException):
+                self.close()
+                break
+            return Reply(response.status, _json_or_none(raw), dict(response.getheaders()), _since(started))
+        return Reply(0, None, {}, _since(started))
+
+    def close(self) -> None:
+        """Close the connection (the next request opens a new one)."""
+        if self.connection is not None:
+            self.connection.close()
             self.connection = None
-            return 0, {}, time.perf_counter() - started
+
+
+def _json_or_none(raw: bytes) -> Any:
+    """The JSON in ``raw``; None for an empty or non-JSON body (gunicorn's own errors are HTML)."""
+    try:
+        return json.loads(raw) if raw else None
+    except ValueError:
+        return None
+
+
+def _since(started: float) -> float:
+    return time.perf_counter() - started
 
 
 def play_games(client: Client, rng: random.Random, until: float) -> tuple[list[float], Counter]:
@@ -103,21 +151,35 @@ def random_15x15(rng: random.Random) -> dict:
     return {"board": board.to_text()}
 
 
-def flood(port: int, connections: int, stop: threading.Event) -> Counter:
-    """Keep ``connections`` 15x15 searches in flight from FLOODER_ADDRESS until ``stop``."""
+def flood(
+    port: int,
+    connections: int,
+    stop: threading.Event,
+    source: str = FLOODER_ADDRESS,
+    make_body: Callable[[random.Random], dict] = random_15x15,
+    on_reply: Callable[[Reply], None] | None = None,
+    first_seed: int = 0,
+) -> Counter:
+    """Keep ``connections`` /move searches of ``make_body(rng)`` in flight from ``source`` until ``stop``.
+
+    Connection ``i`` draws from ``random.Random(first_seed + i)``.  Returns the answers'
+    statuses; ``on_reply`` (called from the flood's threads) sees each answer.
+    """
     statuses: Counter = Counter()
     lock = threading.Lock()
 
     def one(seed: int) -> None:
-        client, rng = Client(port, FLOODER_ADDRESS), random.Random(seed)
+        client, rng = Client(port, source), random.Random(seed)
         while not stop.is_set():
-            status, _, _ = client.post("/move", random_15x15(rng))
+            reply = client.request("POST", "/move", make_body(rng))
             with lock:
-                statuses[status] += 1
-            if status != 200:
+                statuses[reply.status] += 1
+            if on_reply is not None:
+                on_reply(reply)
+            if reply.status != 200:
                 stop.wait(REFUSED_PAUSE)
 
-    threads = [threading.Thread(target=one, args=(seed,)) for seed in range(connections)]
+    threads = [threading.Thread(target=one, args=(first_seed + i,)) for i in range(connections)]
     for thread in threads:
         thread.start()
     stop.wait()

@@ -33,21 +33,27 @@ from wrk_move import Gunicorn, positions, run_wrk, wait_for_workers, write_scrip
 from tictactoe import Board, Rules
 
 
-def cold_4x4_positions(count: int, seed: int = 1) -> list[str]:
-    """``count`` request bodies of distinct (up to symmetry) unfinished 4x4 k=4 positions."""
+def cold_positions(count: int, rules: Rules, stones: range, seed: int = 1) -> list[dict]:
+    """``count`` request bodies (board and k) of distinct (up to symmetry) unfinished positions
+    of ``rules``, each with a number of random stones drawn from ``stones``."""
     rng = random.Random(seed)
     bodies, seen = [], set()
     while len(bodies) < count:
-        board = Board(Rules(4, 4, 4))
-        for _ in range(rng.randrange(2, 9)):
+        board = Board(rules)
+        for _ in range(rng.choice(stones)):
             board.play(rng.choice(board.legal_moves()))
             if board.is_over():
                 break
         key = board.canonical_key()
         if not board.is_over() and key not in seen:
             seen.add(key)
-            bodies.append(json.dumps({"board": board.to_text(), "k": 4}))
+            bodies.append({"board": board.to_text(), "k": rules.k})
     return bodies
+
+
+def cold_4x4_positions(count: int, seed: int = 1) -> list[str]:
+    """``count`` JSON request bodies of distinct unfinished 4x4 k=4 positions of 2 to 8 stones."""
+    return [json.dumps(body) for body in cold_positions(count, Rules(4, 4, 4), range(2, 9), seed)]
 
 
 def distinct_positions(bodies: list[str]) -> int:

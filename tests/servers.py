@@ -217,15 +217,18 @@ def wait_for_workers(url: str, count: int, timeout: float = START_TIMEOUT) -> se
     return seen
 
 
-def connections_to_each_worker(url: str, workers: int, each: int, attempts: int = 400) -> list:
+def connections_to_each_worker(
+    url: str, workers: int, each: int, attempts: int = 400, source: str | None = None
+) -> list:
     """Open keep-alive connections until each of ``workers`` workers holds ``each`` of them.
 
     A gevent worker keeps a connection it accepted (keep-alive), so requests
     sent over these reach known workers, whatever the kernel would have done
     with new connections.  Returns ``http.client.HTTPConnection`` objects, the
     first ``each`` on one worker, the next ``each`` on the next; the caller
-    closes them.  Raises ``TimeoutError`` when ``attempts`` connections were
-    not enough.
+    closes them.  ``source``: the loopback address they come from (default:
+    the system's choice).  Raises ``TimeoutError`` when ``attempts`` connections
+    were not enough.
     """
     import http.client
     import json
@@ -234,7 +237,9 @@ def connections_to_each_worker(url: str, workers: int, each: int, attempts: int 
     address = urlsplit(url)
     by_worker: dict[int, list] = {}
     for _ in range(attempts):
-        connection = http.client.HTTPConnection(address.hostname, address.port, timeout=30)
+        connection = http.client.HTTPConnection(
+            address.hostname, address.port, timeout=30, source_address=None if source is None else (source, 0)
+        )
         connection.request("GET", "/healthz")
         response = connection.getresponse()
         worker = json.loads(response.read())["worker"]
