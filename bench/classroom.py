@@ -13,8 +13,8 @@ per-client search limit), bound to 127.0.0.1, and runs three phases:
    its move checked (``POST /state``) and the engine's reply (``POST /move``);
    when the game ends its review (``GET /position`` of every position before a
    move that this page has not asked for yet: the page keeps its answers).
-   A refusal (429, 503) or a dropped connection is retried once after 400 ms,
-   as api.js does; an error the page would then show is counted, and the pupil
+   A dropped connection is retried once after 400 ms and a 503 after its
+   Retry-After, as api.js does (never a 429); an error the page would then show is counted, and the pupil
    presses Retry after thinking when the game cannot go on without it (5 times
    at most, then New game).  The pupil thinks 0.3-1 s (seeded) before each of
    its actions (hint, move, new game); what the page sends on its own (the
@@ -89,7 +89,7 @@ PAGE_SIZE, PAGE_K = 3, 3
 EMPTY = ["." * PAGE_SIZE] * PAGE_SIZE
 PAGE_RETRIES = 1
 PAGE_RETRY_DELAY = 0.4  # seconds, times the attempt's number (api.js RETRY_DELAY_MS)
-TRANSIENT = (0, 429, 503)  # "offline" and "busy" in api.js: the statuses it retries
+MAX_AUTO_RETRY_WAIT = 5  # seconds: a 503 whose Retry-After is longer is not retried (api.js)
 
 THINK = (0.3, 1.0)  # seconds a pupil thinks before each of its actions
 MAX_GAMES = 1_000  # per pupil: a bound the phases' time reaches first
@@ -165,20 +165,21 @@ class Tally:
 
 
 class Page:
-    """What static/js/api.js sends for one page: a refused or dropped request is tried again once."""
+    """What static/js/api.js sends for one page: a dropped or busy (503) request is tried again once."""
 
     def __init__(self, client: Client, tally: Tally, until: float, stop: threading.Event) -> None:
         self.client, self.tally, self.until, self.stop = client, tally, until, stop
 
     def send(self, kind: str, method: str, path: str, body: dict | None = None) -> Reply:
-        """The request, and once more after 400 ms when it was refused or dropped (not past ``until``)."""
+        """The request, and once more as api.js's retryDelay() says (not past ``until``).
+
+        A dropped connection after 400 ms, a 503 after its Retry-After (when at
+        most 5 s); never a 429 (the page waits it out and the player retries).
+        """
         for tries in range(PAGE_RETRIES + 1):
             reply = self.tally.send(self.client, kind, method, path, body)
-            if (
-                reply.status not in TRANSIENT
-                or tries == PAGE_RETRIES
-                or not self.wait(PAGE_RETRY_DELAY * (tries + 1))
-            ):
+            delay = retry_delay(reply, tries)
+            if delay is None or tries == PAGE_RETRIES or not self.wait(delay):
                 break
         return reply
 
@@ -186,6 +187,19 @@ class Page:
         """Wait ``seconds``; whether there is still time after it."""
         self.stop.wait(seconds)
         return not self.stop.is_set() and time.monotonic() < self.until
+
+
+def retry_delay(reply: Reply, tries: int) -> float | None:
+    """Seconds before api.js sends a failed request again by itself, or None when it does not."""
+    backoff = PAGE_RETRY_DELAY * (tries + 1)
+    if reply.status == 0:
+        return backoff
+    if reply.status != 503:
+        return None
+    retry_after = reply.headers.get("Retry-After")
+    if retry_after is None or not retry_after.isdigit():
+        return backoff
+    return float(retry_after) if int(retry_after) <= MAX_AUTO_RETRY_WAIT else None
 
 
 def position_path(rows: list[str], k: int) -> str:

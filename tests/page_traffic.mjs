@@ -51,7 +51,7 @@ const status = {
 globalThis.document = { createElement: element };
 const els = {
   panel: element(), status, list: { ...element(), replaceChildren() {}, querySelector: () => null },
-  prev: element(), next: element(), back: element(), toggle: element(),
+  prev: element(), next: element(), back: element(), toggle: element(), wait: element(), retry: element(),
 };
 
 /** Resolves once `test()` holds, checked now and after every change the page reports. */
