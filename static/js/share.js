@@ -46,6 +46,19 @@ export function fillK(form) {
 }
 
 /**
+ * Show the preview iframe at `width` x `height`, scaled down to fit `room` px when it is wider
+ * (a phone then sees the whole embed, not a box that scrolls sideways); no room yet means no scaling.
+ */
+function fitPreview(preview, { width, height }, room) {
+  const scale = room > 0 ? Math.min(1, room / width) : 1;
+  const wrap = preview.parentElement;
+  wrap.classList.toggle("scaled", scale < 1);
+  wrap.style.setProperty("--preview-scale", String(scale));
+  wrap.style.setProperty("--preview-width", `${width}px`);
+  wrap.style.setProperty("--preview-height", `${height}px`);
+}
+
+/**
  * Wire the dialog: `els` {dialog, open, form, link, code, preview, note}; `current()` gives
  * {settings, link}: the game's settings (to start from) and its link's query.
  */
@@ -58,7 +71,11 @@ export function bindShareDialog(els, current) {
     if (els.preview.getAttribute("src") !== src) els.preview.src = src;
     els.preview.width = String(choices.width);
     els.preview.height = String(choices.height);
+    fitPreview(els.preview, choices, els.form.clientWidth);
   };
+  // The room changes when the dialog opens (it has none while closed) and when the screen turns.
+  new ResizeObserver(() => fitPreview(els.preview, readChoices(els.form), els.form.clientWidth))
+    .observe(els.form);
   els.open.addEventListener("click", () => {
     const { settings, link } = current();
     const size = PRESETS.find((p) => p.rows === settings.rows && p.cols === settings.cols);

@@ -118,7 +118,7 @@ def test_the_snippet_plays_in_an_iframe_on_another_origin(open_page, app_server)
 def test_the_dialog_fits_a_phone_without_sideways_scrolling(open_page, app_server, width):
     page = open_page(viewport={"width": width, "height": 800})
     open_builder(page, app_server.url + "/")
-    # The live preview is as wide as the embed (360 px): it scrolls in its own box, the dialog does not.
+    # The live preview is the embed at its width (360 px), scaled down to fit: the dialog does not scroll.
     widths = page.evaluate(
         "() => { const d = document.getElementById('share'); return [d.scrollWidth, d.clientWidth]; }"
     )
