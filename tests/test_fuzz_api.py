@@ -37,7 +37,9 @@ schema = schemathesis.openapi.from_wsgi("/openapi.json", APP, config=schemathesi
 
 @schema.parametrize()
 def test_every_operation_meets_its_schema_and_every_check(case):
-    response = case.call_and_validate()  # every check schemathesis has, all enabled
+    # Plain bodies: schemathesis asks for gzip the way requests does, but in process nothing
+    # unzips the answer (compression has its own tests: tests/test_compression.py).
+    response = case.call_and_validate(headers={"Accept-Encoding": "identity"})  # every check, all enabled
     assert response.status_code < 500, response.content
     if response.status_code >= 400:
         body = json.loads(response.content)
