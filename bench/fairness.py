@@ -1,6 +1,6 @@
 """Fairness per client, measured: a 3x3 player's latency while another client floods 15x15 searches.
 
-Starts real gunicorn (2 workers, 4 threads, the default file-system cache in a
+Starts real gunicorn (gunicorn.conf.py: 2 gevent workers, the default file-system cache in a
 temp folder) on 127.0.0.1 and runs, for ``--seconds`` each:
 
 1. ``idle``: the player alone: it plays 3x3 games as fast as it can, one
@@ -246,7 +246,7 @@ def main(argv: list[str] | None = None) -> int:
                     )
                 )
     print(
-        f"gunicorn 2 workers x 4 threads, {args.seconds} s a run, flooder: "
+        f"gunicorn as deployed (gunicorn.conf.py, 2 gevent workers), {args.seconds} s a run, flooder: "
         f"{args.flood_connections} connections of 15x15 /move from {FLOODER_ADDRESS}"
     )
     print(

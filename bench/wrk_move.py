@@ -229,7 +229,13 @@ def main(argv: list[str] | None = None) -> int:
                         workers=WORKERS,
                         root=root,
                         config=root / "gunicorn.conf.py",
-                        env={"CACHE_DIR": str(folder / "cache-compare"), "SEARCH_SECONDS_PER_MINUTE": "off"},
+                        # The other checkout may be older than SEARCH_SECONDS_PER_MINUTE: its
+                        # limit's setting was SEARCH_RATE_LIMIT (which today's app refuses).
+                        env={
+                            "CACHE_DIR": str(folder / "cache-compare"),
+                            "SEARCH_SECONDS_PER_MINUTE": "off",
+                            "SEARCH_RATE_LIMIT": "off",
+                        },
                     ),
                     folder / "compare.log",
                 )
