@@ -19,7 +19,7 @@ import pytest
 
 from tictactoe import Board
 from tictactoe.bench import GOMOKU_MIDDLE_GAME, select_rows
-from tictactoe.cli import ProgressLine, draw_board, main, parse_move
+from tictactoe.cli import ProgressLine, draw_board, main, parse_board, parse_move
 
 ROOT = Path(__file__).resolve().parent.parent
 # Every cell of a 3x3 board, in order: whatever the engine plays, the taken
@@ -70,13 +70,43 @@ def test_solve_empty_4x4_k3_is_a_win_in_5_from_the_centre():
     assert set(re.findall(r"[a-d][1-4]", best)) == {"b2", "c2", "b3", "c3"}
 
 
-def test_solve_takes_the_board_as_one_slash_separated_argument():
-    split = run("solve", "x..", ".o.", "...")
-    joined = run("solve", "x../.o./...")
-    assert split.returncode == joined.returncode == 0
-    without_timing = [line for line in split.stdout.splitlines() if "nodes" not in line]
-    assert without_timing == [line for line in joined.stdout.splitlines() if "nodes" not in line]
-    assert "value for x: draw in 7 plies (proven)" in split.stdout
+def without_timing(stdout: str) -> list[str]:
+    """The output's lines but the progress and node counts, which vary from run to run."""
+    return [line for line in stdout.splitlines() if "nodes" not in line]
+
+
+# The same position in every notation the API reads: the rows of POST bodies'
+# ``board`` list, and GET /position's text with empty cells one by one or as runs.
+SAME_POSITION_NOTATIONS = [
+    pytest.param(["x..", ".o.", "..."], id="rows"),
+    pytest.param(["x../.o./..."], id="rows-joined-by-slash"),
+    pytest.param(["x2/1o1/3"], id="position-text-runs"),
+    pytest.param(["X2/1O1/3"], id="position-text-upper-case"),
+    pytest.param(["x.1/.o./2."], id="position-text-mixed"),
+    pytest.param(["x2", "1o1", "3"], id="rows-with-runs"),
+]
+
+
+@pytest.mark.parametrize("notation", SAME_POSITION_NOTATIONS)
+def test_solve_reads_every_notation_the_api_reads(notation):
+    reference = run("solve", "x..", ".o.", "...")
+    proc = run("solve", *notation)
+    assert proc.returncode == 0, proc.stderr
+    assert without_timing(proc.stdout) == without_timing(reference.stdout)
+    assert "value for x: draw in 7 plies (proven)" in proc.stdout
+
+
+def test_solve_reads_a_position_text_with_runs_on_a_4x4_board():
+    proc = run("solve", "x3/4/4/3o", "--k", "3")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("4x4 k=3, x to move\n")
+
+
+def test_parse_board_gives_the_same_board_as_the_api_for_each_notation():
+    api_board = Board.from_position_text("x2/1o1/3")
+    for notation in SAME_POSITION_NOTATIONS:
+        board = parse_board(notation.values[0], k=None)
+        assert (board.x, board.o, board.rules) == (api_board.x, api_board.o, api_board.rules)
 
 
 @pytest.mark.parametrize(
@@ -120,6 +150,10 @@ def test_solve_of_a_finished_game_names_the_winner_and_line():
         (["xxx", "ooo", "x.."], "both x and o"),
         (["x........"], "rows must be between"),
         (["x../.o./...", "--k", "4"], "k must be between"),
+        (["x2/1o/3"], "same length"),
+        (["x2/1o1/03"], "without leading zeros"),
+        (["x2/1o1/16"], "longer than the largest board"),
+        (["x2//3"], "row 1 is empty"),
     ],
 )
 def test_solve_rejects_bad_boards_with_status_2_and_no_traceback(board, reason):

@@ -2,7 +2,7 @@
 
     python -m tictactoe play --size 3x3 --side x --level perfect
     python -m tictactoe selfplay --size 4x4 --k 3 --seed 1
-    python -m tictactoe solve x.. .o. ...        (or one argument: x../.o./...)
+    python -m tictactoe solve x.. .o. ...        (or one argument: x../.o./... or x2/1o1/3)
     python -m tictactoe stats
     python -m tictactoe bench --quick
     python -m tictactoe arena mcts easy --games 20 --seed 1
@@ -61,6 +61,7 @@ from .counting import (
 )
 from .errors import BoardFormatError, IllegalPositionError
 from .levels import LEVELS, Decision, choose_move
+from .notation import ROW_SEPARATOR
 from .rules import Cell, Rules
 from .solver import Solver, SolveResult
 
@@ -112,14 +113,15 @@ def parse_move(text: str, board: Board) -> Cell:
 
 
 def parse_board(rows: Sequence[str], k: int | None) -> Board:
-    """The board given as row arguments (``x.. .o. ...``) or as one ``x../.o./...`` argument.
+    """The board in any notation the API reads: row arguments (``x.. .o. ...``) or one position text.
 
-    Raises ``UsageError`` with the engine's reason when it is not a legal board.
+    One argument is a position text as ``GET /position`` takes it, rows joined
+    by ``/`` with runs of empty cells written out or as numbers (``x../.o./...``
+    or ``x2/1o1/3``); several arguments are its rows.  Raises ``UsageError``
+    with the engine's reason when it is not a legal board.
     """
-    if len(rows) == 1 and "/" in rows[0]:
-        rows = rows[0].split("/")
     try:
-        return Board.from_text(list(rows), k=k)
+        return Board.from_position_text(ROW_SEPARATOR.join(rows), k=k)
     except (BoardFormatError, IllegalPositionError) as error:
         raise UsageError(f"bad board: {error}") from None
 
@@ -503,8 +505,8 @@ def build_parser() -> argparse.ArgumentParser:
     solve = commands.add_parser(
         "solve",
         help="solve a position",
-        description="Solve a position given as rows (x.. .o. ...)"
-        " or as one argument (x../.o./...); the board's size is the rows' size.",
+        description="Solve a position given as rows (x.. .o. ...) or as one position text,"
+        " as the API reads it (x../.o./... or x2/1o1/3); the board's size is the rows' size.",
         epilog=f"Coordinates: {COORDINATES_NOTE}.",
     )
     solve.add_argument("board", nargs="+", help="the rows, top first: x, o and . for empty")
