@@ -16,6 +16,9 @@ from app import create_app
 from tests import minimax
 from tictactoe import counting
 
+# The one refusal of a finished game, whichever way it ended (tictactoe.errors.GameOverError).
+GAME_OVER = "the game is over: there is no move to make"
+
 # -- the independent oracle (tests/minimax.py), over flat 3x3 strings ------------
 # "x...o...." is the board row by row; a cell is its index in that string.
 
@@ -337,7 +340,7 @@ CASES = [
         "/move",
         {"json": {"board": ["xxx", "oo.", "..."]}},
         409,
-        "the game is over: x has won",
+        GAME_OVER,
     ),
     (
         "over-won-o",
@@ -345,7 +348,7 @@ CASES = [
         "/analyze",
         {"json": {"board": ["xx.", "ooo", "x.."]}},
         409,
-        "the game is over: o has won",
+        GAME_OVER,
     ),
     (
         "over-full",
@@ -353,7 +356,7 @@ CASES = [
         "/move",
         {"json": {"board": ["xox", "xox", "oxo"]}},
         409,
-        "the game is over: the board is full",
+        GAME_OVER,
     ),
     (
         "over-full-analyze",
@@ -361,7 +364,7 @@ CASES = [
         "/analyze",
         {"json": {"board": ["xox", "xox", "oxo"]}},
         409,
-        "the board is full",
+        GAME_OVER,
     ),
     ("too-large", "POST", "/move", {"data": BIG, "content_type": J}, 413, "too large: at most 16 KiB"),
     ("too-large-analyze", "POST", "/analyze", {"data": BIG, "content_type": J}, 413, "too large"),

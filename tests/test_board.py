@@ -1,10 +1,25 @@
 """Rules and board: the text form, its two kinds of error, moves, outcome, symmetry."""
 
+import pickle
 import random
+import time
+from collections.abc import Callable
 
 import pytest
 
-from tictactoe import Board, BoardFormatError, GameOverError, IllegalMoveError, IllegalPositionError, Rules
+from tictactoe import (
+    Board,
+    BoardFormatError,
+    GameOverError,
+    IllegalMoveError,
+    IllegalPositionError,
+    Rules,
+    Solver,
+    analyse,
+    quick_move,
+)
+from tictactoe.algorithms.registry import ENGINES
+from tictactoe.deepening import deepen
 
 # (input, k, error type, words the message must contain)
 BAD_INPUTS = [
@@ -208,3 +223,32 @@ def test_lines_are_counted_as_windows_of_k():
     assert len(Rules(3, 3, 3).geometry.lines) == 8
     assert len(Rules(15, 15, 5).geometry.lines) == 2 * 15 * 11 + 2 * 11 * 11
     assert len(Rules(4, 5, 4).geometry.lines) == 4 * 2 + 5 * 1 + 2 * 2
+
+
+# A won game and a drawn one, the two ways a game ends.
+WON = ["xxx", "oo.", "..."]
+DRAWN = ["xox", "xoo", "oxx"]
+# Every engine entry point asked for a move on a finished board, by name.
+REFUSERS: dict[str, Callable[[Board], object]] = {
+    "analyse": analyse,
+    "solver": lambda board: Solver(board.rules).solve(board),
+    "deepen": lambda board: deepen(board, deadline=time.monotonic() + 60),
+    "easy": lambda board: quick_move(board, "easy", random.Random(1)),
+    "medium": lambda board: quick_move(board, "medium", random.Random(1)),
+    **{
+        f"engine {name}": lambda board, engine=engine: engine.search(board, rng=random.Random(1))
+        for name, engine in ENGINES.items()
+    },
+}
+CASES = [(name, rows) for name in REFUSERS for rows in (WON, DRAWN)]
+# On a full board every cell is taken, so only a won game reaches the refusal in play().
+CASES.append(("play", WON))
+REFUSERS["play"] = lambda board: board.play(5)
+
+
+@pytest.mark.parametrize(("name", "rows"), CASES, ids=[f"{name}-{''.join(rows)}" for name, rows in CASES])
+def test_a_finished_game_is_refused_in_the_same_words_everywhere(name, rows):
+    with pytest.raises(GameOverError) as raised:
+        REFUSERS[name](Board.from_text(rows))
+    assert str(raised.value) == "the game is over: there is no move to make"
+    assert str(pickle.loads(pickle.dumps(raised.value))) == str(raised.value)

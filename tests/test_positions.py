@@ -14,6 +14,9 @@ from tictactoe.analysis import exact_max_empties
 from tictactoe.notation import position_text
 from web.positions import position_etag
 
+# The one refusal of a finished game, whichever way it ended (tictactoe.errors.GameOverError).
+GAME_OVER = "the game is over: there is no move to make"
+
 IMMUTABLE = "public, max-age=31536000, immutable"
 PER_REQUEST = {"cached", "nodes", "ms", "worker"}
 
@@ -207,8 +210,8 @@ BAD = [
     ("k not a number", {"board": "3/3/3", "k": "three"}, 400, "k must be a whole number"),
     ("k negative", {"board": "3/3/3", "k": "-3"}, 400, "k must be a whole number"),
     ("k out of range", {"board": "3/3/3", "k": "4"}, 400, "k must be between 3 and 3"),
-    ("game over (a line)", {"board": "xxx/oo1/3"}, 409, "the game is over: x has won"),
-    ("game over (full)", {"board": "xox/xox/oxo"}, 409, "the board is full"),
+    ("game over (a line)", {"board": "xxx/oo1/3"}, 409, GAME_OVER),
+    ("game over (full)", {"board": "xox/xox/oxo"}, 409, GAME_OVER),
     ("unreachable counts", {"board": "xx1/3/3"}, 409, "impossible counts"),
     ("unreachable play after a line", {"board": "xxx/ooo/3"}, 409, ""),
 ]

@@ -24,7 +24,6 @@ from collections.abc import Callable
 from .board import Board
 from .book import book_answer
 from .deepening import deepen
-from .errors import GameOverError
 from .rules import Rules
 from .solver import SearchTimeout, Solver, SolveResult
 from .threats import Tactics, examine
@@ -80,8 +79,7 @@ def analyse(
     matches: the engine as it was before issue 10).  Raises ``GameOverError`` when
     the game is over.
     """
-    if board.is_over():
-        raise GameOverError("the game is over: there is no move to make")
+    board.require_moves()
     # The clock starts before the book is read: the first lookup of a process reads
     # its book from disk (0.1 s for 4x6), and that is part of the answer's time.
     start = time.monotonic()

@@ -215,6 +215,11 @@ class Board:
         """Whether the game has ended."""
         return self.outcome() is not None
 
+    def require_moves(self) -> None:
+        """Raise ``GameOverError`` (the one refusal of a finished game) when the game has ended."""
+        if self.is_over():
+            raise GameOverError()
+
     def legal_moves(self) -> list[Cell]:
         """The empty cells in row-major order, or [] when the game is over."""
         if self.is_over():
@@ -233,8 +238,7 @@ class Board:
         if not self.empty & bit:
             row, col = self.rules.row_col(cell)
             raise IllegalMoveError(f"the cell at row {row}, col {col} (counted from 0) is occupied")
-        if self.is_over():
-            raise GameOverError("the game is over")
+        self.require_moves()
         if self.to_move == X:
             self.x |= bit
         else:

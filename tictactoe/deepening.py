@@ -379,7 +379,7 @@ def iterate(
     me, opp = board.sides()
     empty = board.empty
     if not empty or geometry.has_line(me) or geometry.has_line(opp):
-        raise GameOverError("the game is over: there is no move to make")
+        raise GameOverError()
     search = _Search(board, poll, forcing)
     cell_of = geometry.cell_of
     wins = geometry.winning_cells(me, empty)

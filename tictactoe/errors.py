@@ -9,6 +9,8 @@ a game or be played on (impossible counts, two winners, a finished game asked
 for a move, a move on an occupied cell).  A web layer maps it to 409.
 """
 
+from __future__ import annotations
+
 
 class BoardFormatError(ValueError):
     """The text is not a board of the supported form."""
@@ -19,7 +21,20 @@ class IllegalPositionError(ValueError):
 
 
 class GameOverError(IllegalPositionError):
-    """The game on this board is already over, so there is no move to make."""
+    """The game on this board is already over, so there is no move to make.
+
+    The one refusal of a finished game, in the same words wherever it is
+    raised (the engine, the searches, the API's 409): ``GameOverError()``.
+    """
+
+    MESSAGE = "the game is over: there is no move to make"
+
+    def __init__(self) -> None:
+        super().__init__(self.MESSAGE)
+
+    def __reduce__(self) -> tuple[type[GameOverError], tuple[()]]:
+        # Rebuilt without arguments when it crosses a process boundary (pickle).
+        return (type(self), ())
 
 
 class IllegalMoveError(IllegalPositionError):

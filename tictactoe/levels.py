@@ -46,7 +46,7 @@ def quick_move(board: Board, level: str, rng: random.Random) -> Cell:
         raise ValueError(f"unknown quick level {level!r}")
     moves = board.legal_moves()
     if not moves:
-        raise GameOverError("the game is over: there is no move to make")
+        raise GameOverError()
     geometry = board.geometry
     me, opp = (board.x, board.o) if board.to_move == "x" else (board.o, board.x)
     urgent = geometry.winning_cells(me, board.empty)

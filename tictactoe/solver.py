@@ -52,7 +52,6 @@ from typing import TypeVar
 
 from .board import Board
 from .clock import Clock, Progress, SearchTimeout
-from .errors import GameOverError
 from .pairing import MEMO_LIMIT as PAIRING_MEMO_LIMIT
 from .pairing import Pairings
 from .rules import Bitboard, Cell, Rules, per_rules
@@ -241,8 +240,7 @@ class Solver:
         """
         if board.rules != self.rules:
             raise ValueError(f"this solver plays {self.rules}, not {board.rules}")
-        if board.is_over():
-            raise GameOverError("the game is over: there is no move to make")
+        board.require_moves()
         run = _Run(self, deadline, progress)
         mover_is_x = board.to_move == "x"
         me, opp = (board.x, board.o) if mover_is_x else (board.o, board.x)

@@ -1,14 +1,14 @@
 """What the API says about a position: the analysis that /analyze and GET /position share.
 
 Both endpoints read the shared cache through ``solved()``, refuse a finished
-game the same way and describe the moves in the same JSON fields.
+game the same way (``Board.require_moves``) and describe the moves in the same JSON fields.
 """
 
 from __future__ import annotations
 
 from flask import current_app
 
-from tictactoe import Board, GameOverError, MoveValue
+from tictactoe import Board, MoveValue
 
 from .cache import Answer, SolvedPositions
 
@@ -17,16 +17,6 @@ def solved() -> SolvedPositions:
     """The app's cache of solved positions."""
     positions: SolvedPositions = current_app.extensions["solved_positions"]
     return positions
-
-
-def refuse_finished(board: Board) -> None:
-    """Raise ``GameOverError`` (409) when the game on ``board`` is over, saying how it ended."""
-    outcome = board.outcome()
-    if outcome is None:
-        return
-    if outcome.winner is None:
-        raise GameOverError("the game is over: the board is full (a draw)")
-    raise GameOverError(f"the game is over: {outcome.winner} has won")
 
 
 def analysis_fields(board: Board, answer: Answer, best_first: bool = False) -> dict[str, object]:

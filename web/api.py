@@ -17,7 +17,7 @@ from tictactoe.algorithms.base import EngineResult
 from tictactoe.algorithms.registry import describe_engines, get_engine
 
 from . import metrics
-from .answers import analysis_fields, refuse_finished, solved
+from .answers import analysis_fields, solved
 from .cache import Answer
 from .errors import API_BLUEPRINT
 from .hot_moves import hot_moves
@@ -39,7 +39,7 @@ def move() -> Response:
     """Play the engine's move: see the Move schema in /openapi.json."""
     req = read_position_request(request, "move")
     board = req.board
-    refuse_finished(board)
+    board.require_moves()
     rng = random.Random(req.seed) if req.seed is not None else _UNSEEDED
     if req.engine is not None:
         result = _run_engine(board, req.engine, rng)
@@ -77,7 +77,7 @@ def analyze() -> Response:
     """Every legal move's value and plies: see the Analysis schema in /openapi.json."""
     req = read_position_request(request, "analyze")
     board = req.board
-    refuse_finished(board)
+    board.require_moves()
     if req.engine is not None:
         # Deterministic (mcts seeded), so that the lab's figures repeat.
         result = _run_engine(board, req.engine, None)

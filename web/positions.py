@@ -33,7 +33,7 @@ from werkzeug.datastructures import MultiDict
 from tictactoe import ENGINE_VERSION, Board, BoardFormatError
 from tictactoe.analysis import exact_max_empties
 
-from .answers import analysis_fields, refuse_finished, solved
+from .answers import analysis_fields, solved
 from .cache import Answer
 from .compression import etag_variants
 from .errors import POSITIONS_BLUEPRINT, ApiError
@@ -57,7 +57,7 @@ _NO_MATCH = (
 def position() -> Response:
     """The analysis of the position in the query: see GET /position in /openapi.json."""
     board = read_position_query(request.args)
-    refuse_finished(board)
+    board.require_moves()
     tag = position_etag(board)
     tags = etag_variants(tag)  # the answer's tag, plain or compressed, when it is proven
     if_match, if_none_match = request.if_match, request.if_none_match

@@ -30,7 +30,7 @@ from tictactoe.algorithms.folding import DEFAULT_CAP, ShownNode, fold
 from tictactoe.algorithms.registry import TRACEABLE
 from tictactoe.algorithms.trace import CUT, HIT, Trace
 
-from .answers import refuse_finished, solved
+from .answers import solved
 from .errors import TRACES_BLUEPRINT, ApiError
 from .positions import read_position_query
 
@@ -101,7 +101,7 @@ def trace() -> Response:
             422,
             f"the search tree is shown for boards up to {MAX_SIDE}x{MAX_SIDE}, not {rules.rows}x{rules.cols}",
         )
-    refuse_finished(board)
+    board.require_moves()
     result, traced = _traced(board, engine)
     node = int(node_text)
     if node >= len(traced):

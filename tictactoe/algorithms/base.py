@@ -26,7 +26,6 @@ from typing import Protocol
 
 from ..board import Board, Outcome
 from ..clock import Clock, SearchTimeout
-from ..errors import GameOverError
 from ..rules import Cell
 from ..values import Value
 
@@ -103,12 +102,6 @@ class NodeClock(Clock):
             raise SearchTimeout()
 
 
-def require_moves(board: Board) -> None:
-    """Raise ``GameOverError`` when the game on this board is over."""
-    if board.is_over():
-        raise GameOverError("the game is over: there is no move to make")
-
-
 def utility(outcome: Outcome) -> Score:
     """The score of a finished game for the side to move: it lost to the last move, or drew."""
     return DRAW_SCORE if outcome.winner is None else LOSS_SCORE
@@ -129,7 +122,7 @@ def depth_first_result(
     searched to the end, or the first move in ``order`` if none was.  Raises
     ``GameOverError`` on a finished board.
     """
-    require_moves(board)
+    board.require_moves()
     line: list[Cell] = []
     try:
         score = root_search(board.copy(), line)

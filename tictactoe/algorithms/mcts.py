@@ -41,7 +41,7 @@ import random
 
 from ..board import Board, O, X, other
 from ..rules import Cell
-from .base import EngineResult, NodeClock, require_moves
+from .base import EngineResult, NodeClock
 
 DEFAULT_PLAYOUTS = 1000
 EXPLORATION = 0.7  # below UCB1's sqrt(2): see the module's docstring
@@ -105,7 +105,7 @@ class MonteCarloTreeSearch:
         self, board: Board, deadline: float | None = None, rng: random.Random | None = None
     ) -> EngineResult:
         """Run the playouts (or stop at ``deadline``) and play the most visited move."""
-        require_moves(board)
+        board.require_moves()
         rng = rng or random.Random(DEFAULT_SEED)
         clock = NodeClock(deadline)
         root = Node(board.copy(), rng)

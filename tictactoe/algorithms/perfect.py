@@ -17,7 +17,7 @@ from ..analysis import analyse
 from ..board import Board
 from ..console import cell_label
 from ..levels import pick_best
-from .base import EngineResult, require_moves
+from .base import EngineResult
 
 # With a deadline already past, the analysis still gets this long, so that it
 # returns a move (its static choice) instead of nothing.
@@ -35,7 +35,7 @@ class Perfect:
         self, board: Board, deadline: float | None = None, rng: random.Random | None = None
     ) -> EngineResult:
         """Analyse ``board`` until ``deadline``; a random best move with ``rng``, else the first."""
-        require_moves(board)
+        board.require_moves()
         budget = None if deadline is None else max(deadline - time.monotonic(), MIN_BUDGET)
         result = analyse(board, budget=budget, threats=self.threats)
         move = pick_best(result, rng) if rng is not None else result.best_moves[0]
