@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT))
 
 from app import create_app  # noqa: E402
 from bench.flood_cache import random_position  # noqa: E402
-from tictactoe import Solver  # noqa: E402
+from tictactoe import Rules, Solver  # noqa: E402
 from web.cache.entries import Entry, decode_entry, encode_entry, position_key  # noqa: E402
 from web.cache.eviction import BoundedFileCache  # noqa: E402
 
@@ -66,7 +66,7 @@ def entry_costs(folder: Path) -> None:
             decode_entry(signer.check(key, store.get(key)), canon)
             read.append(time.perf_counter() - start)
         print(
-            f"| {rows}x{cols} k={k} | {stones} | {statistics.median(nodes):g} / {max(nodes)}"
+            f"| {Rules(rows, cols, k).label()} | {stones} | {statistics.median(nodes):g} / {max(nodes)}"
             f" | {milliseconds(search)} | {milliseconds(write)} | {milliseconds(read)} |"
         )
 

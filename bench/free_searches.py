@@ -79,7 +79,8 @@ def main(argv: list[str] | None = None) -> None:
     rng = random.Random(args.seed)
     rows = [("3x3 k=3, every position", every_3x3_position())]
     rows += [
-        (f"{r}x{c} k={k}, 9 empty", random_positions(Rules(r, c, k), args.samples, rng)) for r, c, k in BIGGER
+        (f"{rules.label()}, 9 empty", random_positions(rules, args.samples, rng))
+        for rules in (Rules(*size) for size in BIGGER)
     ]
     print(f"cold searches with every move's value, at most {FREE_EMPTY_CELLS} empty cells")
     print("| positions | count | p50 | p99 | max |")

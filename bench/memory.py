@@ -99,13 +99,13 @@ def next_request(
         rows, cols = rng.choice(K4_SIZES)
         board = random_position(Rules(rows, cols, 4), rng, 4, 10)
         path = "/analyze" if rng.random() < 0.7 else "/move"
-        return f"{rows}x{cols} k=4", path, {"board": board.to_text(), "k": 4}
+        return board.rules.label(), path, {"board": board.to_text(), "k": 4}
     if draw < 0.85:
         k = rng.choice((5, 15))
         body = {"board": rng.choice(big_boards), "k": k, "seed": rng.randrange(1 << 62)}
-        return f"15x15 k={k}", "/move", body
+        return Rules(15, 15, k).label(), "/move", body
     board = random_position(Rules(3, 3, 3), rng, 0, 7)
-    return "3x3", rng.choice(("/analyze", "/move")), {"board": board.to_text()}
+    return board.rules.label(), rng.choice(("/analyze", "/move")), {"board": board.to_text()}
 
 
 def post(url: str, body: dict[str, object]) -> int:

@@ -19,6 +19,7 @@ from tictactoe import (
     quick_move,
 )
 from tictactoe.algorithms.registry import ENGINES
+from tictactoe.book import book_path
 from tictactoe.deepening import deepen
 
 # (input, k, error type, words the message must contain)
@@ -252,3 +253,12 @@ def test_a_finished_game_is_refused_in_the_same_words_everywhere(name, rows):
         REFUSERS[name](Board.from_text(rows))
     assert str(raised.value) == "the game is over: there is no move to make"
     assert str(pickle.loads(pickle.dumps(raised.value))) == str(raised.value)
+
+
+def test_rules_have_one_label_for_people_and_one_key_for_stored_contracts():
+    rules = Rules(5, 5, 4)
+    assert rules.label() == str(rules) == "5x5 k=4"
+    # The key's bytes are a contract: cache keys, book file names, log and metrics fields.
+    assert rules.key() == "5x5k4"
+    assert Board(rules).text_key() == "5x5k4:...../...../...../...../....."
+    assert book_path(rules).name == "book-5x5k4.json.gz"

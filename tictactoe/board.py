@@ -286,7 +286,7 @@ class Board:
 
     def text_key(self) -> str:
         """A string naming exactly this position: the rules and the rows."""
-        return f"{self.rules.rows}x{self.rules.cols}k{self.rules.k}:" + "/".join(self.to_text())
+        return f"{self.rules.key()}:" + "/".join(self.to_text())
 
     def canonical(self) -> tuple[Board, Symmetry]:
         """The canonical representative of this board's symmetry class.

@@ -56,7 +56,7 @@ class BookFormatError(ValueError):
 
 def book_path(rules: Rules, directory: Path | None = None) -> Path:
     """Where the book of these rules lives: ``data/book-5x5k4.json.gz`` in ``directory`` or ``BOOK_DIR``."""
-    return (directory or BOOK_DIR) / f"book-{rules.rows}x{rules.cols}k{rules.k}.json.gz"
+    return (directory or BOOK_DIR) / f"book-{rules.key()}.json.gz"
 
 
 def position_key(board: Board) -> str:

@@ -93,8 +93,21 @@ class Rules:
         """The (row, col) of a cell."""
         return divmod(cell, self.cols)
 
-    def __str__(self) -> str:
+    def label(self) -> str:
+        """The rules as people read them, ``5x5 k=4``: the one label of messages, the CLI and tables."""
         return f"{self.rows}x{self.cols} k={self.k}"
+
+    def key(self) -> str:
+        """The rules as machines store them, ``5x5k4``: an external contract whose bytes never change.
+
+        Cache keys, the opening books' file names and the ``board`` field of log
+        lines and metrics spell the rules this way: another spelling would orphan
+        every stored entry and shipped book, and split every dashboard's series.
+        """
+        return f"{self.rows}x{self.cols}k{self.k}"
+
+    def __str__(self) -> str:
+        return self.label()
 
 
 class Geometry:

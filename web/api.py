@@ -22,7 +22,7 @@ from .cache import Answer
 from .errors import API_BLUEPRINT
 from .hot_moves import hot_moves
 from .openapi import build_spec
-from .payload import board_label, read_position_request
+from .payload import read_position_request
 from .request_log import note
 
 bp = Blueprint(API_BLUEPRINT, __name__)
@@ -62,7 +62,7 @@ def move() -> Response:
                 req.body,
                 [_move_fields(board, best, req.level, found) for best in answer.best_moves],
                 req.seed,
-                board_label(board.rules),
+                board.rules.key(),
                 str(answer.source),
             )
     else:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from flask import Request
 
-from tictactoe import LEVELS, Board, BoardFormatError, Rules
+from tictactoe import LEVELS, Board, BoardFormatError
 from tictactoe.algorithms.registry import ENGINES
 
 from .errors import ApiError
@@ -75,14 +75,9 @@ def read_position_request(request: Request, endpoint: str) -> PositionRequest:
         board = Board.from_text(body["board"], k=k)
     except BoardFormatError as error:
         raise ApiError(400, str(error)) from None
-    note(board=board_label(board.rules))
+    note(board=board.rules.key())
     # IllegalPositionError (409) goes to its registered handler as it is.
     return PositionRequest(board=board, level=level, seed=seed, engine=engine, body=raw)
-
-
-def board_label(rules: Rules) -> str:
-    """The board as logs and metrics name it: ``3x3k3``."""
-    return f"{rules.rows}x{rules.cols}k{rules.k}"
 
 
 def _json_object(request: Request) -> tuple[bytes, dict[str, object]]:

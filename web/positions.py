@@ -37,7 +37,6 @@ from .answers import analysis_fields, solved
 from .cache import Answer
 from .compression import etag_variants
 from .errors import POSITIONS_BLUEPRINT, ApiError
-from .payload import board_label
 from .request_log import note
 
 bp = Blueprint(POSITIONS_BLUEPRINT, __name__)
@@ -117,7 +116,7 @@ def read_position_query(args: MultiDict[str, str], parameters: tuple[str, ...] =
         board = Board.from_position_text(text, k=k)
     except BoardFormatError as error:
         raise ApiError(400, str(error)) from None
-    note(board=board_label(board.rules))  # the request's log line names the board, as for POST
+    note(board=board.rules.key())  # the request's log line names the board, as for POST
     return board
 
 
