@@ -1,10 +1,11 @@
 """Levels of play: perfect never gives up value, medium and easy are beatable but not silly."""
 
+import json
 import random
 
 import pytest
 
-from tictactoe import LEVELS, Board, GameOverError, Rules, Solver, choose_move, quick_move
+from tictactoe import LEVELS, Board, GameOverError, Level, Rules, Solver, Status, choose_move, quick_move
 
 
 def play_game(levels: dict[str, str], rng: random.Random, rules: Rules = Rules()) -> str | None:
@@ -94,3 +95,11 @@ def test_perfect_plays_big_boards_within_its_budget_without_a_proof():
     decision = choose_move(board, "perfect", rng=random.Random(4), budget=0.3)
     assert decision.result.proven is False
     assert board.empty & board.geometry.bits[decision.move]
+
+
+def test_levels_and_statuses_are_the_strings_the_api_has_always_spoken():
+    # StrEnum members go into JSON as their strings, so no answer changes a byte.
+    assert json.dumps(list(Level)) == '["easy", "medium", "perfect"]'
+    assert tuple(Level) == LEVELS
+    assert json.dumps(list(Status)) == '["in_progress", "x_won", "o_won", "draw"]'
+    assert (Status.won_by("x"), Status.won_by("o")) == ("x_won", "o_won")

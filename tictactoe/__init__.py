@@ -10,7 +10,7 @@ from .errors import BoardFormatError, GameOverError, IllegalMoveError, IllegalPo
 from .levels import LEVELS, Decision, choose_move, pick_best, quick_move
 from .rules import MAX_SIZE, MIN_SIZE, Rules
 from .solver import DRAW, LOSS, WIN, SearchTimeout, Solver, SolveResult, solve
-from .values import MoveValue, Source, Value
+from .values import Level, MoveValue, Player, Source, Status, Value
 
 # Part of every shared-cache key: bump it whenever a stored result could change.
 ENGINE_VERSION = "1"
@@ -40,6 +40,9 @@ __all__ = [
     "DRAW",
     "LOSS",
     "WIN",
+    "Level",
+    "Player",
+    "Status",
     "Value",
     "Source",
     "MoveValue",

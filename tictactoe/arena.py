@@ -25,8 +25,9 @@ from .algorithms.perfect import Baseline
 from .board import Board
 from .levels import quick_move
 from .rules import Cell, Rules
+from .values import Level
 
-LEVEL_PLAYERS = ("easy", "medium")
+LEVEL_PLAYERS = (Level.EASY, Level.MEDIUM)
 # Players of the arena only (not of the lab): they measure the production engine.
 ARENA_ENGINES: dict[str, Engine] = {engine.name: engine for engine in (Baseline(),)}
 
@@ -34,11 +35,12 @@ ARENA_ENGINES: dict[str, Engine] = {engine.name: engine for engine in (Baseline(
 class LevelPlayer:
     """A level of play (``easy``, ``medium``) behind the engine interface: no search, no nodes."""
 
-    def __init__(self, level: str) -> None:
-        self.name = level
+    def __init__(self, level: Level) -> None:
+        self.level = level
+        self.name: str = level
         self.description = {
-            "easy": "random moves, but takes a win in one",
-            "medium": "takes a win in one, blocks a loss in one, else random",
+            Level.EASY: "random moves, but takes a win in one",
+            Level.MEDIUM: "takes a win in one, blocks a loss in one, else random",
         }[level]
 
     def search(
@@ -46,7 +48,7 @@ class LevelPlayer:
     ) -> EngineResult:
         """The level's move; raises ``GameOverError`` on a finished board."""
         start = time.monotonic()
-        move = quick_move(board, self.name, rng or random.Random(0))
+        move = quick_move(board, self.level, rng or random.Random(0))
         return EngineResult(
             move, None, 0, time.monotonic() - start, True, [move], f"level {self.name}: no search"
         )
@@ -60,7 +62,7 @@ def player_names() -> list[str]:
 def get_player(name: str) -> Engine:
     """The engine or level called ``name``; raises ``UnknownEngineError`` listing the names."""
     if name in LEVEL_PLAYERS:
-        return LevelPlayer(name)
+        return LevelPlayer(Level(name))
     if name in ENGINES:
         return ENGINES[name]
     if name in ARENA_ENGINES:

@@ -28,7 +28,7 @@ from .counting import reachable_positions
 from .levels import choose_move
 from .rules import Rules
 from .solver import Solver, solve
-from .values import Value
+from .values import Level, Value
 
 # A freestyle-gomoku middle game (from a game of the engine against itself,
 # the first 6 stones random near the centre): 10 stones each, x to move, no
@@ -108,7 +108,7 @@ def perfect_selfplay(progress: Progress) -> Measurement:
     nodes = 0
     start = time.monotonic()
     while not board.is_over():
-        decision = choose_move(board, "perfect", rng, budget=None, solver=solvers[board.to_move])
+        decision = choose_move(board, Level.PERFECT, rng, budget=None, solver=solvers[board.to_move])
         assert decision.result is not None, "the perfect level always searches"
         nodes += decision.result.nodes
         board.play(decision.move)

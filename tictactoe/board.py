@@ -18,10 +18,10 @@ from dataclasses import dataclass
 from .errors import BoardFormatError, GameOverError, IllegalMoveError, IllegalPositionError
 from .notation import position_text, rows_from_position_text
 from .rules import Bitboard, Cell, Rules
+from .values import Player
 
-X = "x"
-O = "o"
-Player = str  # X or O
+X: Player = "x"
+O: Player = "o"
 
 
 def other(player: Player) -> Player:

@@ -18,8 +18,10 @@ from .board import Board
 from .errors import GameOverError
 from .rules import Cell
 from .solver import Solver, SolveResult
+from .values import Level
 
-LEVELS = ("easy", "medium", "perfect")
+# Every level, weakest first: what the API, the pages and the command line accept.
+LEVELS = tuple(Level)
 
 
 @dataclass
@@ -37,12 +39,12 @@ def pick_best(result: SolveResult, rng: random.Random) -> Cell:
     return result.best_moves[0]
 
 
-def quick_move(board: Board, level: str, rng: random.Random) -> Cell:
+def quick_move(board: Board, level: Level, rng: random.Random) -> Cell:
     """The move of the ``easy`` or ``medium`` level (no search needed).
 
     Raises ``GameOverError`` when the game is over, ``ValueError`` for another level.
     """
-    if level not in ("easy", "medium"):
+    if level not in (Level.EASY, Level.MEDIUM):
         raise ValueError(f"unknown quick level {level!r}")
     moves = board.legal_moves()
     if not moves:
@@ -50,7 +52,7 @@ def quick_move(board: Board, level: str, rng: random.Random) -> Cell:
     geometry = board.geometry
     me, opp = (board.x, board.o) if board.to_move == "x" else (board.o, board.x)
     urgent = geometry.winning_cells(me, board.empty)
-    if not urgent and level == "medium":
+    if not urgent and level == Level.MEDIUM:
         urgent = geometry.winning_cells(opp, board.empty)
     if urgent:
         return rng.choice(geometry.cells_of(urgent))
@@ -59,7 +61,7 @@ def quick_move(board: Board, level: str, rng: random.Random) -> Cell:
 
 def choose_move(
     board: Board,
-    level: str = "perfect",
+    level: Level = Level.PERFECT,
     rng: random.Random | None = None,
     budget: float | None = DEFAULT_BUDGET,
     solver: Solver | None = None,
@@ -71,7 +73,7 @@ def choose_move(
     rng = rng or random.Random()
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r}: choose one of {', '.join(LEVELS)}")
-    if level == "perfect":
+    if level == Level.PERFECT:
         result = analyse(board, budget=budget, solver=solver)
         return Decision(pick_best(result, rng), result)
     return Decision(quick_move(board, level, rng))

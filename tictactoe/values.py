@@ -1,14 +1,41 @@
-"""What a position or a move is worth, and how the engine knows it: the engine's vocabulary.
+"""The engine's vocabulary: the sides, the levels, a game's status, what a move is worth and how it is known.
 
 Every layer speaks these words: the solver, the lab's engines, the web layer
-and the JSON it answers with.  Both enums are ``StrEnum``: a member *is* its
-string (``Value.WIN == "win"``), so it goes into JSON as is.
+and the JSON it answers with.  The enums are ``StrEnum``: a member *is* its
+string (``Value.WIN == "win"``), so it goes into JSON as is, byte for byte
+the string the API spoke before the enum existed.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Literal
+
+# A side: x always moves first.
+Player = Literal["x", "o"]
+
+
+class Level(StrEnum):
+    """How strongly the engine plays (``tictactoe.levels`` says how each one chooses)."""
+
+    EASY = "easy"
+    MEDIUM = "medium"
+    PERFECT = "perfect"
+
+
+class Status(StrEnum):
+    """Where a game stands: still going, won by one side, or drawn on a full board."""
+
+    IN_PROGRESS = "in_progress"
+    X_WON = "x_won"
+    O_WON = "o_won"
+    DRAW = "draw"
+
+    @classmethod
+    def won_by(cls, player: Player) -> Status:
+        """The status of a game that ``player`` has won."""
+        return cls.X_WON if player == "x" else cls.O_WON
 
 
 class Value(StrEnum):
@@ -50,4 +77,4 @@ class MoveValue:
         return (0, self.plies)
 
 
-__all__ = ["Value", "Source", "MoveValue"]
+__all__ = ["Player", "Level", "Status", "Value", "Source", "MoveValue"]

@@ -12,7 +12,7 @@ import random
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
-from tictactoe import ENGINE_VERSION, Board, pick_best, quick_move
+from tictactoe import ENGINE_VERSION, Board, Level, Status, pick_best, quick_move
 from tictactoe.algorithms.base import EngineResult
 from tictactoe.algorithms.registry import describe_engines, get_engine
 
@@ -53,7 +53,7 @@ def move() -> Response:
             "source": None,
             **_teaching_fields(board, req.engine, result),
         }
-    elif req.level == "perfect":
+    elif req.level == Level.PERFECT:
         answer = solved().solve(board)
         cell = pick_best(answer, rng)
         found = _engine_fields(answer)
@@ -103,7 +103,7 @@ def state() -> Response:
         board=board.to_text(),
         k=board.rules.k,
         **fields,
-        to_move=board.to_move if fields["status"] == "in_progress" else None,
+        to_move=board.to_move if fields["status"] == Status.IN_PROGRESS else None,
     )
 
 
@@ -154,16 +154,16 @@ def _status(board: Board) -> dict[str, object]:
     """The ``status`` and ``line`` fields of a board."""
     outcome = board.outcome()
     if outcome is None:
-        return {"status": "in_progress", "line": None}
+        return {"status": Status.IN_PROGRESS, "line": None}
     if outcome.winner is None:
-        return {"status": "draw", "line": None}
+        return {"status": Status.DRAW, "line": None}
     return {
-        "status": f"{outcome.winner}_won",
+        "status": Status.won_by(outcome.winner),
         "line": [list(board.rules.row_col(cell)) for cell in outcome.line],
     }
 
 
-def _move_fields(board: Board, cell: int, level: str, found: dict[str, object]) -> dict[str, object]:
+def _move_fields(board: Board, cell: int, level: Level, found: dict[str, object]) -> dict[str, object]:
     """The /move answer that plays ``cell`` on ``board`` (left as it was); ``found``: the engine's fields."""
     player = board.to_move
     board.play(cell)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tictactoe import ENGINE_VERSION, LEVELS, MAX_SIZE, MIN_SIZE, Source, Value
+from tictactoe import ENGINE_VERSION, LEVELS, MAX_SIZE, MIN_SIZE, Level, Source, Status, Value
 from tictactoe.algorithms.folding import DEFAULT_CAP as FOLD_CAP
 from tictactoe.algorithms.registry import ENGINES, TRACEABLE
 from tictactoe.algorithms.trace import KINDS
@@ -40,7 +40,7 @@ CELL = {
 }
 PAIR = {"type": "array", "minItems": 2, "maxItems": 2, "items": {"type": "integer", "minimum": 0}}
 PLAYER = {"type": "string", "enum": ["x", "o"]}
-STATUS = {"type": "string", "enum": ["in_progress", "x_won", "o_won", "draw"]}
+STATUS = {"type": "string", "enum": list(Status)}
 BOARD_OUT = {"type": "array", "items": {"type": "string", "pattern": "^[xo.]+$"}}
 
 
@@ -569,7 +569,7 @@ def _schemas() -> Schema:
     level = {
         "type": "string",
         "enum": list(LEVELS),
-        "default": "perfect",
+        "default": Level.PERFECT,
         "description": "perfect: the best move (a random one among equally good moves);"
         " medium: wins or blocks in one, else random; easy: wins in one,"
         " else random.",

@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass
 from flask import Blueprint, render_template, request
 from werkzeug.datastructures import MultiDict
 
-from tictactoe import LEVELS, BoardFormatError, Rules
+from tictactoe import LEVELS, BoardFormatError, Level, Rules
 from tictactoe.algorithms.registry import TRACEABLE
 
 from .errors import ApiError
@@ -39,7 +39,7 @@ class EmbedSettings:
     rows: int
     cols: int
     k: int
-    level: str
+    level: Level
     side: str
     first: str
     theme: str
@@ -96,7 +96,7 @@ def embed_settings(args: MultiDict[str, str]) -> EmbedSettings:
     except BoardFormatError as error:
         raise ApiError(400, str(error)) from None
 
-    level = _choice("level", one("level"), LEVELS, "perfect")
+    level = Level(_choice("level", one("level"), LEVELS, Level.PERFECT))
     side_given, first_given = one("side"), one("first")
     side = _choice("side", side_given, SIDES, "x")
     first = _choice("first", first_given, FIRSTS, "human")

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from flask import Request
 
-from tictactoe import LEVELS, Board, BoardFormatError
+from tictactoe import LEVELS, Board, BoardFormatError, Level
 from tictactoe.algorithms.registry import ENGINES
 
 from .errors import ApiError
@@ -37,7 +37,7 @@ class PositionRequest:
     """
 
     board: Board
-    level: str
+    level: Level
     seed: int | None
     engine: str | None = None
     body: bytes = b""
@@ -60,7 +60,7 @@ def read_position_request(request: Request, endpoint: str) -> PositionRequest:
     k = body.get("k")
     if ("k" in body or k is not None) and (not isinstance(k, int) or isinstance(k, bool)):
         raise ApiError(400, f"k must be an integer, not {_show(k)}")
-    level = body.get("level", "perfect")
+    level = body.get("level", Level.PERFECT)
     if not isinstance(level, str) or level not in LEVELS:
         raise ApiError(400, f"level must be one of {', '.join(LEVELS)}, not {_show(level)}")
     seed = body.get("seed")
@@ -77,7 +77,7 @@ def read_position_request(request: Request, endpoint: str) -> PositionRequest:
         raise ApiError(400, str(error)) from None
     note(board=board.rules.key())
     # IllegalPositionError (409) goes to its registered handler as it is.
-    return PositionRequest(board=board, level=level, seed=seed, engine=engine, body=raw)
+    return PositionRequest(board=board, level=Level(level), seed=seed, engine=engine, body=raw)
 
 
 def _json_object(request: Request) -> tuple[bytes, dict[str, object]]:
