@@ -258,7 +258,7 @@ def test_a_finished_game_is_refused_in_the_same_words_everywhere(name, rows):
 def test_rules_have_one_label_for_people_and_one_key_for_stored_contracts():
     rules = Rules(5, 5, 4)
     assert rules.label() == str(rules) == "5x5 k=4"
-    # The key's bytes are a contract: cache keys, book file names, log and metrics fields.
+    # The key's bytes are a contract: cache keys, book file names, the log lines' board field.
     assert rules.key() == "5x5k4"
     assert Board(rules).text_key() == "5x5k4:...../...../...../...../....."
     assert book_path(rules).name == "book-5x5k4.json.gz"

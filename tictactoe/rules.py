@@ -100,9 +100,9 @@ class Rules:
     def key(self) -> str:
         """The rules as machines store them, ``5x5k4``: an external contract whose bytes never change.
 
-        Cache keys, the opening books' file names and the ``board`` field of log
-        lines and metrics spell the rules this way: another spelling would orphan
-        every stored entry and shipped book, and split every dashboard's series.
+        Cache keys, the opening books' file names and the ``board`` field of the
+        request log lines spell the rules this way: another spelling would orphan
+        every stored entry and shipped book, and break every query of the logs.
         """
         return f"{self.rows}x{self.cols}k{self.k}"
 
