@@ -14,7 +14,7 @@ import pytest
 
 from app import create_app
 from tests import minimax
-from tictactoe import counting
+from tictactoe.tools import counting
 
 # -- the independent oracle (tests/minimax.py), over flat 3x3 strings ------------
 # "x...o...." is the board row by row; a cell is its index in that string.

@@ -15,9 +15,9 @@ import pytest
 from app import create_app
 from bench.flood_cache import random_position
 from tictactoe import Board, Rules
-from tictactoe.pairing import MEMO_LIMIT
-from tictactoe.rules import RULES_KEPT
-from tictactoe.solver import DEFAULT_TABLE_LIMIT, Solver
+from tictactoe.game.rules import RULES_KEPT
+from tictactoe.search.pairing import MEMO_LIMIT
+from tictactoe.search.solver import DEFAULT_TABLE_LIMIT, Solver
 from web.byte_budget import ENTRY_OVERHEAD_BYTES, ByteBudget
 from web.search_slots import SOLVER_BYTES_PER_THREAD, SOLVERS_PER_THREAD, SearchSlots
 from web.traces import KEPT_NODES, KeptTraces

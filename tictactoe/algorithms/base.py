@@ -24,11 +24,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from ..board import Board, Outcome
-from ..clock import Clock, SearchTimeout
-from ..errors import GameOverError
-from ..rules import Cell
-from ..values import Value
+from ..game.board import Board, Outcome
+from ..game.clock import Clock, SearchTimeout
+from ..game.errors import GameOverError
+from ..game.rules import Cell
+from ..game.values import Value
 
 Score = int
 # The textbook's scores; ``VALUE_OF_SCORE`` turns them into the engine's ``Value``.

@@ -13,10 +13,10 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from ..game.board import Board
+from ..game.errors import GameOverError
+from ..game.rules import Cell
 from .analysis import DEFAULT_BUDGET, analyse
-from .board import Board
-from .errors import GameOverError
-from .rules import Cell
 from .solver import Solver, SolveResult
 
 LEVELS = ("easy", "medium", "perfect")
