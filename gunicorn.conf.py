@@ -12,6 +12,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # gunicorn reads
 from web.body_deadline import bound_body
 from web.config import trusted_proxies
 from web.connections_per_address import DEFAULT_CAP, ConnectionsPerAddress, cap_from_settings
+from web.gunicorn_errors import no_store_errors
 from web.logs import GunicornLogger, gunicorn_logconfig
 from web.metrics_folder import merge_exited_worker, prepare_multiprocess_dir, remove_own_dir
 
@@ -54,7 +55,8 @@ def pre_request(worker, req):
 
 
 def post_worker_init(worker):
-    """Count the worker's connections by client address, refusing those over the cap."""
+    """Mark gunicorn's own error answers no-store; count the worker's connections by client address."""
+    worker.handle_error = no_store_errors(worker.handle_error)
     if connections_per_address is not None:
         worker.handle = ConnectionsPerAddress(connections_per_address).guard(worker.handle)
 

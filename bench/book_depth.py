@@ -32,9 +32,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from sampling import sampled_levels, stone_range
 
 from tictactoe import DEFAULT_BUDGET, Board, Rules, SearchTimeout, Solver, analyse
-from tictactoe.analysis import ALWAYS_EXACT_MAX_EMPTIES, EXACT_SHARE
-from tictactoe.book import book_for
-from tictactoe.cli import parse_size
+from tictactoe.book.lookup import book_for
+from tictactoe.search.analysis import ALWAYS_EXACT_MAX_EMPTIES, EXACT_SHARE
+from tictactoe.tools.options import parse_size
 
 
 def proof_cost(board: Board, all_moves: bool, cap: float) -> tuple[float, int] | None:

@@ -75,7 +75,7 @@ from load import cold_positions  # noqa: E402
 
 from tests.servers import Gunicorn, connections_to_each_worker, wait_for_workers  # noqa: E402
 from tictactoe import Rules  # noqa: E402
-from tictactoe.notation import position_text  # noqa: E402
+from tictactoe.game.notation import position_text  # noqa: E402
 
 PLAYER_ADDRESS = "127.0.0.1"
 OTHER_ADDRESS = FLOODER_ADDRESS  # 127.0.0.2

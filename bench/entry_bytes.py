@@ -3,7 +3,7 @@
 Runs ``--searches`` seeded /analyze-like searches (every move's value, a
 1-second deadline each) of random 6x6 k=4 positions with 7 stones on one
 solver, then empties the table and each memo in turn and prints the bytes
-freed per entry.  The solver's declared figures (tictactoe/solver.py,
+freed per entry.  The solver's declared figures (tictactoe/search/solver.py,
 ``*_ENTRY_BYTES``) should be at or above these.
 
     .venv/bin/python bench/entry_bytes.py [--searches 10]
@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import contextlib
 
 from tictactoe import Board, Rules
-from tictactoe.solver import SearchTimeout, Solver
+from tictactoe.search.solver import SearchTimeout, Solver
 
 
 def main() -> None:

@@ -191,7 +191,7 @@ def flood(
 def solve_every_3x3_position(cache_dir: str) -> None:
     """Store the analysis of every unfinished 3x3 position in the file-system cache ``cache_dir``."""
     from app import create_app
-    from tictactoe.counting import reachable_positions
+    from tictactoe.tools.counting import reachable_positions
 
     client = create_app({"CACHE_DIR": cache_dir, "SEARCH_SECONDS_PER_MINUTE": "off"}).test_client()
     for board in reachable_positions():

@@ -30,8 +30,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tictactoe import DEFAULT_BUDGET, Board, Rules, Solver
-from tictactoe.cli import parse_size
-from tictactoe.levels import choose_move, quick_move
+from tictactoe.search.levels import choose_move, quick_move
+from tictactoe.tools.options import parse_size
 
 SOURCES = ("book", "proof", "threats", "heuristic")
 

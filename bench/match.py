@@ -32,9 +32,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tictactoe.arena import Standing, get_player, play_game
-from tictactoe.board import Board
-from tictactoe.rules import Cell, Rules
+from tictactoe.game.board import Board
+from tictactoe.game.rules import Cell, Rules
+from tictactoe.tools.arena import Standing, get_player, play_game
 
 OPENING_STONES = (2, 4)  # fewest and most stones of a random opening
 OPENING_RADIUS = 2  # opening stones lie within this many cells (Chebyshev) of the centre

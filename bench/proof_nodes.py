@@ -25,9 +25,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from sampling import sampled_levels, stone_range
 
 from tictactoe import Board, Rules, Solver
-from tictactoe import solver as solver_module
-from tictactoe.book import position_key
-from tictactoe.cli import parse_size
+from tictactoe.book.lookup import position_key
+from tictactoe.search import solver as solver_module
+from tictactoe.tools.options import parse_size
 
 
 class NodeCap(Exception):

@@ -16,7 +16,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tictactoe import Board, Rules
-from tictactoe.book import position_key, positions_by_stones
+from tictactoe.book.lookup import position_key
+from tictactoe.tools.book_build import positions_by_stones
 
 # Past this many positions (before symmetry) a stone count is sampled by drawing
 # random positions, not by listing its classes: 6x6 with 6 stones has about 39

@@ -26,10 +26,10 @@ import time
 
 from tests.diagrams import centred, position
 from tests.test_threats import COUNTER_FOUR, FOUR_THREE, ONE_END, THREE_THREE, VCF_3, VCF_5, VCF_7, VCF_9
-from tictactoe.board import Board
-from tictactoe.clock import SearchTimeout
-from tictactoe.rules import Bitboard, Rules
-from tictactoe.threats import ThreatSearch
+from tictactoe.game.board import Board
+from tictactoe.game.clock import SearchTimeout
+from tictactoe.game.rules import Bitboard, Rules
+from tictactoe.tactics.threats import ThreatSearch
 
 NODE_LIMIT = 3000  # nodes a random position's search may use
 RANDOM_POSITIONS = 12

@@ -51,7 +51,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from tests.servers import Gunicorn, wait_for_workers  # noqa: E402
-from tictactoe.counting import reachable_positions  # noqa: E402
+from tictactoe.tools.counting import reachable_positions  # noqa: E402
 
 WORKERS = 2
 BOOTED = "Booting worker with pid"  # gunicorn's arbiter, for every worker it starts

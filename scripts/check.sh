@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Every check CI runs, in order, stopping at the first that fails: lint, format, types, tests.
-# Settings for all four live in pyproject.toml.  Extra arguments go to pytest
+# Every check CI runs, in order, stopping at the first that fails: lint, format, types, the
+# import contracts (the engine's layers), tests.  Settings for all five live in pyproject.toml.  Extra arguments go to pytest
 # (bash scripts/check.sh tests/test_api.py -x).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,4 +13,6 @@ step() { echo "check: $*" >&2; "$@"; }
 step "$bin/ruff" check .
 step "$bin/ruff" format --check .
 step "$bin/mypy"
+# --no-cache: the whole graph takes under a second, and no cache folder is left in the checkout.
+step "$bin/lint-imports" --no-cache
 step "$bin/python" -m pytest "$@"

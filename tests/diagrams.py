@@ -6,7 +6,7 @@ Drawings smaller than the board are placed in its middle by ``centred``.
 
 from __future__ import annotations
 
-from tictactoe.board import Board
+from tictactoe.game.board import Board
 
 
 def position(rows: list[str], k: int | None = None) -> tuple[Board, set[int]]:

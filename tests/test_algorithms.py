@@ -19,9 +19,9 @@ from tictactoe.algorithms.base import INFINITY
 from tictactoe.algorithms.mcts import MonteCarloTreeSearch
 from tictactoe.algorithms.minimax import Minimax
 from tictactoe.algorithms.table import Bound, Entry, TranspositionTable
-from tictactoe.arena import play_match
-from tictactoe.counting import reachable_positions
-from tictactoe.experiments import NEGASCOUT_ON_TT, root_moves_apart
+from tictactoe.tools.arena import play_match
+from tictactoe.tools.counting import reachable_positions
+from tictactoe.tools.experiments import NEGASCOUT_ON_TT, root_moves_apart
 
 CENTRE = 4
 EXACT_ENGINES = ["minimax", "alphabeta", "alphabeta-ordered", "alphabeta-tt", "negascout", "perfect"]

@@ -14,7 +14,7 @@ import pytest
 
 from app import create_app
 from tests import minimax
-from tictactoe import counting
+from tictactoe.tools import counting
 
 # The one refusal of a finished game, whichever way it ended (tictactoe.errors.GameOverError).
 GAME_OVER = "the game is over: there is no move to make"

@@ -12,7 +12,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 ARCHITECTURE = ROOT / "docs" / "architecture.md"
 PACKAGES = ("tictactoe", "web")
-# A module is named in a table's first column as `tictactoe/board.py`.
+# A module is named in a table's first column as `tictactoe/game/board.py`.
 NAMED = re.compile(r"^\| `((?:tictactoe|web)/[\w/]+\.py|app\.py)` \|", re.MULTILINE)
 
 

@@ -11,7 +11,7 @@ import pytest
 
 from tictactoe import Rules
 from tictactoe.algorithms import UnknownEngineError
-from tictactoe.arena import get_player, play_match, player_names
+from tictactoe.tools.arena import get_player, play_match, player_names
 
 ROOT = Path(__file__).resolve().parent.parent
 CENTRE = 4

@@ -19,8 +19,8 @@ from tictactoe import (
     quick_move,
 )
 from tictactoe.algorithms.registry import ENGINES
-from tictactoe.book import book_path
-from tictactoe.deepening import deepen
+from tictactoe.book.lookup import book_path
+from tictactoe.search.deepening import deepen
 
 # (input, k, error type, words the message must contain)
 BAD_INPUTS = [

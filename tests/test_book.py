@@ -16,20 +16,16 @@ from collections.abc import Iterator
 import pytest
 
 from tictactoe import ENGINE_VERSION, Board, Rules, Solver, Source, analyse
-from tictactoe import book as book_module
-from tictactoe.book import (
-    BOOK_DIR,
-    BookFormatError,
-    book_for,
-    book_path,
+from tictactoe.book import lookup as book_module
+from tictactoe.book.lookup import BOOK_DIR, BookFormatError, book_for, book_path, load_book, position_key
+from tictactoe.tools.book_build import (
     build_book,
-    load_book,
-    position_key,
     positions_by_stones,
+    positions_games_reach,
     transposed_book,
     verify_book,
 )
-from tictactoe.cli import main
+from tictactoe.tools.cli import main
 
 SHIPPED = sorted(BOOK_DIR.glob("book-*.json.gz"))
 # Books shipped as another shipped book turned (`book transpose`): the test of
@@ -221,7 +217,7 @@ def test_no_book_is_read_at_import():
     import sys
 
     code = (
-        "import tictactoe, tictactoe.book as b; assert b._books == {}, b._books;"
+        "import tictactoe, tictactoe.book.lookup as b; assert b._books == {}, b._books;"
         " tictactoe.analyse(tictactoe.Board(tictactoe.Rules(3, 3, 3)));"
         " assert set(b._books) == {tictactoe.Rules(3, 3, 3)}"
     )
@@ -251,7 +247,7 @@ def test_the_positions_games_reach_are_those_of_games_against_the_solver(tmp_pat
                     if not child.is_over():
                         children[(child.x, child.o)] = child
             boards = list(children.values())
-    listed = {stones: set(level) for stones, level in book_module.positions_games_reach(book, 3)}
+    listed = {stones: set(level) for stones, level in positions_games_reach(book, 3)}
     assert listed == reached
     every = dict(positions_by_stones(RULES_4X4_K3, 3))
     assert len(listed[3]) < len(every[3]) and listed[3] <= set(every[3])
@@ -260,7 +256,7 @@ def test_the_positions_games_reach_are_those_of_games_against_the_solver(tmp_pat
 def test_a_build_proves_the_positions_games_reach_first(tmp_path):
     with recording_proofs() as proven:
         book = build_book(RULES_4X4_K3, 3, tmp_path / "book.json.gz", ENGINE_VERSION)
-    reached = set().union(*(level for _, level in book_module.positions_games_reach(book, 3)))
+    reached = set().union(*(level for _, level in positions_games_reach(book, 3)))
     assert sorted(proven) == sorted(book.entries) and book.max_stones == 3  # each once, all of them
     first = proven[: len(reached)]
     assert set(first) == reached, "a position games do not reach was proven before one they do"

@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from tictactoe import Board
-from tictactoe.bench import GOMOKU_MIDDLE_GAME, select_rows
-from tictactoe.cli import ProgressLine, draw_board, main, parse_board, parse_move
+from tictactoe.tools.bench import GOMOKU_MIDDLE_GAME, select_rows
+from tictactoe.tools.cli import ProgressLine, draw_board, main, parse_board, parse_move
 
 ROOT = Path(__file__).resolve().parent.parent
 # Every cell of a 3x3 board, in order: whatever the engine plays, the taken

@@ -14,7 +14,7 @@ from operator import itemgetter
 import pytest
 
 from tictactoe import Board, Rules, Symmetry
-from tictactoe.counting import (
+from tictactoe.tools.counting import (
     MAX_CELLS,
     GameCounts,
     Tally,

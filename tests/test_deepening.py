@@ -14,13 +14,13 @@ import time
 import pytest
 
 from tests.diagrams import centred, position
-from tictactoe.board import Board
-from tictactoe.deepening import WIN_SCORE, deepen, iterate
-from tictactoe.errors import GameOverError
-from tictactoe.evaluation import evaluator
-from tictactoe.rules import Rules
-from tictactoe.solver import WIN, SolveResult, solve
-from tictactoe.threats import ThreatSearch, find_win
+from tictactoe.game.board import Board
+from tictactoe.game.errors import GameOverError
+from tictactoe.game.rules import Rules
+from tictactoe.search.deepening import WIN_SCORE, deepen, iterate
+from tictactoe.search.evaluation import evaluator
+from tictactoe.search.solver import WIN, SolveResult, solve
+from tictactoe.tactics.threats import ThreatSearch, find_win
 
 FAR = 1e9  # a deadline that never comes: the depth is bounded some other way
 
@@ -118,7 +118,7 @@ def test_progress_is_reported_and_the_deadline_kept_on_a_fake_clock(monkeypatch)
             return self.now
 
     clock = FakeClock()
-    monkeypatch.setattr("tictactoe.clock.time", clock)
+    monkeypatch.setattr("tictactoe.game.clock.time", clock)
     reports = []
     board = Board.from_text(MIDDLE_GAME)
     result = deepen(board, deadline=3.0, progress=lambda nodes, seconds: reports.append((nodes, seconds)))
@@ -394,8 +394,8 @@ def test_without_forcing_the_search_is_the_one_before_move_for_move(size, moves,
 
 
 def test_the_baseline_engine_searches_without_forcing(monkeypatch):
-    from tictactoe import analysis
     from tictactoe.algorithms.perfect import Baseline, Perfect
+    from tictactoe.search import analysis
 
     seen = []
 

@@ -16,7 +16,7 @@ import random
 import pytest
 
 from app import create_app
-from tictactoe import counting
+from tictactoe.tools import counting
 from web import hot_moves
 from web.hot_moves import MAX_BODY_BYTES, HotMoves
 

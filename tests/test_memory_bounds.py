@@ -13,10 +13,11 @@ import random
 import pytest
 
 from app import create_app
+from bench.flood_cache import random_position
 from tictactoe import Board, Rules
-from tictactoe.pairing import MEMO_LIMIT
-from tictactoe.rules import RULES_KEPT
-from tictactoe.solver import DEFAULT_TABLE_LIMIT, Solver
+from tictactoe.game.rules import RULES_KEPT
+from tictactoe.search.pairing import MEMO_LIMIT
+from tictactoe.search.solver import DEFAULT_TABLE_LIMIT, Solver
 from web.byte_budget import ENTRY_OVERHEAD_BYTES, ByteBudget
 from web.search_slots import SOLVER_BYTES_PER_THREAD, SOLVERS_PER_THREAD, SearchSlots
 from web.traces import KEPT_NODES, KeptTraces
@@ -24,14 +25,7 @@ from web.traces import KEPT_NODES, KeptTraces
 
 def random_board(rules: Rules, stones: int, rng: random.Random) -> Board:
     """An unfinished position of ``stones`` random moves (seeded)."""
-    while True:
-        board = Board(rules)
-        for _ in range(stones):
-            board.play(rng.choice(board.legal_moves()))
-            if board.is_over():
-                break
-        if not board.is_over():
-            return board
+    return random_position(rng, rules.rows, rules.cols, rules.k, stones)
 
 
 def test_a_solver_without_memory_keeps_the_command_lines_limits():

@@ -15,7 +15,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from app import create_app
 from servers import Gunicorn, wait_for_workers, wait_until
 from test_workers import get, post
-from tictactoe.counting import reachable_positions
+from tictactoe.tools.counting import reachable_positions
 from web.config import ConfigError
 from web.throttled_value import ThrottledValue
 

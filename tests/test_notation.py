@@ -1,4 +1,4 @@
-"""The position text (tictactoe/notation.py): round trips, both spellings, clear refusals.
+"""The position text (tictactoe/game/notation.py): round trips, both spellings, clear refusals.
 
 x . .
 . o .    <->   "x2/1o1/3"   and   "x../.o./..."
@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from test_properties import SETTINGS, positions
 from tictactoe import Board, BoardFormatError
-from tictactoe.notation import MAX_TEXT_LENGTH, position_text, rows_from_position_text
+from tictactoe.game.notation import MAX_TEXT_LENGTH, position_text, rows_from_position_text
 
 
 @st.composite

@@ -13,7 +13,7 @@ import pytest
 
 from tests.diagrams import position
 from tictactoe import Board, Rules, Solver, Value
-from tictactoe.pairing import Pairings, lines_of
+from tictactoe.search.pairing import Pairings, lines_of
 
 # Every window o can still fill holds a pair of empty cells (disjoint pairs) that x
 # can split; x's open windows need more pairs than the empty cells can give.

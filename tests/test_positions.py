@@ -10,8 +10,8 @@ import pytest
 
 from app import create_app
 from tictactoe import Board, MoveValue, Value
-from tictactoe.analysis import exact_max_empties
-from tictactoe.notation import position_text
+from tictactoe.game.notation import position_text
+from tictactoe.search.analysis import exact_max_empties
 from web.positions import position_etag
 
 # The one refusal of a finished game, whichever way it ended (tictactoe.errors.GameOverError).

@@ -8,11 +8,11 @@ import random
 
 import pytest
 
-import tictactoe.analysis as analysis_module
-import tictactoe.solver as solver_module
+import tictactoe.search.analysis as analysis_module
+import tictactoe.search.solver as solver_module
 from tests import minimax
 from tictactoe import Board, Rules, SearchTimeout, Solver, analyse, choose_move, solve
-from tictactoe.values import Source, Value
+from tictactoe.game.values import Source, Value
 
 ALL_3X3 = sorted(minimax.reachable(3, 3, 3))
 LIVE_3X3 = [b for b in ALL_3X3 if not minimax.is_over(b, 3)]
@@ -213,7 +213,7 @@ SIX_BY_SIX_LOSS = (["o.....", "x...x.", "......", ".o.o..", "x.....", "......"],
 
 @pytest.mark.parametrize(("rows", "value"), [FIVE_BY_SIX_DRAW, SIX_BY_SIX_LOSS])
 def test_analyse_tries_the_solver_up_to_30_empty_cells_with_k_4_only(monkeypatch, rows, value):
-    monkeypatch.setattr("tictactoe.analysis.book_answer", lambda board, all_moves=False: None)
+    monkeypatch.setattr("tictactoe.search.analysis.book_answer", lambda board, all_moves=False: None)
     result = analyse(Board.from_text(rows, k=4), budget=60)
     assert (result.value, result.proven, result.source) == (value, True, Source.PROOF)
 
@@ -221,7 +221,7 @@ def test_analyse_tries_the_solver_up_to_30_empty_cells_with_k_4_only(monkeypatch
         raise AssertionError(f"the solver was tried on {rules}")
 
     # The same stones with k=5 are left to threat and heuristic search.
-    monkeypatch.setattr("tictactoe.analysis.Solver", untouchable)
+    monkeypatch.setattr("tictactoe.search.analysis.Solver", untouchable)
     assert analyse(Board.from_text(rows, k=5), budget=0.2).source == Source.HEURISTIC
 
 
@@ -250,9 +250,9 @@ def test_the_time_a_book_takes_to_read_counts_against_the_budget(monkeypatch):
             deadlines.append(deadline)
             raise SearchTimeout()
 
-    monkeypatch.setattr("tictactoe.analysis.time", clock)
-    monkeypatch.setattr("tictactoe.analysis.book_answer", slow_book)
-    monkeypatch.setattr("tictactoe.analysis.Solver", RecordingSolver)
+    monkeypatch.setattr("tictactoe.search.analysis.time", clock)
+    monkeypatch.setattr("tictactoe.search.analysis.book_answer", slow_book)
+    monkeypatch.setattr("tictactoe.search.analysis.Solver", RecordingSolver)
 
     class Deepened(Exception):
         pass
@@ -261,7 +261,7 @@ def test_the_time_a_book_takes_to_read_counts_against_the_budget(monkeypatch):
         deadlines.append(deadline)
         raise Deepened()
 
-    monkeypatch.setattr("tictactoe.analysis.deepen", recording_deepen)
+    monkeypatch.setattr("tictactoe.search.analysis.deepen", recording_deepen)
     # 4x4 k=3, 16 empty cells: the solver gets the whole budget, then the deepening what is left
     # (k=3: no threat search between them).
     with pytest.raises(Deepened):
@@ -271,7 +271,7 @@ def test_the_time_a_book_takes_to_read_counts_against_the_budget(monkeypatch):
 
 
 def test_progress_is_reported_during_a_long_solve(monkeypatch):
-    monkeypatch.setattr("tictactoe.clock.PROGRESS_SECONDS", 0.0)  # report at every tick
+    monkeypatch.setattr("tictactoe.game.clock.PROGRESS_SECONDS", 0.0)  # report at every tick
     # Ticks every 256 nodes: the pairing test proves this board in about a thousand nodes.
     monkeypatch.setattr(solver_module, "TICK_NODES", 256)
     reports = []

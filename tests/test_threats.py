@@ -15,12 +15,12 @@ import random
 import pytest
 
 from tests.diagrams import centred, position
-from tictactoe.analysis import analyse
-from tictactoe.board import Board
-from tictactoe.rules import Rules
-from tictactoe.solver import Solver
-from tictactoe.threats import ThreatSearch, examine, find_win
-from tictactoe.values import Source, Value
+from tictactoe.game.board import Board
+from tictactoe.game.rules import Rules
+from tictactoe.game.values import Source, Value
+from tictactoe.search.analysis import analyse
+from tictactoe.search.solver import Solver
+from tictactoe.tactics.threats import ThreatSearch, examine, find_win
 
 NO_DEADLINE = float("inf")
 

@@ -11,8 +11,8 @@ import random
 import pytest
 
 from tests.diagrams import position
-from tictactoe.rules import Bitboard, Geometry, Rules
-from tictactoe.windows import Windows
+from tictactoe.game.rules import Bitboard, Geometry, Rules
+from tictactoe.tactics.windows import Windows
 
 OPEN_THREE = [  # x's open three: every empty cell of the row is a four-maker that wins twice, or its win
     "o.....o",

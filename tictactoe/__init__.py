@@ -4,16 +4,14 @@ The package never imports Flask: the web app, the command line and the tests
 all use the same engine through the names below.
 """
 
-from .analysis import DEFAULT_BUDGET, analyse
-from .board import Board, O, Outcome, Symmetry, X, other
-from .errors import BoardFormatError, GameOverError, IllegalMoveError, IllegalPositionError
-from .levels import LEVELS, Decision, choose_move, pick_best, quick_move
-from .rules import MAX_SIZE, MIN_SIZE, Rules
-from .solver import DRAW, LOSS, WIN, SearchTimeout, Solver, SolveResult, solve
-from .values import Level, MoveValue, Player, Source, Status, Value
-
-# Part of every shared-cache key: bump it whenever a stored result could change.
-ENGINE_VERSION = "1"
+from .game.board import Board, O, Outcome, Symmetry, X, other
+from .game.errors import BoardFormatError, GameOverError, IllegalMoveError, IllegalPositionError
+from .game.rules import MAX_SIZE, MIN_SIZE, Rules
+from .game.values import Level, MoveValue, Player, Source, Status, Value
+from .game.version import ENGINE_VERSION
+from .search.analysis import DEFAULT_BUDGET, analyse
+from .search.levels import LEVELS, Decision, choose_move, pick_best, quick_move
+from .search.solver import DRAW, LOSS, WIN, SearchTimeout, Solver, SolveResult, solve
 
 __all__ = [
     "ENGINE_VERSION",

@@ -1,9 +1,9 @@
-"""``python -m tictactoe``: the command line (see ``tictactoe.cli``)."""
+"""``python -m tictactoe``: the command line (see ``tictactoe.tools.cli``)."""
 
 import os
 import sys
 
-from .cli import main
+from .tools.cli import main
 
 if __name__ == "__main__":
     try:

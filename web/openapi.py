@@ -15,8 +15,8 @@ from tictactoe import ENGINE_VERSION, LEVELS, MAX_SIZE, MIN_SIZE, Level, Source,
 from tictactoe.algorithms.folding import DEFAULT_CAP as FOLD_CAP
 from tictactoe.algorithms.registry import ENGINES, TRACEABLE
 from tictactoe.algorithms.trace import KINDS
-from tictactoe.notation import MAX_TEXT_LENGTH
-from tictactoe.rules import MIN_K
+from tictactoe.game.notation import MAX_TEXT_LENGTH
+from tictactoe.game.rules import MIN_K
 
 from .config import BACKENDS
 from .errors import MAX_BODY_BYTES, RETRY_AFTER_SECONDS

@@ -1,7 +1,7 @@
 """GET /position: a position as a cacheable resource (board and k in the URL).
 
 ``GET /position?board=x2/1o1/3&k=3`` answers what POST /analyze answers about
-the position (see ``tictactoe.notation`` for the text), less the fields that
+the position (see ``tictactoe.game.notation`` for the text), less the fields that
 describe one request's work (cached, nodes, ms, worker), and with ``moves``
 best first.  So one position always gets the same bytes:
 
@@ -31,7 +31,7 @@ from flask import Blueprint, Response, jsonify, request
 from werkzeug.datastructures import MultiDict
 
 from tictactoe import ENGINE_VERSION, Board, BoardFormatError
-from tictactoe.analysis import exact_max_empties
+from tictactoe.search.analysis import exact_max_empties
 
 from .answers import analysis_fields, solved
 from .cache import Answer

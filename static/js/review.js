@@ -6,7 +6,7 @@ import { cellName } from "./cells.js";
 import { moveBetween } from "./state.js";
 
 const MARK = { x: "X", o: "O" };
-// How much a result is worth to the side that gets it (the order of Value, tictactoe/values.py).
+// How much a result is worth to the side that gets it (the order of Value, tictactoe/game/values.py).
 const WORTH = { win: 2, draw: 1, loss: 0 };
 // The alternatives named in a verdict; more are counted, not listed.
 const NAMED = 3;

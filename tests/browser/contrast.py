@@ -106,11 +106,19 @@ def seen_contrast(sample: dict) -> float:
     return contrast_ratio(composite(sample["colour"], background), background)
 
 
-def lowest_contrast(page: Page, selector: str) -> tuple[float, str]:
-    """The lowest contrast among the visible elements ``selector`` matches, and that element's text.
+# Colours and opacities still on their way (a piece appearing, a scheme's colour transition)
+# are not what a person reads: wait for every finite animation and transition to end.
+TRANSITIONS_DONE = """() => Promise.all(document.getAnimations()
+  .filter((animation) => Number.isFinite(animation.effect.getComputedTiming().endTime))
+  .map((animation) => animation.finished.catch(() => null)))"""
 
-    Raises ``AssertionError`` when no visible element matches.
+
+def lowest_contrast(page: Page, selector: str) -> tuple[float, str]:
+    """The lowest contrast among the visible elements ``selector`` matches, once every transition ended.
+
+    Returns that element's text too; raises ``AssertionError`` when no visible element matches.
     """
+    page.evaluate(TRANSITIONS_DONE)
     samples = page.evaluate(SAMPLE_COLOURS, selector)
     assert samples, f"nothing visible matches {selector}"
     return min((seen_contrast(sample), sample.get("text", "")) for sample in samples)

@@ -11,7 +11,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
-from tests.browser.contrast import lowest_contrast
+from tests.browser.contrast import TRANSITIONS_DONE, lowest_contrast
 from tests.browser.helpers import wait_settled
 
 pytestmark = pytest.mark.browser
@@ -106,12 +106,6 @@ def test_the_lab_table_scrolls_sideways_from_the_keyboard(open_page, app_server)
 
 AXE = Axe()
 VIEWS = [(width, scheme) for width in (1280, 390) for scheme in SCHEMES]
-
-
-# A change of colour scheme starts the buttons' colour transitions: axe must read their end colours.
-TRANSITIONS_DONE = """() => Promise.all(document.getAnimations()
-  .filter((animation) => Number.isFinite(animation.effect.getComputedTiming().endTime))
-  .map((animation) => animation.finished.catch(() => null)))"""
 
 
 def serious_violations(page: Page) -> list[str]:

@@ -7,7 +7,7 @@
 One module per engine (``minimax``, ``alphabeta``, ``alphabeta_ordered``,
 ``alphabeta_tt``, ``negascout``, ``mcts``, ``perfect``), each with the
 pseudocode it follows, its source and what counts as a node; ``base`` holds
-what they share and ``registry`` the names.  ``tictactoe.experiments``
+what they share and ``registry`` the names.  ``tictactoe.tools.experiments``
 prints the tables of ``docs/lab.md``.
 """
 

@@ -23,8 +23,8 @@ Node: one call of the search on a position, root and finished games included.
 
 from __future__ import annotations
 
-from ..board import Board, other
-from ..rules import Cell
+from ..game.board import Board, other
+from ..game.rules import Cell
 from .alphabeta import AlphaBeta
 
 

@@ -24,10 +24,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from ..board import Board, Outcome
-from ..clock import Clock, SearchTimeout
-from ..rules import Cell
-from ..values import Value
+from ..game.board import Board, Outcome
+from ..game.clock import Clock, SearchTimeout
+from ..game.rules import Cell
+from ..game.values import Value
 
 Score = int
 # The textbook's scores; ``VALUE_OF_SCORE`` turns them into the engine's ``Value``.

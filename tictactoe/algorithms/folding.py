@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..rules import Cell
+from ..game.rules import Cell
 from .trace import CUT, HIT, KINDS, LEAF, NO_MOVE, OPEN, Trace
 
 # Nodes in one folded view: enough to see a few levels, few enough for the page.

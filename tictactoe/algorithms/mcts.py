@@ -39,8 +39,8 @@ from __future__ import annotations
 import math
 import random
 
-from ..board import Board, O, X, other
-from ..rules import Cell
+from ..game.board import Board, O, X, other
+from ..game.rules import Cell
 from .base import EngineResult, NodeClock
 
 DEFAULT_PLAYOUTS = 1000

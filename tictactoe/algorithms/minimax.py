@@ -22,8 +22,8 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from ..board import Board
-from ..rules import Cell
+from ..game.board import Board
+from ..game.rules import Cell
 from .base import BELOW_ANY_SCORE, EngineResult, NodeClock, Score, depth_first_result, utility
 from .trace import EXACT, LEAF, Tracer
 

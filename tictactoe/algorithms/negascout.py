@@ -50,8 +50,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..board import Board
-from ..rules import Cell
+from ..game.board import Board
+from ..game.rules import Cell
 from .alphabeta import AlphaBeta, Search
 from .base import Score
 from .minimax import row_major

@@ -3,7 +3,7 @@
 Not a textbook algorithm but all of them at once: negamax alpha-beta with
 distance-to-end scores, a transposition table keyed by the symmetry class,
 win/block detection, bounds from the empty cells, Erdos-Selfridge draws and
-null windows (see ``tictactoe.solver``).  Within the deadline it proves the
+null windows (see ``tictactoe.search.solver``).  Within the deadline it proves the
 position; past it (big boards) it returns the heuristic deepening's best move,
 unproven.  Node: one call of the solver's (or the deepening's) negamax.
 """
@@ -13,10 +13,10 @@ from __future__ import annotations
 import random
 import time
 
-from ..analysis import analyse
-from ..board import Board
-from ..console import cell_label
-from ..levels import pick_best
+from ..game.board import Board
+from ..game.notation import cell_label
+from ..search.analysis import analyse
+from ..search.levels import pick_best
 from .base import EngineResult
 
 # With a deadline already past, the analysis still gets this long, so that it

@@ -28,7 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from ..board import Board
+from ..game.board import Board
 from .base import Score
 
 

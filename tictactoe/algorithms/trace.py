@@ -26,9 +26,9 @@ from array import array
 from collections.abc import Sequence
 from typing import Protocol
 
-from ..board import Board
-from ..clock import SearchTimeout
-from ..rules import Cell
+from ..game.board import Board
+from ..game.clock import SearchTimeout
+from ..game.rules import Cell
 from .base import INFINITY, EngineResult, Score
 
 # How a node ended.  The codes are bytes in ``Trace.kinds``; KINDS names them.

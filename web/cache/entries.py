@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import TypeGuard
 
 from tictactoe import ENGINE_VERSION, Board, MoveValue, SolveResult, Source, Value
-from tictactoe.rules import Cell
+from tictactoe.game.rules import Cell
 
 # 2: entries are signed (web/signing.py); 3: they say how the result is known.
 # An entry of another format is invalid: it is ignored, counted and replaced.

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from flask import Flask
 
 from tictactoe import Board, SolveResult, Symmetry
-from tictactoe.analysis import exact_max_empties
+from tictactoe.search.analysis import exact_max_empties
 
 from ..byte_budget import ByteBudget
 from ..config import Settings

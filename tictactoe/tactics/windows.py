@@ -21,7 +21,7 @@ stones, not for the board.
 
 from __future__ import annotations
 
-from .rules import Bitboard, Rules, per_rules
+from ..game.rules import Bitboard, Rules, per_rules
 
 
 @per_rules

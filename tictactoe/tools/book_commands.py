@@ -17,21 +17,12 @@ import time
 from pathlib import Path
 from typing import TextIO
 
-from . import ENGINE_VERSION
-from .book import (
-    Book,
-    BookFormatError,
-    BuildProgress,
-    book_path,
-    build_book,
-    load_book,
-    save_book,
-    transposed_book,
-    verify_book,
-)
-from .cli import UsageError, add_size_options, positive_count, rules_from
+from ..book.lookup import Book, BookFormatError, book_path, load_book, save_book
+from ..game.rules import Rules
+from ..game.version import ENGINE_VERSION
+from .book_build import BuildProgress, build_book, transposed_book, verify_book
 from .console import format_seconds
-from .rules import Rules
+from .options import UsageError, add_size_options, positive_count, rules_from
 
 EXIT_MISMATCH = 1
 PROGRESS_EVERY = 2.0  # seconds between progress lines

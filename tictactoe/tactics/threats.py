@@ -49,9 +49,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .board import Board
-from .clock import Clock, SearchTimeout
-from .rules import Bitboard, Cell, Rules, one_bits, per_rules
+from ..game.board import Board
+from ..game.clock import Clock, SearchTimeout
+from ..game.rules import Bitboard, Cell, Rules, one_bits, per_rules
 from .windows import Windows
 
 # VCF sequences are narrow (every reply forced): this many fours cost little.

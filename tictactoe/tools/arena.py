@@ -20,12 +20,12 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from .algorithms import ENGINES, Engine, EngineResult, UnknownEngineError
-from .algorithms.perfect import Baseline
-from .board import Board
-from .levels import quick_move
-from .rules import Cell, Rules
-from .values import Level
+from ..algorithms import ENGINES, Engine, EngineResult, UnknownEngineError
+from ..algorithms.perfect import Baseline
+from ..game.board import Board
+from ..game.rules import Cell, Rules
+from ..game.values import Level
+from ..search.levels import quick_move
 
 LEVEL_PLAYERS = (Level.EASY, Level.MEDIUM)
 # Players of the arena only (not of the lab): they measure the production engine.

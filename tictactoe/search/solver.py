@@ -23,7 +23,7 @@ What makes it fast, each one a cut in the tree:
   on its next turn, nor less than a loss on the opponent's second;
 - early draws: a side with no line left that it could still complete cannot
   win, which caps (or floors) the score at 0 - both sides, and it is a draw;
-- pairing strategies (``tictactoe.pairing``): a side whose every open window
+- pairing strategies (``tictactoe.search.pairing``): a side whose every open window
   holds a whole pair of empty cells cannot win, the other side splitting each
   pair; and a move that leaves the opponent such a pairing holds the draw, so
   it cuts off at once where a draw is enough;
@@ -45,17 +45,16 @@ from __future__ import annotations
 import functools
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from functools import partial
 from operator import add
 from typing import TypeVar
 
-from .board import Board
-from .clock import Clock, Progress, SearchTimeout
+from ..game.board import Board
+from ..game.clock import Clock, Progress, SearchTimeout
+from ..game.rules import Bitboard, Cell, Rules, per_rules
+from ..game.values import MoveValue, SolveResult, Value, score_to_value
 from .pairing import MEMO_LIMIT as PAIRING_MEMO_LIMIT
 from .pairing import Pairings
-from .rules import Bitboard, Cell, Rules, per_rules
-from .values import MoveValue, Source, Value
 
 # Short names kept for importers; they are the Value members themselves.
 WIN, DRAW, LOSS = Value.WIN, Value.DRAW, Value.LOSS
@@ -98,41 +97,6 @@ Side = tuple[list[Move], dict[Bitboard, list[Move]]]
 # negamax(me, opp, keys, my_side, opp_side, empties, alpha, beta) -> score for ``me``.
 Search = Callable[[Bitboard, Bitboard, tuple[int, ...], Side, Side, int, int, int], int]
 _T = TypeVar("_T")
-
-
-@dataclass
-class SolveResult:
-    """The answer of a search, for the side to move in the searched position.
-
-    ``value`` and ``plies`` are set only when ``proven``; an unproven result
-    (the budget ran out) still has ``best_moves`` (the best move found first)
-    and the ``depth`` its heuristic search reached.  ``source`` says how the
-    answer is known (a proof, the book, a threat sequence, or a heuristic search).
-    """
-
-    value: Value | None
-    plies: int | None
-    best_moves: list[Cell]
-    nodes: int
-    seconds: float
-    proven: bool
-    move_values: dict[Cell, MoveValue] | None = None
-    depth: int | None = None
-    score: int | None = field(default=None, repr=False)
-    source: Source = Source.PROOF
-
-
-def score_to_value(score: int, empties: int) -> MoveValue:
-    """Turn a score of a position with ``empties`` empty cells into its value and plies.
-
-    A higher score is a higher ``MoveValue.rank()``: comparing scores is
-    comparing ranks, which is how the search orders moves.
-    """
-    if score > 0:
-        return MoveValue(Value.WIN, empties - score + 1)
-    if score < 0:
-        return MoveValue(Value.LOSS, empties + score + 1)
-    return MoveValue(Value.DRAW, empties)
 
 
 class Solver:

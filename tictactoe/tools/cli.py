@@ -11,7 +11,7 @@
 Cells are shown and read the way people name them: the column as a letter and
 the row as a number counted from 1 at the top (``b2``; ``a1`` is the top-left
 cell), or ``row col`` counted from 1.  The API counts rows and columns from 0,
-so the CLI's ``b2`` is the API's row 1, col 1 (see ``tictactoe.console``)::
+so the CLI's ``b2`` is the API's row 1, col 1 (see ``tictactoe.tools.console``)::
 
         a b c
      1  x . .       x is on a1 = "1 1" (API row 0, col 0); o is on b2 = "2 2"
@@ -32,14 +32,19 @@ from collections.abc import Callable, Sequence
 from contextlib import redirect_stderr, redirect_stdout
 from typing import TextIO
 
-from . import ENGINE_VERSION
-from .algorithms import UnknownEngineError
-from .analysis import DEFAULT_BUDGET, analyse
+from ..algorithms import UnknownEngineError
+from ..game.board import Board
+from ..game.errors import BoardFormatError, IllegalPositionError
+from ..game.notation import COLUMN_LETTERS, ROW_SEPARATOR
+from ..game.rules import Cell
+from ..game.version import ENGINE_VERSION
+from ..search.analysis import analyse
+from ..search.levels import LEVELS, Decision, choose_move
+from ..search.solver import Solver, SolveResult
 from .arena import Game, Match, play_match, player_names
 from .bench import run_bench
-from .board import Board
+from .book_commands import add_book_parser, cmd_book
 from .console import (
-    COLUMN_LETTERS,
     COORDINATES_NOTE,
     VALUE_LETTERS,
     Column,
@@ -59,21 +64,20 @@ from .counting import (
     count_positions,
     game_tree_nodes,
 )
-from .errors import BoardFormatError, IllegalPositionError
-from .levels import LEVELS, Decision, choose_move
-from .notation import ROW_SEPARATOR
-from .rules import Cell, Rules
-from .solver import Solver, SolveResult
+from .options import (
+    K_HELP,
+    UsageError,
+    add_game_options,
+    add_size_options,
+    positive_count,
+    positive_seconds,
+    rules_from,
+)
 
 EXIT_OK = 0
 EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130  # the shell's convention for a SIGINT
 QUIT_WORDS = ("q", "quit", "exit")
-K_HELP = "stones in a row to win (default: 3 on 3x3, else the smallest of rows, cols and 5)"
-
-
-class UsageError(Exception):
-    """The user's input (a board, a size, an option) cannot be used; the message says why."""
 
 
 # -- reading cells, boards and options --------------------------------------------
@@ -124,55 +128,6 @@ def parse_board(rows: Sequence[str], k: int | None) -> Board:
         return Board.from_position_text(ROW_SEPARATOR.join(rows), k=k)
     except (BoardFormatError, IllegalPositionError) as error:
         raise UsageError(f"bad board: {error}") from None
-
-
-def parse_size(text: str) -> tuple[int, int]:
-    """``RxC`` (``3x4``) as (rows, cols), for argparse; raises ``ArgumentTypeError``."""
-    match = re.fullmatch(r"\s*(\d+)\s*[xX*]\s*(\d+)\s*", text)
-    if not match:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a size: write rows x cols, like 3x4")
-    return int(match[1]), int(match[2])
-
-
-def positive_seconds(text: str) -> float:
-    """A budget in seconds, for argparse; raises ``ArgumentTypeError`` unless it is > 0."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"the budget must be more than 0 seconds, not {text}")
-    return value
-
-
-def positive_count(text: str) -> int:
-    """A whole number of at least 1, for argparse; raises ``ArgumentTypeError`` otherwise."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
-    return value
-
-
-def rules_from(args: argparse.Namespace) -> Rules:
-    """The rules from ``--size``/``--rows``/``--cols``/``--k``; raises ``UsageError``."""
-    size_rows, size_cols = args.size or (None, None)
-    for name, given, from_size in (("rows", args.rows, size_rows), ("cols", args.cols, size_cols)):
-        if given is not None and from_size is not None and given != from_size:
-            raise UsageError(f"--size {size_rows}x{size_cols} and --{name} {given} disagree")
-    rows = _first_given(args.rows, size_rows, default=3)
-    cols = _first_given(args.cols, size_cols, default=3)
-    try:
-        k = args.k if args.k is not None else Rules.default_k(rows, cols)
-        return Rules(rows, cols, k)
-    except BoardFormatError as error:
-        raise UsageError(str(error)) from None
-
-
-def _first_given(*values: int | None, default: int) -> int:
-    return next((value for value in values if value is not None), default)
 
 
 # -- play ------------------------------------------------------------------------------
@@ -360,7 +315,7 @@ def cmd_stats(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_bench(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    """Run the benchmark rows (see ``tictactoe.bench``)."""
+    """Run the benchmark rows (see ``tictactoe.tools.bench``)."""
     try:
         run_bench(out, err, quick=args.quick, only=args.only)
     except ValueError as error:
@@ -442,36 +397,7 @@ def cmd_arena(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return EXIT_OK
 
 
-# -- book ------------------------------------------------------------------------------
-
-
-def cmd_book(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    """Build or verify an opening book (see ``tictactoe.book_commands``)."""
-    from .book_commands import cmd_book as run_book_command
-
-    return run_book_command(args, out, err)
-
-
 # -- the parser and main -----------------------------------------------------------------
-
-
-def add_size_options(parser: argparse.ArgumentParser) -> None:
-    """--size RxC, --rows, --cols and --k (default 3x3; k from ``Rules.default_k``)."""
-    parser.add_argument("--size", type=parse_size, metavar="RxC", help="board size, like 3x4")
-    parser.add_argument("--rows", type=int, help="number of rows (default 3)")
-    parser.add_argument("--cols", type=int, help="number of columns (default 3)")
-    parser.add_argument("--k", type=int, help=K_HELP)
-
-
-def add_game_options(parser: argparse.ArgumentParser) -> None:
-    """--seed and --budget, for the commands where the engine plays."""
-    parser.add_argument("--seed", type=int, help="seed for the engine's random choices")
-    parser.add_argument(
-        "--budget",
-        type=positive_seconds,
-        default=DEFAULT_BUDGET,
-        help=f"seconds the engine may think per move (default {DEFAULT_BUDGET})",
-    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -535,9 +461,6 @@ def build_parser() -> argparse.ArgumentParser:
     arena.add_argument("--games", type=positive_count, default=10, help="number of games (default 10)")
     add_size_options(arena)
     add_game_options(arena)
-
-    # Imported here: the book commands use this module's option helpers.
-    from .book_commands import add_book_parser
 
     add_book_parser(commands)
     return parser

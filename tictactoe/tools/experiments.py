@@ -1,4 +1,4 @@
-"""The lab's two experiments, reproducible: ``python -m tictactoe.experiments``.
+"""The lab's two experiments, reproducible: ``python -m tictactoe.tools.experiments``.
 
 (a) every engine's first move on the empty 3x3 board, (b) its reply after X
 takes the centre: move, value, nodes, leaves and time, beside the figures the
@@ -15,15 +15,15 @@ import sys
 from dataclasses import dataclass
 from typing import TextIO
 
-from .algorithms.alphabeta_ordered import ordered_moves
-from .algorithms.base import Engine
-from .algorithms.negascout import NegaScout
-from .algorithms.registry import ENGINES, get_engine
-from .algorithms.table import TranspositionTable
-from .board import Board
-from .console import cell_label
+from ..algorithms.alphabeta_ordered import ordered_moves
+from ..algorithms.base import Engine
+from ..algorithms.negascout import NegaScout
+from ..algorithms.registry import ENGINES, get_engine
+from ..algorithms.table import TranspositionTable
+from ..game.board import Board
+from ..game.notation import cell_label
+from ..game.rules import Cell
 from .counting import reachable_positions
-from .rules import Cell
 
 CENTRE = 4
 

@@ -30,8 +30,8 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
-from .board import Board, O, Outcome, X
-from .rules import Bitboard, Rules
+from ..game.board import Board, O, Outcome, X
+from ..game.rules import Bitboard, Rules
 
 TIC_TAC_TOE = Rules(3, 3, 3)
 MAX_CELLS = 12

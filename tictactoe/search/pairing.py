@@ -35,7 +35,7 @@ from __future__ import annotations
 import functools
 import operator
 
-from .rules import Bitboard, Rules, one_bits, per_rules
+from ..game.rules import Bitboard, Rules, one_bits, per_rules
 
 # The most choices kept for one line (the fewest cells first): more only make failures slower.
 MAX_OPTIONS = 12

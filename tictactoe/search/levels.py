@@ -13,12 +13,12 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from ..game.board import Board
+from ..game.errors import GameOverError
+from ..game.rules import Cell
+from ..game.values import Level
 from .analysis import DEFAULT_BUDGET, analyse
-from .board import Board
-from .errors import GameOverError
-from .rules import Cell
 from .solver import Solver, SolveResult
-from .values import Level
 
 # Every level, weakest first: what the API, the pages and the command line accept.
 LEVELS = tuple(Level)

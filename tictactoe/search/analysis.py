@@ -1,6 +1,6 @@
 """Analyse a position within a time budget: a proof when there is time, else the best guess.
 
-Positions in the opening book of their rules (``tictactoe.book``) are
+Positions in the opening book of their rules (``tictactoe.book.lookup``) are
 answered from it at once.  Otherwise the exact solver gets the first try.
 When the budget runs out before it finishes (or the board is far too big for
 it to finish), iterative deepening
@@ -21,13 +21,13 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from .board import Board
-from .book import book_answer
+from ..book.lookup import book_answer
+from ..game.board import Board
+from ..game.rules import Rules
+from ..game.values import MoveValue, Source, Value
+from ..tactics.threats import Tactics, examine
 from .deepening import deepen
-from .rules import Rules
 from .solver import SearchTimeout, Solver, SolveResult
-from .threats import Tactics, examine
-from .values import MoveValue, Source, Value
 
 DEFAULT_BUDGET = 1.0
 # Boards with more empty cells than this are not given to the exact solver at
@@ -49,7 +49,7 @@ EXACT_SHARE = 0.8
 # Boards this small are always proven quickly: the solver gets the whole budget.
 ALWAYS_EXACT_MAX_EMPTIES = 16
 THREAT_MIN_K = 4  # below this, "fours" and "threes" are not a game's tactics
-# Threes too in the threat search?  Yes since it keeps window counts (tictactoe/windows.py,
+# Threes too in the threat search?  Yes since it keeps window counts (tictactoe/tactics/windows.py,
 # about 3x the nodes a second): on 15x15 it then scored at least level with the baseline
 # and lasted longer as o, where the slower VCT search had cost the heuristic search the
 # plies that decide games and lost (docs/benchmarks.md).

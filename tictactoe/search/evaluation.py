@@ -49,7 +49,7 @@ The same counts, per direction on the plain board, rank candidate moves
 
 from __future__ import annotations
 
-from .rules import Bitboard, Cell, Rules, per_rules
+from ..game.rules import Bitboard, Cell, Rules, per_rules
 
 # A window missing r stones weighs FACTOR ** (WEIGHTED_MISSING - r): each stone
 # nearer to a line multiplies its worth, and windows that far from k weigh 1.

@@ -4,20 +4,24 @@ Every layer speaks these words: the solver, the lab's engines, the web layer
 and the JSON it answers with.  The enums are ``StrEnum``: a member *is* its
 string (``Value.WIN == "win"``), so it goes into JSON as is, byte for byte
 the string the API spoke before the enum existed.
+``SolveResult`` is a search's answer in these words, and ``score_to_value``
+reads a score of the solver's scale (a book entry's too) as one.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Literal
+
+from .rules import Cell
 
 # A side: x always moves first.
 Player = Literal["x", "o"]
 
 
 class Level(StrEnum):
-    """How strongly the engine plays (``tictactoe.levels`` says how each one chooses)."""
+    """How strongly the engine plays (``tictactoe.search.levels`` says how each one chooses)."""
 
     EASY = "easy"
     MEDIUM = "medium"
@@ -77,4 +81,39 @@ class MoveValue:
         return (0, self.plies)
 
 
-__all__ = ["Player", "Level", "Status", "Value", "Source", "MoveValue"]
+@dataclass
+class SolveResult:
+    """The answer of a search, for the side to move in the searched position.
+
+    ``value`` and ``plies`` are set only when ``proven``; an unproven result
+    (the budget ran out) still has ``best_moves`` (the best move found first)
+    and the ``depth`` its heuristic search reached.  ``source`` says how the
+    answer is known (a proof, the book, a threat sequence, or a heuristic search).
+    """
+
+    value: Value | None
+    plies: int | None
+    best_moves: list[Cell]
+    nodes: int
+    seconds: float
+    proven: bool
+    move_values: dict[Cell, MoveValue] | None = None
+    depth: int | None = None
+    score: int | None = field(default=None, repr=False)
+    source: Source = Source.PROOF
+
+
+def score_to_value(score: int, empties: int) -> MoveValue:
+    """Turn a score of a position with ``empties`` empty cells into its value and plies.
+
+    A higher score is a higher ``MoveValue.rank()``: comparing scores is
+    comparing ranks, which is how the search orders moves.
+    """
+    if score > 0:
+        return MoveValue(Value.WIN, empties - score + 1)
+    if score < 0:
+        return MoveValue(Value.LOSS, empties + score + 1)
+    return MoveValue(Value.DRAW, empties)
+
+
+__all__ = ["Player", "Level", "Status", "Value", "Source", "MoveValue", "SolveResult", "score_to_value"]

@@ -26,9 +26,11 @@ import re
 from collections.abc import Sequence
 
 from .errors import BoardFormatError
-from .rules import MAX_SIZE
+from .rules import MAX_SIZE, Cell, Rules
 
 ROW_SEPARATOR = "/"
+# A cell's column letter (the ``b`` of ``b2``), for every column a board can have.
+COLUMN_LETTERS = "abcdefghijklmnopqrstuvwxyz"[:MAX_SIZE]
 # The longest text of a 15x15 board: 225 cells written one by one and 14 separators.
 MAX_TEXT_LENGTH = MAX_SIZE * MAX_SIZE + MAX_SIZE - 1
 _TOKEN = re.compile(r"[xXoO.]|[1-9][0-9]*|.", re.DOTALL)
@@ -88,3 +90,9 @@ def _row(part: str, index: int) -> str:
 def position_text(rows: Sequence[str]) -> str:
     """The normal form of a board's rows: lower-case stones, each run of empty cells as a number."""
     return ROW_SEPARATOR.join(re.sub(r"\.+", lambda run: str(len(run.group())), row.lower()) for row in rows)
+
+
+def cell_label(rules: Rules, cell: Cell) -> str:
+    """The short human name of a cell: column letter, then row counted from 1 (``b2``)."""
+    row, col = rules.row_col(cell)
+    return f"{COLUMN_LETTERS[col]}{row + 1}"

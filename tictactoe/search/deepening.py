@@ -52,14 +52,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from .board import Board
-from .clock import Clock, Progress, SearchTimeout
-from .errors import GameOverError
+from ..game.board import Board
+from ..game.clock import Clock, Progress, SearchTimeout
+from ..game.errors import GameOverError
+from ..game.rules import Bitboard, Cell, one_bits
+from ..game.values import Source
+from ..tactics.windows import Windows
 from .evaluation import evaluator
-from .rules import Bitboard, Cell, one_bits
 from .solver import SolveResult
-from .values import Source
-from .windows import Windows
 
 WIN_SCORE = 1 << 40  # beyond any evaluation; a score at or past it is a forced result
 INFINITY = 1 << 50

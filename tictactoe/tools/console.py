@@ -1,11 +1,14 @@
 """The console's words for the engine's things: cell names, boards, results, tables, progress.
 
 Shared by the command line (``cli``), the benchmarks (``bench``) and the lab's
-experiments, so that none of them imports another.
+experiments.  The command line is the one front end: it runs the benchmarks,
+the arena and the book commands, and none of them imports it back (the
+import-linter contracts in pyproject.toml hold both).
 
-Cells are named the way people name them, the project's one coordinate
-language: the column as a letter and the row as a number counted from 1 at
-the top, so ``a1`` is the top-left cell.  The API's ``row`` and ``col`` count
+Cells are named the way people name them (``cell_label``, in
+``tictactoe.game.notation``), the project's one coordinate language: the
+column as a letter and the row as a number counted from 1 at the top, so
+``a1`` is the top-left cell.  The API's ``row`` and ``col`` count
 from 0, so ``b2`` is row 1, col 1 there::
 
         a b c
@@ -19,12 +22,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TextIO
 
-from .board import Board
-from .rules import MAX_SIZE, Cell, Rules
-from .solver import SolveResult
-from .values import Value
+from ..game.board import Board
+from ..game.notation import COLUMN_LETTERS, cell_label
+from ..game.rules import Cell, Rules
+from ..game.values import Value
+from ..search.solver import SolveResult
 
-COLUMN_LETTERS = "abcdefghijklmnopqrstuvwxyz"[:MAX_SIZE]
 # One letter per value, for grids too narrow for the word.
 VALUE_LETTERS = {Value.WIN: "W", Value.DRAW: "D", Value.LOSS: "L"}
 # A search shorter than this shows no progress at all; a longer one shows a
@@ -39,12 +42,6 @@ COORDINATES_NOTE = (
 
 
 # -- cells and boards ------------------------------------------------------------
-
-
-def cell_label(rules: Rules, cell: Cell) -> str:
-    """The short human name of a cell: column letter, then row counted from 1 (``b2``)."""
-    row, col = rules.row_col(cell)
-    return f"{COLUMN_LETTERS[col]}{row + 1}"
 
 
 def describe_cell(rules: Rules, cell: Cell) -> str:

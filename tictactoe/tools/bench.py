@@ -19,16 +19,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TextIO
 
-from . import ENGINE_VERSION
-from .analysis import analyse
-from .board import Board
-from .clock import Progress
-from .console import Column, ProgressLine, Table, cell_label, format_seconds, outcome_text
+from ..game.board import Board
+from ..game.clock import Progress
+from ..game.notation import cell_label
+from ..game.rules import Rules
+from ..game.values import Level, Value
+from ..game.version import ENGINE_VERSION
+from ..search.analysis import analyse
+from ..search.levels import choose_move
+from ..search.solver import Solver, solve
+from .console import Column, ProgressLine, Table, format_seconds, outcome_text
 from .counting import reachable_positions
-from .levels import choose_move
-from .rules import Rules
-from .solver import Solver, solve
-from .values import Level, Value
 
 # A freestyle-gomoku middle game (from a game of the engine against itself,
 # the first 6 stones random near the centre): 10 stones each, x to move, no
