@@ -166,6 +166,16 @@ class Row:
         return sum(run[key] for run in self.runs) / len(self.runs)
 
 
+def limit_off(root: Path) -> dict[str, str]:
+    """The setting that switches checkout ``root``'s per-client limit off.
+
+    SEARCH_SECONDS_PER_MINUTE, or SEARCH_RATE_LIMIT in a checkout older than it
+    (today's app refuses to start with the old name set).
+    """
+    current = "SEARCH_SECONDS_PER_MINUTE" in (root / "web" / "config.py").read_text()
+    return {"SEARCH_SECONDS_PER_MINUTE" if current else "SEARCH_RATE_LIMIT": "off"}
+
+
 def fill(server: Gunicorn, bodies: list[str]) -> None:
     """Post every body once: the cache then holds every position."""
     wait_for_workers(server.url, WORKERS)
@@ -229,13 +239,7 @@ def main(argv: list[str] | None = None) -> int:
                         workers=WORKERS,
                         root=root,
                         config=root / "gunicorn.conf.py",
-                        # The other checkout may be older than SEARCH_SECONDS_PER_MINUTE: its
-                        # limit's setting was SEARCH_RATE_LIMIT (which today's app refuses).
-                        env={
-                            "CACHE_DIR": str(folder / "cache-compare"),
-                            "SEARCH_SECONDS_PER_MINUTE": "off",
-                            "SEARCH_RATE_LIMIT": "off",
-                        },
+                        env={"CACHE_DIR": str(folder / "cache-compare"), **limit_off(root)},
                     ),
                     folder / "compare.log",
                 )
