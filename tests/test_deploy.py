@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import importlib.metadata
 import json
 import re
 import secrets
+import subprocess
+import sys
 
 import pytest
 import yaml
@@ -91,3 +94,31 @@ def test_render_blueprint_runs_the_procfile_command_and_checks_a_real_health_pat
     assert service["buildCommand"] == "pip install -r requirements.txt"
     health = create_app({"CACHE_TYPE": "null"}).test_client().get(service["healthCheckPath"])
     assert health.status_code == 200 and health.get_json()["status"] == "ok"
+
+
+# What a Python process holds before it imports anything of ours (site's .pth hooks included).
+LOADED_AT_START = "import json, sys; print(json.dumps(sorted({name.split('.')[0] for name in sys.modules})))"
+
+
+def top_level_modules(code: str) -> set[str]:
+    """The top-level modules a fresh interpreter holds after running ``code``, from the project's root."""
+    command = [sys.executable, "-c", f"{code}\n{LOADED_AT_START}"]
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=True)
+    return set(json.loads(done.stdout.splitlines()[-1]))
+
+
+def test_the_runtime_lock_holds_every_package_the_served_app_imports():
+    # What the README's run command and the Procfile's serve: the app, under gunicorn's gevent
+    # worker (gunicorn.conf.py), installed from requirements.txt alone.  A package that only a
+    # dev dependency pulls in would pass every other test and fail a fresh deploy.
+    served = top_level_modules("import app, gunicorn.workers.ggevent") - top_level_modules("")
+    distributions = importlib.metadata.packages_distributions()
+    needed = {canonical(name) for module in served for name in distributions.get(module, [])}
+    lock = (ROOT / "requirements.txt").read_text()
+    locked = {canonical(name) for name in re.findall(r"^([A-Za-z0-9_.-]+)==", lock, re.MULTILINE)}
+    assert needed and needed <= locked, sorted(needed - locked)
+
+
+def canonical(name: str) -> str:
+    """A distribution's name as pip compares them (PEP 503)."""
+    return re.sub(r"[-_.]+", "-", name).lower()
