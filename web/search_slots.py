@@ -25,7 +25,6 @@ from __future__ import annotations
 import random
 import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Protocol
@@ -34,6 +33,7 @@ from tictactoe import Board, Rules, Solver, SolveResult, analyse
 from tictactoe.algorithms.base import Engine as TeachingEngine
 from tictactoe.algorithms.base import EngineResult
 from tictactoe.algorithms.trace import Trace, Traceable, trace_search
+from tictactoe.game.lru import BoundedLRU
 
 from .offload import off_event_loop
 
@@ -176,18 +176,21 @@ class SearchSlots:
 
     def solvers(self) -> list[Solver]:
         """This thread's warm solvers, the least recently used first."""
-        return list(getattr(self._local, "solvers", {}).values())
+        return self._thread_solvers().values()
 
     def _solver(self, rules: Rules) -> Solver:
         """This thread's solver for ``rules``, made on first use (the least recent dropped)."""
-        solvers = getattr(self._local, "solvers", None)
-        if solvers is None:
-            solvers = self._local.solvers = OrderedDict()
+        solvers = self._thread_solvers()
         solver = solvers.get(rules)
         if solver is None:
             memory = SOLVER_BYTES_PER_THREAD // SOLVERS_PER_THREAD
-            solver = solvers[rules] = Solver(rules, table_limit=self.table_limit, memory=memory)
-            while len(solvers) > SOLVERS_PER_THREAD:
-                solvers.popitem(last=False)
-        solvers.move_to_end(rules)
+            solver = Solver(rules, table_limit=self.table_limit, memory=memory)
+            solvers.put(rules, solver)
         return solver
+
+    def _thread_solvers(self) -> BoundedLRU[Rules, Solver]:
+        """This thread's solvers by rules, made on first use."""
+        solvers: BoundedLRU[Rules, Solver] | None = getattr(self._local, "solvers", None)
+        if solvers is None:
+            solvers = self._local.solvers = BoundedLRU(SOLVERS_PER_THREAD)
+        return solvers

@@ -19,8 +19,6 @@ branch of one search runs it once.
 from __future__ import annotations
 
 import math
-import threading
-from collections import OrderedDict
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
@@ -29,6 +27,7 @@ from tictactoe.algorithms.base import EngineResult
 from tictactoe.algorithms.folding import DEFAULT_CAP, ShownNode, fold
 from tictactoe.algorithms.registry import TRACEABLE
 from tictactoe.algorithms.trace import CUT, HIT, Trace
+from tictactoe.game.lru import BoundedLRU
 
 from .answers import solved
 from .errors import TRACES_BLUEPRINT, ApiError
@@ -50,38 +49,24 @@ FINISHED_MAX_AGE = 86_400  # a finished trace never changes (for one engine vers
 Key = tuple[str, int, int, int, int, int]
 
 
-class KeptTraces:
+def _nodes(found: tuple[EngineResult, Trace]) -> int:
+    """A kept search's weight: its trace's nodes."""
+    return len(found[1])
+
+
+class KeptTraces(BoundedLRU[Key, tuple[EngineResult, Trace]]):
     """The last ``KEPT_TRACES`` traced searches of one app in this worker, by engine and position.
 
-    Fewer when their nodes together would be more than ``KEPT_NODES``.
+    Fewer when their nodes together would be more than ``KEPT_NODES``; the
+    newest is always kept (no trace has more than ``MAX_TRACE_NODES`` nodes).
     """
 
     def __init__(self) -> None:
-        self._kept: OrderedDict[Key, tuple[EngineResult, Trace]] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key: Key) -> tuple[EngineResult, Trace] | None:
-        """The kept search, now the most recent; None when it is not kept."""
-        with self._lock:
-            found = self._kept.get(key)
-            if found is not None:
-                self._kept.move_to_end(key)
-            return found
-
-    def put(self, key: Key, found: tuple[EngineResult, Trace]) -> None:
-        """Keep a search, dropping the least recent beyond ``KEPT_TRACES`` searches or ``KEPT_NODES`` nodes.
-
-        The newest is always kept (no trace has more than ``MAX_TRACE_NODES`` nodes).
-        """
-        with self._lock:
-            self._kept[key] = found
-            self._kept.move_to_end(key)
-            while len(self._kept) > KEPT_TRACES or (len(self._kept) > 1 and self.nodes() > KEPT_NODES):
-                self._kept.popitem(last=False)
+        super().__init__(KEPT_TRACES, weigh=_nodes, max_weight=KEPT_NODES)
 
     def nodes(self) -> int:
         """The nodes of the kept traces together."""
-        return sum(len(trace) for _, trace in self._kept.values())
+        return self.weight
 
 
 @bp.get("/trace")
