@@ -12,15 +12,12 @@ import re
 import pytest
 from playwright.sync_api import Page, Request, Route, expect
 
-from tests.browser.helpers import cell_name, post_json, wait_settled
+from tests.browser.helpers import cell_name, post_json, read_board, wait_settled
 from tests.servers import Gunicorn
 
 pytestmark = pytest.mark.browser
 
-# The one setting of a server whose limit refuses a client's second search with a 429 (one search a
-# minute, so Retry-After is about 60 s).  When the limit counts seconds of search instead, this line
-# becomes {"SEARCH_SECONDS_PER_MINUTE": "<a tiny float>"}.
-# A quarter second of search a minute, searches of half a second: the test spends the
+# The limited server: a quarter second of search a minute, searches of half a second: the test spends the
 # allowance with one search that runs its whole budget (SPENDER), so that the page's
 # next search is refused with a Retry-After of about a minute.
 LIMITED_ENV = {"SEARCH_SECONDS_PER_MINUTE": "0.25", "SEARCH_BUDGET": "0.5"}
@@ -96,11 +93,14 @@ def test_a_real_429_is_said_counted_down_and_waited_out_without_a_request(open_p
     wait_settled(page, 2)
     # Another search from the same address spends what is left of the allowance.
     assert post_json(limited_server, "/move", SPENDER)["proven"] is False
+    # X's second move: a cell the engine's reply (drawn among its best moves) left empty.
+    board = read_board(page)
+    second = next(cell_name(r, c) for r in (3, 2, 1, 0) for c in (3, 2, 1, 0) if board[r][c] == ".")
 
     # The second is refused by the server itself.
     pause(page)
     with page.expect_response(lambda response: response.url.endswith("/move")) as answered:
-        page.get_by_role("button", name=cell_name(3, 3)).dispatch_event("click")
+        page.get_by_role("button", name=second).dispatch_event("click")
     refusal = answered.value
     assert refusal.status == 429
     retry_after = int(refusal.headers["retry-after"])
@@ -136,7 +136,7 @@ def test_a_real_429_is_said_counted_down_and_waited_out_without_a_request(open_p
     expect(first_move).to_be_focused()
     page.get_by_role("button", name="Undo").dispatch_event("click")
     run_until(page, "() => document.getElementById('board').dataset.turn === 'x'")
-    page.get_by_role("button", name=cell_name(3, 3)).dispatch_event("click")
+    page.get_by_role("button", name=second).dispatch_event("click")
     run_until(page, "() => !document.getElementById('wait').hidden")
     expect(status).to_have_text(LIMITED)
     expect(wait).to_have_text(f"You can play again in {retry_after - 2} s.")
