@@ -15,6 +15,7 @@ import pytest
 from app import create_app
 from tests import minimax
 from tictactoe.tools import counting
+from web.shapes import MoveAnswer
 
 # The one refusal of a finished game, whichever way it ended (tictactoe.errors.GameOverError).
 GAME_OVER = "the game is over: there is no move to make"
@@ -420,26 +421,10 @@ def test_an_internal_error_is_a_json_500(app, monkeypatch):
 # -- the answers' content ----------------------------------------------------------
 
 
-def test_move_answer_shape(client):
+def test_move_answer_shape(client, spec):
     body = client.post("/move", json={"board": ["x..", ".o.", "..."], "seed": 7}).get_json()
-    assert set(body) == {
-        "move",
-        "player",
-        "board",
-        "status",
-        "line",
-        "value",
-        "plies",
-        "proven",
-        "source",
-        "cached",
-        "level",
-        "k",
-        "depth",
-        "nodes",
-        "ms",
-        "worker",
-    }
+    # Without an engine the answer has exactly the fields every answer has.
+    assert set(body) == set(spec["components"]["schemas"]["Move"]["required"])
     assert body["player"] == "x" and body["level"] == "perfect" and body["k"] == 3
     assert body["proven"] is True and body["depth"] is None
     assert (body["value"], body["plies"]) == position_value("x...o....")
@@ -681,3 +666,60 @@ def test_other_answers_are_documented_and_fit(app, spec):
     assert "503" in documented(spec, "POST", "/move")["responses"]
     assert "Retry-After" in documented(spec, "POST", "/move")["responses"]["503"]["headers"]
     assert "503" in documented(spec, "GET", "/healthz")["responses"]
+
+
+def test_the_move_schema_is_the_move_answer_typeddict(spec):
+    move = spec["components"]["schemas"]["Move"]
+    assert list(move["properties"]) == list(MoveAnswer.__annotations__)
+    assert set(move["required"]) == MoveAnswer.__required_keys__
+    assert {"engine", "principal_variation"} <= set(move["properties"]) - set(move["required"])
+
+
+def object_schemas(schema, where: str):
+    """Every object schema with properties inside ``schema`` (no $ref followed), with where it is."""
+    if isinstance(schema, dict):
+        if "properties" in schema:
+            yield where, schema
+        for key, part in schema.items():
+            yield from object_schemas(part, f"{where}/{key}")
+    elif isinstance(schema, list):
+        for i, part in enumerate(schema):
+            yield from object_schemas(part, f"{where}/{i}")
+
+
+def test_every_answer_object_is_closed(spec):
+    answers = [("components", spec["components"]["schemas"])]
+    for path, item in spec["paths"].items():
+        for method, operation in item.items():
+            for status, response in operation["responses"].items():
+                for media in response.get("content", {}).values():
+                    answers.append((f"{method} {path} {status}", media["schema"]))
+    found = [where for name, schema in answers for where, _ in object_schemas(schema, name)]
+    assert "components/Move" in found and "components/Health/properties/cache" in found
+    assert "get /trace 200/properties/tree/items/properties/folded" in found
+    open_ones = [
+        where
+        for name, schema in answers
+        for where, part in object_schemas(schema, name)
+        if part.get("additionalProperties") is not False
+    ]
+    assert open_ones == []
+    # The request body stays as written: closed at the top, its anyOf cases open.
+    request = spec["paths"]["/move"]["post"]["requestBody"]["content"]["application/json"]["schema"]
+    assert "additionalProperties" not in request["anyOf"][0]
+
+
+def test_a_field_the_document_lacks_fails_the_schema_check(spec, monkeypatch, tmp_path):
+    from web import api
+
+    status = api._status
+    monkeypatch.setattr(api, "_status", lambda board: {**status(board), "shadow": True})
+    # A fresh app: the module's app may replay a remembered /move answer without the view.
+    client = create_app({"CACHE_DIR": str(tmp_path)}).test_client()
+    for path, schema in (("/move", "Move"), ("/state", "State")):
+        body = client.post(path, json={"board": ["x.o", ".x.", "o.."]}).get_json()
+        assert body["shadow"] is True, path
+        ref = {"$ref": f"#/components/schemas/{schema}"}
+        assert schema_errors(body, ref, spec) == ["$: shadow not allowed"], path
+        del body["shadow"]
+        assert schema_errors(body, ref, spec) == [], path

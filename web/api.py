@@ -24,6 +24,7 @@ from .hot_moves import hot_moves
 from .openapi import build_spec
 from .payload import read_position_request
 from .request_log import note
+from .shapes import FoundFields, MoveAnswer, StatusFields, TeachingFields
 
 bp = Blueprint(API_BLUEPRINT, __name__)
 bp.register_blueprint(metrics.bp)  # GET /metrics is the API's too: JSON errors, no-store
@@ -44,7 +45,7 @@ def move() -> Response:
     if req.engine is not None:
         result = _run_engine(board, req.engine, rng)
         cell = result.move
-        found = {
+        found: FoundFields = {
             "value": result.value,
             "plies": None,
             "proven": result.value is not None,
@@ -150,7 +151,7 @@ def openapi() -> Response:
     return response
 
 
-def _status(board: Board) -> dict[str, object]:
+def _status(board: Board) -> StatusFields:
     """The ``status`` and ``line`` fields of a board."""
     outcome = board.outcome()
     if outcome is None:
@@ -163,7 +164,7 @@ def _status(board: Board) -> dict[str, object]:
     }
 
 
-def _move_fields(board: Board, cell: int, level: Level, found: dict[str, object]) -> dict[str, object]:
+def _move_fields(board: Board, cell: int, level: Level, found: FoundFields) -> MoveAnswer:
     """The /move answer that plays ``cell`` on ``board`` (left as it was); ``found``: the engine's fields."""
     player = board.to_move
     board.play(cell)
@@ -182,7 +183,7 @@ def _move_fields(board: Board, cell: int, level: Level, found: dict[str, object]
         board.undo()
 
 
-def _engine_fields(answer: Answer | None) -> dict[str, object]:
+def _engine_fields(answer: Answer | None) -> FoundFields:
     """value, plies, proven, source, cached, depth, nodes, ms and worker of an answer (or none)."""
     if answer is None:
         return {
@@ -215,7 +216,7 @@ def _run_engine(board: Board, name: str, rng: random.Random | None) -> EngineRes
     return solved().slots.run(board, get_engine(name), rng)
 
 
-def _teaching_fields(board: Board, name: str, result: EngineResult) -> dict[str, object]:
+def _teaching_fields(board: Board, name: str, result: EngineResult) -> TeachingFields:
     """engine, finished, note, nodes, leaves, ms, principal_variation and worker of a result."""
     return {
         "engine": name,

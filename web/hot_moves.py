@@ -24,7 +24,7 @@ import io
 import logging
 import random
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -90,7 +90,7 @@ class HotMoves:
         self._mark = dumps(_MS_MARK).strip()  # the mark as the JSON text holds it
 
     def remember(
-        self, body: bytes, answers: list[dict[str, object]], seed: int | None, board: str, source: str
+        self, body: bytes, answers: Sequence[Mapping[str, object]], seed: int | None, board: str, source: str
     ) -> None:
         """Keep the answers to ``body``: one per best move in ``pick_best``'s order, each with ``ms``."""
         if len(body) > MAX_BODY_BYTES or not answers:

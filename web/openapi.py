@@ -9,7 +9,7 @@ lines on the board) is the 409.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 from tictactoe import ENGINE_VERSION, LEVELS, MAX_SIZE, MIN_SIZE, Level, Source, Status, Value
 from tictactoe.algorithms.folding import DEFAULT_CAP as FOLD_CAP
@@ -21,6 +21,7 @@ from tictactoe.game.rules import MIN_K
 from .config import BACKENDS
 from .errors import MAX_BODY_BYTES, RETRY_AFTER_SECONDS
 from .payload import FIELDS, MAX_SEED
+from .shapes import MoveAnswer
 from .stats import COUNTERS
 from .traces import DEFAULT_ENGINE as DEFAULT_TRACE_ENGINE
 from .traces import MAX_NODE_DIGITS, MAX_TRACE_NODES, TRACE_BUDGET_FACTOR
@@ -93,8 +94,53 @@ def _request_schema(fields: tuple[str, ...]) -> Schema:
     }
 
 
+def _closed(schema: Schema) -> Schema:
+    """A copy of an answer's schema where every object with properties forbids any other field.
+
+    An answer carries exactly its documented fields, so that a field a view adds
+    and the document lacks fails the schema check (tests/test_api.py, schemathesis).
+    An object that sets additionalProperties itself keeps it.
+    """
+    out = dict(schema)
+    if "properties" in schema:
+        out["properties"] = {name: _closed(part) for name, part in schema["properties"].items()}
+        out.setdefault("additionalProperties", False)
+    if "items" in schema:
+        out["items"] = _closed(schema["items"])
+    for keyword in ("anyOf", "allOf"):
+        if keyword in schema:
+            out[keyword] = [_closed(part) for part in schema[keyword]]
+    return out
+
+
+class _TypedDictClass(Protocol):
+    """A TypedDict class, as far as ``_typed_object`` reads it."""
+
+    __annotations__: dict[str, Any]
+    __required_keys__: frozenset[str]
+
+
+def _typed_object(shape: _TypedDictClass, properties: Schema) -> Schema:
+    """An object schema of the TypedDict ``shape``: its keys, in its order, as properties and required.
+
+    ``properties`` holds each key's schema; raises ValueError unless it names exactly ``shape``'s keys.
+    """
+    names = list(shape.__annotations__)
+    if set(names) != set(properties):
+        raise ValueError(f"the TypedDict has {sorted(names)}, the schema {sorted(properties)}")
+    return {
+        "type": "object",
+        "required": [name for name in names if name in shape.__required_keys__],
+        "properties": {name: properties[name] for name in names},
+    }
+
+
 def _json(schema: Schema, description: str, headers: Schema | None = None) -> Schema:
-    response: Schema = {"description": description, "content": {"application/json": {"schema": schema}}}
+    """A JSON response of ``schema`` (closed: see ``_closed``)."""
+    response: Schema = {
+        "description": description,
+        "content": {"application/json": {"schema": _closed(schema)}},
+    }
     if headers:
         response["headers"] = headers
     return response
@@ -561,7 +607,8 @@ def build_spec() -> Schema:
                 }
             },
         },
-        "components": {"schemas": _schemas()},
+        # Every component is an answer's but Level, Seed and EngineName (the request's), which are no objects.
+        "components": {"schemas": {name: _closed(schema) for name, schema in _schemas().items()}},
     }
 
 
@@ -730,27 +777,9 @@ def _schemas() -> Schema:
                 },
             },
         },
-        "Move": {
-            "type": "object",
-            "required": [
-                "move",
-                "player",
-                "board",
-                "status",
-                "line",
-                "value",
-                "plies",
-                "proven",
-                "source",
-                "cached",
-                "level",
-                "k",
-                "depth",
-                "nodes",
-                "ms",
-                "worker",
-            ],
-            "properties": {
+        "Move": _typed_object(
+            MoveAnswer,
+            {
                 "move": CELL,
                 "player": {**PLAYER, "description": "The side that moved."},
                 "board": {**BOARD_OUT, "description": "The board after the move."},
@@ -773,7 +802,7 @@ def _schemas() -> Schema:
                 **common,
                 **teaching,
             },
-        },
+        ),
         "EngineAnalysis": {
             "type": "object",
             "required": [
