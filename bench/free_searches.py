@@ -24,30 +24,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from tictactoe import Board, Rules, Solver, analyse  # noqa: E402
+from tictactoe.tools.counting import reachable_positions  # noqa: E402
 from web.search_slots import FREE_EMPTY_CELLS  # noqa: E402
 
 # Boards where random games often last until 9 cells are left.
 BIGGER = [(4, 4, 4), (5, 5, 5), (6, 6, 6), (7, 7, 7), (15, 15, 15), (15, 15, 12)]
 ATTEMPTS = 2_000
-
-
-def every_3x3_position() -> list[Board]:
-    """Every non-terminal position reachable on 3x3 (4,520)."""
-    seen: dict[tuple[int, int], Board] = {}
-    layer = [Board(Rules(3, 3, 3))]
-    while layer:
-        following = []
-        for board in layer:
-            key = (board.x, board.o)
-            if key in seen or board.is_over():
-                continue
-            seen[key] = board
-            for cell in board.legal_moves():
-                child = board.copy()
-                child.play(cell)
-                following.append(child)
-        layer = following
-    return list(seen.values())
 
 
 def random_positions(rules: Rules, count: int, rng: random.Random) -> list[Board]:
@@ -77,7 +59,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)
-    rows = [("3x3 k=3, every position", every_3x3_position())]
+    rows = [("3x3 k=3, every position", [b for b in reachable_positions() if not b.is_over()])]
     rows += [
         (f"{rules.label()}, 9 empty", random_positions(rules, args.samples, rng))
         for rules in (Rules(*size) for size in BIGGER)

@@ -224,10 +224,10 @@ def init_app(app: Flask, settings: Settings) -> RequestAllowance | None:
     return RequestAllowance(limit)
 
 
-def _buckets(settings: Settings) -> tuple[Buckets, Breaker]:
+def _buckets(settings: Settings) -> tuple[Buckets, Breaker | None]:
     """The app's Redis (with a breaker whose probe runs off the requests) when it has one, else memory."""
     if settings.redis_url is None:
-        return MemoryBuckets(), Breaker(cooldown=0)
+        return MemoryBuckets(), None
     from .cache.backends import redis_client  # here: a deployment on the file system never loads redis
 
     client = redis_client(settings)
