@@ -11,25 +11,17 @@ from collections.abc import Mapping
 from flask import Flask
 from flask.json.provider import DefaultJSONProvider
 
-from web import (
-    api,
-    cache,
-    compression,
-    errors,
-    health,
-    hot_moves,
-    metrics,
-    pages,
-    positions,
-    protocol,
-    rate_limit,
-    request_log,
-    security,
-    static_files,
-    traces,
-)
-from web.config import load_settings
-from web.search_slots import SearchSlots
+from web import cache
+from web.api import hot_moves, positions, traces
+from web.api import routes as api
+from web.cache import health
+from web.http import compression, errors, protocol, security
+from web.operations import metrics, request_log
+from web.operations.config import load_settings
+from web.pages import routes as pages
+from web.pages import static_files
+from web.searches import rate_limit
+from web.searches import slots as search_slots
 
 
 class CompactJSON(DefaultJSONProvider):
@@ -40,7 +32,7 @@ class CompactJSON(DefaultJSONProvider):
 
 
 def create_app(config: Mapping[str, object] | None = None) -> Flask:
-    """A configured app; raises ``web.config.ConfigError`` for a bad setting."""
+    """A configured app; raises ``web.operations.config.ConfigError`` for a bad setting."""
     settings = load_settings(overrides=config)
     app = Flask(__name__)
     app.config.update(
@@ -50,13 +42,13 @@ def create_app(config: Mapping[str, object] | None = None) -> Flask:
     )
     app.json = CompactJSON(app)
     # First, so that its hook runs last: it compresses the finished answer and renames its ETag.
-    compression.init_app(app)
+    compression.init_app(app, skip=hot_moves.PATH)
 
     observe = metrics.init_app(app).observe_request
     request_log.register(app, observe=observe)
     # Before rate_limit's ProxyFix, which must wrap it: the hot path reads the scheme it fixes.
     hot_moves.init_app(app, observe, security.headers_by_scheme(settings.frame_ancestors))
-    slots = SearchSlots(
+    slots = search_slots.SearchSlots(
         budget=settings.search_budget,
         max_searches=settings.max_concurrent_searches,
         table_limit=settings.solver_table_limit,
@@ -67,6 +59,7 @@ def create_app(config: Mapping[str, object] | None = None) -> Flask:
     health.init_app(app, settings, solved.backend)
 
     errors.register(app)
+    search_slots.register(app)
     protocol.register(app, errors.MAX_BODY_BYTES)
     security.register(app, settings.frame_ancestors)
     app.register_blueprint(api.bp)

@@ -9,12 +9,12 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # gunicorn reads this before chdir
-from web.body_deadline import bound_body
-from web.config import trusted_proxies
-from web.connections_per_address import DEFAULT_CAP, ConnectionsPerAddress, cap_from_settings
-from web.gunicorn_errors import no_store_errors
-from web.logs import GunicornLogger, gunicorn_logconfig
-from web.metrics_folder import merge_exited_worker, prepare_multiprocess_dir, remove_own_dir
+from web.http.body_deadline import bound_body
+from web.http.connections_per_address import DEFAULT_CAP, ConnectionsPerAddress, cap_from_settings
+from web.http.gunicorn_errors import no_store_errors
+from web.operations.config import trusted_proxies
+from web.operations.logs import GunicornLogger, gunicorn_logconfig
+from web.operations.metrics_folder import merge_exited_worker, prepare_multiprocess_dir, remove_own_dir
 
 bind = f"0.0.0.0:{os.environ.get('PORT', '8000')}"
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
@@ -22,7 +22,7 @@ workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
 # gevent: a connection costs a greenlet, not a thread, so clients that send a
 # request slowly (or stop half-way) cannot tie up the workers; gunicorn's FAQ
 # names an async worker for serving without a buffering proxy in front.  The
-# CPU-bound searches run in a real thread pool (web/offload.py), so a search
+# CPU-bound searches run in a real thread pool (web/operations/offload.py), so a search
 # never freezes the other connections of its worker.
 worker_class = "gevent"
 worker_connections = int(os.environ.get("GUNICORN_CONNECTIONS", "1000"))
@@ -30,7 +30,7 @@ worker_connections = int(os.environ.get("GUNICORN_CONNECTIONS", "1000"))
 # reading of a request's line and headers as a whole (gunicorn wraps it in a
 # gevent.Timeout of this many seconds): a client that stalls in them is closed.
 keepalive = int(os.environ.get("GUNICORN_READ_TIMEOUT", "5"))
-# Connections one client address may hold open in a worker (web/connections_per_address.py);
+# Connections one client address may hold open in a worker (web/http/connections_per_address.py);
 # behind a router the peer is the router, so no cap.
 connections_per_address = cap_from_settings(
     os.environ.get("GUNICORN_CONNECTIONS_PER_ADDRESS") or str(DEFAULT_CAP),
@@ -43,7 +43,7 @@ def pre_request(worker, req):
 
     gevent's timeout above covers the head only; the body is read later, by the
     app.  It must arrive whole within ``keepalive`` seconds of the head, however
-    it trickles (web/body_deadline.py), or the app answers 408 (web/errors.py)
+    it trickles (web/http/body_deadline.py), or the app answers 408 (web/http/errors.py)
     and the connection is closed.  The socket's own timeout bounds each write to
     a client that stops reading.
     """
@@ -89,7 +89,7 @@ errorlog = "-"
 loglevel = os.environ.get("LOG_LEVEL", "info")
 # Forwarded headers (X-Forwarded-Proto, X-Forwarded-For) mean something only when
 # a trusted proxy wrote them: the app alone decides which to believe, from its
-# TRUSTED_PROXIES setting (werkzeug's ProxyFix, web/rate_limit.py).  So gunicorn
+# TRUSTED_PROXIES setting (werkzeug's ProxyFix, web/searches/rate_limit.py).  So gunicorn
 # reads none of them, whoever the peer: no scheme header turns a request into
 # HTTPS here, and no header sets SCRIPT_NAME or PATH_INFO (a client's
 # "SCRIPT_NAME:" header would otherwise move the app's paths, or raise a 500).
@@ -105,8 +105,8 @@ control_socket_disable = not os.environ.get("GUNICORN_CONTROL_SOCKET")
 if not control_socket_disable:
     control_socket = os.environ["GUNICORN_CONTROL_SOCKET"]
 
-# Logs and metrics (web/logs.py, web/metrics.py): every logger, gunicorn's included, in one
-# format (LOG_FORMAT=json|text); workers count into one multiprocess folder.
+# Logs and metrics (web/operations/logs.py, web/operations/metrics.py): every logger,
+# gunicorn's included, in one format (LOG_FORMAT=json|text); workers count into one multiprocess folder.
 logconfig_dict = gunicorn_logconfig()
 logger_class = GunicornLogger
 prepare_multiprocess_dir()

@@ -46,7 +46,7 @@ sys.path.insert(0, str(ROOT))
 
 from tests.servers import Gunicorn, wait_for_workers  # noqa: E402
 from tictactoe import Board, Rules  # noqa: E402
-from web.config import DEFAULT_SEARCH_SECONDS_PER_MINUTE  # noqa: E402
+from web.operations.config import DEFAULT_SEARCH_SECONDS_PER_MINUTE  # noqa: E402
 
 FLOODER_ADDRESS = "127.0.0.2"  # all of 127.0.0.0/8 is loopback on Linux
 REFUSED_PAUSE = 0.05

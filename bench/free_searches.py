@@ -1,6 +1,6 @@
 """What the searches the per-client limit leaves free cost: positions with at most 9 empty cells.
 
-web/search_slots.py neither checks nor charges a search of a position with at
+web/searches/slots.py neither checks nor charges a search of a position with at
 most ``FREE_EMPTY_CELLS`` empty cells.  This prints what such searches cost,
 cold (a fresh solver for every position, the worst case: the server's
 threads keep theirs warm) and as ``/analyze`` asks (every move's value):
@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT))
 
 from tictactoe import Board, Rules, Solver, analyse  # noqa: E402
 from tictactoe.tools.counting import reachable_positions  # noqa: E402
-from web.search_slots import FREE_EMPTY_CELLS  # noqa: E402
+from web.searches.slots import FREE_EMPTY_CELLS  # noqa: E402
 
 # Boards where random games often last until 9 cells are left.
 BIGGER = [(4, 4, 4), (5, 5, 5), (6, 6, 6), (7, 7, 7), (15, 15, 15), (15, 15, 12)]

@@ -2,7 +2,7 @@
 
 The engine plays as a web worker does: ``choose_move(level="perfect")`` with
 the default budget and one solver per rules kept between moves (its table
-warm from the game's earlier positions, as ``web/search_slots.py`` keeps it),
+warm from the game's earlier positions, as ``web/searches/slots.py`` keeps it),
 and the shipped books.  Its opponent is either the engine itself (``self``:
 every move of both sides is counted) or the ``medium`` level (takes a win in
 one, blocks a loss in one, else plays at random: the engine's moves are

@@ -71,7 +71,7 @@ def load_run(name: str, bodies: list[str], seconds: int, connections: int) -> di
         folder = Path(tmp)
         script = write_script(folder, "/move", bodies)
         # wrk is one client address: without this its cold searches would be rate-limited
-        # (web/rate_limit.py); this run measures capacity, bench/fairness.py the limit.
+        # (web/searches/rate_limit.py); this run measures capacity, bench/fairness.py the limit.
         with Gunicorn(
             workers=2, env={"CACHE_DIR": str(folder / "cache"), "SEARCH_SECONDS_PER_MINUTE": "off"}
         ) as server:

@@ -208,7 +208,7 @@ def main(argv: list[str] | None = None) -> int:
         folder = Path(tmp)
         move, state, echo = (write_script(folder, path, bodies) for path in ("/move", "/state", "/echo"))
         # Filling the cache is one client solving 4,520 positions: past any per-client
-        # limit on searches (web/rate_limit.py); the measured runs are cache hits, never limited.
+        # limit on searches (web/searches/rate_limit.py); the measured runs are cache hits, never limited.
         app = servers.enter_context(
             logged(
                 Gunicorn(

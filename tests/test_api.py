@@ -15,7 +15,7 @@ import pytest
 from app import create_app
 from tests import minimax
 from tictactoe.tools import counting
-from web.shapes import MoveAnswer
+from web.api.shapes import MoveAnswer
 
 # The one refusal of a finished game, whichever way it ended (tictactoe.errors.GameOverError).
 GAME_OVER = "the game is over: there is no move to make"
@@ -407,7 +407,7 @@ def test_status_and_message(client, method, path, kwargs, status, message):
 
 
 def test_an_internal_error_is_a_json_500(app, monkeypatch):
-    from web import api
+    from web.api import routes as api
 
     def broken(*args, **kwargs):
         raise RuntimeError("secret detail /srv/app/web/api.py")
@@ -710,7 +710,7 @@ def test_every_answer_object_is_closed(spec):
 
 
 def test_a_field_the_document_lacks_fails_the_schema_check(spec, monkeypatch, tmp_path):
-    from web import api
+    from web.api import routes as api
 
     status = api._status
     monkeypatch.setattr(api, "_status", lambda board: {**status(board), "shadow": True})

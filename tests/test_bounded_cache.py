@@ -25,7 +25,7 @@ from servers import Gunicorn, RedisServer, wait_for_workers
 from tictactoe import Board, solve
 from web.cache.entries import position_key
 from web.cache.eviction import LOW_WATER, STALE_TEMP_SECONDS, SWEEP_SHARE, BoundedFileCache
-from web.config import ConfigError, load_settings
+from web.operations.config import ConfigError, load_settings
 
 TEMP_SUFFIX = FileSystemCache._fs_transaction_suffix
 

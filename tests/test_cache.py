@@ -19,9 +19,9 @@ from app import create_app
 from servers import TEST_SECRET, free_port
 from test_api import move_values, optimal_moves, position_value
 from tictactoe import ENGINE_VERSION, Board, SolveResult, Source
-from web.breaker import Breaker
 from web.cache.entries import ENTRY_FORMAT, decode_entry, position_key
-from web.health import BREAKER_OPEN
+from web.cache.health import BREAKER_OPEN
+from web.operations.breaker import Breaker
 
 EMPTY = ["...", "...", "..."]
 

@@ -1,4 +1,4 @@
-"""Compressed answers (web/compression.py): gzip when the client asks, the same bytes once decompressed,
+"""Compressed answers (web/http/compression.py): gzip when the client asks, the same bytes once decompressed,
 nothing compressed when it does not ask, and POST /move never (the hot path answers it uncompressed).
 """
 
@@ -11,7 +11,7 @@ import pytest
 
 from app import create_app
 from tests.first_load import first_load_paths
-from web.compression import MIN_SIZE
+from web.http.compression import MIN_SIZE
 
 ASKS = {"Accept-Encoding": "gzip, deflate, br, zstd"}  # what Chromium sends
 

@@ -10,7 +10,7 @@ import pytest
 from app import create_app
 from servers import TEST_SECRET
 from web.cache.backends import UnsafeCacheDir, prepare_cache_dir
-from web.config import ConfigError, load_settings
+from web.operations.config import ConfigError, load_settings
 
 
 def test_defaults():

@@ -14,13 +14,13 @@ import yaml
 
 from app import create_app
 from servers import ROOT
-from web.config import load_settings
-from web.logs import log_format, log_level
+from web.operations.config import load_settings
+from web.operations.logs import log_format, log_level
 
 # Every place that reads an environment variable: the settings, the gunicorn
 # configuration and the log setup.  The names are read off their source, so a
 # setting added or renamed there is seen here.
-READERS = ("web/config.py", "gunicorn.conf.py", "web/logs.py")
+READERS = ("web/operations/config.py", "gunicorn.conf.py", "web/operations/logs.py")
 _READ = re.compile(r"""(?:\.get\(|_number\(source,\s*)\s*['"]([A-Z][A-Z0-9_]+)['"]""")
 # Read by gunicorn.conf.py (not by the app's settings): each with its check.
 GUNICORN_INTEGERS = ("WEB_CONCURRENCY", "GUNICORN_THREADS", "GUNICORN_TIMEOUT")

@@ -31,7 +31,7 @@ from servers import TEST_SECRET, Gunicorn, RedisServer, wait_for_workers, wait_u
 from test_api import move_values, optimal_moves, position_value, reachable_positions, rows
 from test_workers import SLOW
 from tictactoe import Board
-from web import locks
+from web.cache import locks
 from web.cache.entries import position_key
 
 pytestmark = pytest.mark.slow

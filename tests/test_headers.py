@@ -15,7 +15,7 @@ import pytest
 
 from app import create_app
 from servers import Gunicorn
-from web.config import ConfigError
+from web.operations.config import ConfigError
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
 BROWSER = {"Accept": "text/html,application/xhtml+xml,*/*;q=0.8"}
@@ -169,7 +169,8 @@ def test_the_pages_need_nothing_the_policy_forbids(client, path):
 def test_static_files_are_cacheable_with_validators_and_the_right_type(client, path):
     response = client.get(path, buffered=True)
     assert response.status_code == 200
-    # Scripts and styles are revalidated on every load (web/static_files.py); images keep STATIC_MAX_AGE.
+    # Scripts and styles are revalidated on every load (web/pages/static_files.py);
+    # images keep STATIC_MAX_AGE.
     expected_cache = "public, max-age=120" if path.endswith(".svg") else "no-cache"
     assert response.headers["Cache-Control"] == expected_cache
     assert response.headers["ETag"] and response.headers["Last-Modified"]
@@ -221,7 +222,7 @@ def test_debug_is_off_even_when_the_environment_asks_flask_for_it(tmp_path, monk
 
 def broken_app(tmp_path, monkeypatch):
     """An app whose engine raises, and with a page route that raises too."""
-    from web import search_slots
+    from web.searches import slots as search_slots
 
     def explode(*args, **kwargs):
         raise RuntimeError(SECRET)
@@ -264,7 +265,7 @@ def test_an_internal_error_says_only_that_and_logs_the_details(
     tmp_path, monkeypatch, caplog, method, path, kwargs, mimetype
 ):
     client = broken_app(tmp_path, monkeypatch).test_client()
-    with caplog.at_level(logging.ERROR, logger="web.errors"):
+    with caplog.at_level(logging.ERROR, logger="web.http.errors"):
         response = client.open(path, method=method, **kwargs)
     text = response.get_data(as_text=True)
     assert response.status_code == 500 and response.mimetype == mimetype

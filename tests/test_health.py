@@ -1,6 +1,6 @@
 """/healthz cannot hurt (issue 13): one probe in flight per worker, shared results, the breaker.
 
-The unit tests drive ``web.health.HealthCheck`` with a round trip of their own
+The unit tests drive ``web.cache.health.HealthCheck`` with a round trip of their own
 and a fake clock; the last test pauses a real redis-server (SIGSTOP) under a
 real gunicorn while 64 clients poll /healthz.  Latencies are in
 docs/reliability.md (bench/health_pause.py): here only hang guards.
@@ -22,9 +22,9 @@ import redis as redis_py
 
 from servers import TEST_SECRET, Gunicorn, RedisServer, wait_for_workers, wait_until
 from stalled import timed_request
-from web.breaker import DEFAULT_COOLDOWN, Breaker
-from web.health import BREAKER_OPEN, HealthCheck
-from web.throttled_log import ThrottledLog
+from web.cache.health import BREAKER_OPEN, HealthCheck
+from web.operations.breaker import DEFAULT_COOLDOWN, Breaker
+from web.operations.throttled_log import ThrottledLog
 
 HANG_GUARD = 5.0
 

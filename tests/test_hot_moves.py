@@ -1,4 +1,5 @@
-"""The hot path (web/hot_moves.py): a repeated POST /move body answered before Flask, exactly as Flask would.
+"""The hot path (web/api/hot_moves.py): a repeated POST /move body answered before Flask,
+exactly as Flask would.
 
 Each position is posted until Flask answers it from the cache (which leaves a
 record), then once more: the hot path's answer.  The two must agree byte for
@@ -17,8 +18,8 @@ import pytest
 
 from app import create_app
 from tictactoe.tools import counting
-from web import hot_moves
-from web.hot_moves import MAX_BODY_BYTES, HotMoves
+from web.api import hot_moves
+from web.api.hot_moves import MAX_BODY_BYTES, HotMoves
 
 # Headers whose value differs between two answers by design.
 PER_REQUEST = {"X-Request-ID", "Content-Length"}
@@ -77,7 +78,7 @@ def test_every_3x3_position_is_answered_alike_by_both_paths(client, app):
 
 
 def test_neither_path_compresses_a_move_for_a_client_that_takes_gzip(client, app):
-    # web/compression.py leaves POST /move alone, so both paths answer the same plain bytes.
+    # web/http/compression.py leaves POST /move alone, so both paths answer the same plain bytes.
     body = json.dumps({"board": ["x..", ".o.", "..."], "seed": 3}).encode()
     hit, hot = flask_then_hot(client, app, body, **{"Accept-Encoding": "gzip, deflate, br, zstd"})
     assert without_ms(hot) == without_ms(hit)

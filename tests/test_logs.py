@@ -11,7 +11,7 @@ import pytest
 from app import create_app
 from servers import Gunicorn
 from test_workers import post
-from web.request_log import request_id
+from web.operations.request_log import request_id
 
 SECRET = "s3cret-value-that-must-never-leak-from-logs"
 # A body whose text is easy to look for in the log:

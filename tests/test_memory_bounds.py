@@ -18,9 +18,9 @@ from tictactoe import Board, Rules
 from tictactoe.game.rules import RULES_KEPT
 from tictactoe.search.pairing import MEMO_LIMIT
 from tictactoe.search.solver import DEFAULT_TABLE_LIMIT, Solver
-from web.byte_budget import ENTRY_OVERHEAD_BYTES, ByteBudget
-from web.search_slots import SOLVER_BYTES_PER_THREAD, SOLVERS_PER_THREAD, SearchSlots
-from web.traces import KEPT_NODES, KeptTraces
+from web.api.traces import KEPT_NODES, KeptTraces
+from web.cache.byte_budget import ENTRY_OVERHEAD_BYTES, ByteBudget
+from web.searches.slots import SOLVER_BYTES_PER_THREAD, SOLVERS_PER_THREAD, SearchSlots
 
 
 def random_board(rules: Rules, stones: int, rng: random.Random) -> Board:

@@ -16,8 +16,8 @@ from app import create_app
 from servers import Gunicorn, wait_for_workers, wait_until
 from test_workers import get, post
 from tictactoe.tools.counting import reachable_positions
-from web.config import ConfigError
-from web.throttled_value import ThrottledValue
+from web.operations.config import ConfigError
+from web.operations.throttled_value import ThrottledValue
 
 
 def samples(text: str) -> dict[tuple, float]:

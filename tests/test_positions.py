@@ -12,7 +12,7 @@ from app import create_app
 from tictactoe import Board, MoveValue, Value
 from tictactoe.game.notation import position_text
 from tictactoe.search.analysis import exact_max_empties
-from web.positions import position_etag
+from web.api.positions import position_etag
 
 # The one refusal of a finished game, whichever way it ended (tictactoe.errors.GameOverError).
 GAME_OVER = "the game is over: there is no move to make"

@@ -14,8 +14,8 @@ import socket
 import pytest
 
 from servers import Gunicorn, gunicorn_settings
-from web.errors import MAX_BODY_BYTES
-from web.protocol import relative_location
+from web.http.errors import MAX_BODY_BYTES
+from web.http.protocol import relative_location
 
 pytestmark = pytest.mark.slow
 SETTINGS = gunicorn_settings()
@@ -111,7 +111,7 @@ def test_gunicorns_own_limits_are_the_configured_ones(server):
     line = raw(server, b"GET /" + b"a" * SETTINGS["limit_request_line"] + b" HTTP/1.1\r\n\r\n")
     assert line.startswith(b"HTTP/1.1 414 ")
     # gunicorn writes these answers with fixed headers; the worker's error writer is
-    # wrapped (web/gunicorn_errors.py) so that a cache never keeps one.
+    # wrapped (web/http/gunicorn_errors.py) so that a cache never keeps one.
     assert b"\r\nCache-Control: no-store\r\n" in line.partition(b"\r\n\r\n")[0]
     fields = b"".join(b"X-F%d: 1\r\n" % i for i in range(SETTINGS["limit_request_fields"] + 1))
     too_many = raw(server, b"GET /livez HTTP/1.1\r\nHost: a\r\n" + fields + b"\r\n")

@@ -1,6 +1,6 @@
 """Fairness per client: each address spends seconds of search, charged as its searches cost.
 
-The rules pinned here (web/rate_limit.py, web/search_slots.py): a search is
+The rules pinned here (web/searches/rate_limit.py, web/searches/slots.py): a search is
 charged the time it held its slot; a search of at most 9 empty cells (every
 3x3 position) is never checked nor charged; a client that has spent its
 allowance gets 429 with the seconds to wait; a trace is charged like a search
@@ -18,9 +18,9 @@ from app import create_app
 from servers import TEST_SECRET, RedisServer, wait_until
 from tictactoe import Board
 from tictactoe.algorithms.minimax import Minimax
-from web.config import ConfigError, load_settings
-from web.rate_limit import WINDOW, MemoryBuckets, RateLimited, SearchAllowance
-from web.search_slots import SearchSlots
+from web.operations.config import ConfigError, load_settings
+from web.searches.rate_limit import WINDOW, MemoryBuckets, RateLimited, SearchAllowance
+from web.searches.slots import SearchSlots
 
 # A 4x4 position (k=4) of 14 empty cells: a search the first time, never free.
 #

@@ -21,8 +21,8 @@ from servers import TEST_SECRET, RedisServer
 from test_api import optimal_moves
 from tictactoe import Board
 from web.cache.entries import position_key
-from web.config import ConfigError, load_settings
-from web.signing import Signer, fixed_secret
+from web.cache.signing import Signer, fixed_secret
+from web.operations.config import ConfigError, load_settings
 
 OLD_SECRET = "old: " + secrets.token_hex(16)
 NEW_SECRET = "new: " + secrets.token_hex(16)

@@ -26,7 +26,7 @@ import pytest
 
 from servers import ROOT, Gunicorn, gunicorn_settings, wait_until
 from stalled import StalledConnections, timed_request, trickle
-from web.connections_per_address import DEFAULT_CAP, cap_from_settings
+from web.http.connections_per_address import DEFAULT_CAP, cap_from_settings
 
 pytestmark = pytest.mark.slow
 

@@ -1,5 +1,6 @@
-"""Static files (web/static_files.py): CSS and JavaScript revalidated on every load, so that no page runs
-a new module beside an old one; unchanged files answered 304; images kept for STATIC_MAX_AGE.
+"""Static files (web/pages/static_files.py): CSS and JavaScript revalidated on every load, so
+that no page runs a new module beside an old one; unchanged files answered 304;
+images kept for STATIC_MAX_AGE.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ import pytest
 
 from app import create_app
 from tictactoe.algorithms.registry import TRACEABLE
-from web.traces import KeptTraces
+from web.api.traces import KeptTraces
 
 # x . .
 # . o .
@@ -92,7 +92,7 @@ def test_bad_requests_get_a_clear_json_error(client, query, status, message):
 
 
 def test_a_capped_search_says_it_did_not_finish(client, monkeypatch):
-    monkeypatch.setattr("web.traces.MAX_TRACE_NODES", 500)
+    monkeypatch.setattr("web.api.traces.MAX_TRACE_NODES", 500)
     body = client.get("/trace?board=4/4/4/4&k=4&engine=minimax").get_json()
     assert body["finished"] is False and body["value"] is None
     assert body["nodes"] == 501 == shown_nodes(body["tree"])

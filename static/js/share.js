@@ -1,6 +1,6 @@
 // The "Share / embed" dialog: a link to the game, and the <iframe> snippet for /embed built from
 // chosen settings, with a live preview and copy buttons.  The snippet's query uses only what
-// /embed accepts (web/pages.py: size, k, level, side, theme); the server checks it.
+// /embed accepts (web/pages/routes.py: size, k, level, side, theme); the server checks it.
 
 import { PRESETS } from "./settings.js";
 

@@ -81,7 +81,8 @@ def test_a_repeat_is_answered_by_the_browser_cache_only_when_proven(
 
 
 def test_the_page_arrives_gzipped_and_a_reload_revalidates_every_script_and_style(open_page, app_server):
-    # web/compression.py and web/static_files.py: no module can be an hour older than the page's others.
+    # web/http/compression.py and web/pages/static_files.py: no module can be an hour older
+    # than the page's others.
     page = open_page()
     loads: list[list] = []
     page.on("response", lambda response: loads[-1].append(response))

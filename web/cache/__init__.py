@@ -1,4 +1,4 @@
-"""The shared cache of solved positions, in four modules with one job each.
+"""The shared cache of solved positions: its store, locks, signatures and health.
 
 - ``entries``: what is stored for a position (its key, its encoding) and the
   checks a stored entry must pass before it is served;
@@ -9,6 +9,6 @@
 - ``eviction``: the file store's cap, and writes that leave no temp file.
 """
 
-from .solved import Answer, SolvedPositions, init_app
+from web.cache.solved import Answer, SolvedPositions, init_app
 
 __all__ = ["Answer", "SolvedPositions", "init_app"]

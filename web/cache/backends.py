@@ -23,21 +23,19 @@ import os
 import stat
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from cachelib.base import BaseCache
 from cachelib.serializers import JSONSerializer
 from flask import Flask
 from flask_caching import Cache
 
-from ..breaker import Breaker
-from ..config import Settings
-from ..locks import FileLocks, LocalLocks, Locks, RedisLocks
-from ..signing import Signer, file_secret, fixed_secret
-from ..throttled_log import throttle_library_logs
-
-if TYPE_CHECKING:
-    import redis
+from web.cache.locks import FileLocks, LocalLocks, Locks, RedisLocks
+from web.cache.signing import Signer, file_secret, fixed_secret
+from web.operations.breaker import Breaker
+from web.operations.config import Settings
+from web.operations.redis_client import redis_client
+from web.operations.throttled_log import throttle_library_logs
 
 logger = logging.getLogger(__name__)
 
@@ -173,32 +171,6 @@ def prepare_cache_dir(root: Path, is_default: bool) -> dict[str, Path]:
     folders = {"solved": root / "solved", "locks": root / "locks"}
     for folder in folders.values():
         folder.mkdir(mode=0o700, exist_ok=True)
-    folders["secret"] = root / "secret"  # see web/signing.py
+    folders["secret"] = root / "secret"  # see web/cache/signing.py
     folders["sweep"] = root / "sweep.lock"  # see web/cache/eviction.py
     return folders
-
-
-def redis_client(settings: Settings) -> redis.Redis:
-    """A Redis client that fails fast: short timeouts and one immediate retry.
-
-    redis-py retries ten times with backoff by default: with Redis down, every
-    request would stall for seconds before going on without the cache.  The
-    one retry is for a connection that broke (Redis restarted); a Redis that
-    does not answer in time is not asked again, and a new connection sends no
-    CLIENT SETINFO: a hung Redis costs one ``REDIS_TIMEOUT``, not four.
-    """
-    import redis  # here: a deployment on the file system never loads it
-    from redis.backoff import NoBackoff
-    from redis.exceptions import ConnectionError as RedisConnectionError
-    from redis.retry import Retry
-
-    if settings.redis_url is None:
-        raise ValueError("the redis backend needs REDIS_URL")  # load_settings makes sure of it
-    return redis.Redis.from_url(
-        settings.redis_url,
-        socket_timeout=settings.redis_timeout,
-        socket_connect_timeout=settings.redis_timeout,
-        retry=Retry(NoBackoff(), 1, supported_errors=(RedisConnectionError,)),
-        health_check_interval=30,
-        driver_info=None,
-    )

@@ -26,7 +26,7 @@ from typing import TypeGuard
 from tictactoe import ENGINE_VERSION, Board, MoveValue, SolveResult, Source, Value
 from tictactoe.game.rules import Cell
 
-# 2: entries are signed (web/signing.py); 3: they say how the result is known.
+# 2: entries are signed (web/cache/signing.py); 3: they say how the result is known.
 # An entry of another format is invalid: it is ignored, counted and replaced.
 ENTRY_FORMAT = 3
 FIELDS = frozenset({"format", "value", "plies", "best", "moves", "source"})

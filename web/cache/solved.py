@@ -33,16 +33,15 @@ from flask import Flask
 
 from tictactoe import Board, SolveResult, Symmetry
 from tictactoe.search.analysis import exact_max_empties
-
-from ..byte_budget import ByteBudget
-from ..config import Settings
-from ..locks import LockUnavailable
-from ..search_slots import Busy, SearchSlots
-from ..signing import BadSignature, SecretUnavailable
-from ..stats import Stats
-from ..throttled_log import ThrottledLog
-from .backends import Backend, open_backend
-from .entries import Entry, InvalidEntry, decode_entry, encode_entry, position_key
+from web.cache.backends import Backend, open_backend
+from web.cache.byte_budget import ByteBudget
+from web.cache.entries import Entry, InvalidEntry, decode_entry, encode_entry, position_key
+from web.cache.locks import LockUnavailable
+from web.cache.signing import BadSignature, SecretUnavailable
+from web.operations.config import Settings
+from web.operations.stats import Stats
+from web.operations.throttled_log import ThrottledLog
+from web.searches.slots import Busy, SearchSlots
 
 logger = logging.getLogger(__name__)
 

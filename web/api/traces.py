@@ -28,10 +28,9 @@ from tictactoe.algorithms.folding import DEFAULT_CAP, ShownNode, fold
 from tictactoe.algorithms.registry import TRACEABLE
 from tictactoe.algorithms.trace import CUT, HIT, Trace
 from tictactoe.game.lru import BoundedLRU
-
-from .answers import solved
-from .errors import TRACES_BLUEPRINT, ApiError
-from .positions import read_position_query
+from web.api.answers import solved
+from web.api.positions import read_position_query
+from web.http.errors import TRACES_BLUEPRINT, ApiError
 
 bp = Blueprint(TRACES_BLUEPRINT, __name__)
 

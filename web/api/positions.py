@@ -8,7 +8,7 @@ best first.  So one position always gets the same bytes:
 - proven: ``Cache-Control: public, max-age=31536000, immutable`` and a strong
   ``ETag`` computed from the request alone (engine version, body format, k and
   the normal position text), so an ``If-None-Match`` that names it (or a gzipped
-  copy's ``"<tag>:gzip"``, see ``web/compression.py``) gets ``304`` before any
+  copy's ``"<tag>:gzip"``, see ``web/http/compression.py``) gets ``304`` before any
   lookup or search;
 - not proven (the search ran out of budget): ``Cache-Control: no-store``, no ETag,
   so never a 304 (not even for ``If-None-Match: *``).
@@ -32,12 +32,11 @@ from werkzeug.datastructures import MultiDict
 
 from tictactoe import ENGINE_VERSION, Board, BoardFormatError
 from tictactoe.search.analysis import exact_max_empties
-
-from .answers import analysis_fields, solved
-from .cache import Answer
-from .compression import etag_variants
-from .errors import POSITIONS_BLUEPRINT, ApiError
-from .request_log import note
+from web.api.answers import analysis_fields, solved
+from web.cache import Answer
+from web.http.compression import etag_variants
+from web.http.errors import POSITIONS_BLUEPRINT, ApiError
+from web.operations.request_log import note
 
 bp = Blueprint(POSITIONS_BLUEPRINT, __name__)
 

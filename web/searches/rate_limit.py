@@ -1,7 +1,7 @@
 """Fairness per client: each address may spend so many seconds of search a minute.
 
 What is charged is what a search costs: the time it held its search slot
-(web/search_slots.py), measured when it ends.  A cache hit, a wait for another
+(web/searches/slots.py), measured when it ends.  A cache hit, a wait for another
 worker's search, a 4xx, a GET that needs no search, and every search of a
 position with at most ``FREE_EMPTY_CELLS`` empty cells (every 3x3 position,
 cached or not: at most a few milliseconds each, docs/reliability.md) are free
@@ -45,11 +45,11 @@ from typing import TYPE_CHECKING, Protocol
 from flask import Flask, Response, jsonify, request
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from .breaker import Breaker
-from .config import Settings
-from .errors import error_response, wants_html
-from .search_slots import FREE_EMPTY_CELLS
-from .throttled_log import ThrottledLog
+from web.http.errors import error_response, wants_html
+from web.operations.breaker import Breaker
+from web.operations.config import Settings
+from web.operations.throttled_log import ThrottledLog
+from web.searches.slots import FREE_EMPTY_CELLS
 
 if TYPE_CHECKING:
     import redis
@@ -228,7 +228,9 @@ def _buckets(settings: Settings) -> tuple[Buckets, Breaker | None]:
     """The app's Redis (with a breaker whose probe runs off the requests) when it has one, else memory."""
     if settings.redis_url is None:
         return MemoryBuckets(), None
-    from .cache.backends import redis_client  # here: a deployment on the file system never loads redis
+    from web.operations.redis_client import (
+        redis_client,  # here: a deployment on the file system never loads redis
+    )
 
     client = redis_client(settings)
     breaker = Breaker()

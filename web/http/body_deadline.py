@@ -8,7 +8,7 @@ would hold its connection as long as its ``Content-Length`` lasts.
 gunicorn.conf.py's ``pre_request`` hook puts the request's reader behind a
 :class:`DeadlineReader`, which gives every read only the time left until the
 deadline.  Past it a read raises ``TimeoutError``, as a socket timeout does, so
-the app answers 408 (``web/errors.py``) and gunicorn closes the connection (its
+the app answers 408 (``web/http/errors.py``) and gunicorn closes the connection (its
 body reader failed, so where the next request would start is unknown).
 """
 

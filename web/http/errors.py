@@ -16,8 +16,6 @@ from werkzeug.exceptions import ClientDisconnected, HTTPException, InternalServe
 
 from tictactoe import IllegalPositionError
 
-from .search_slots import Busy
-
 logger = logging.getLogger(__name__)
 
 # The blueprints whose routes are the API: errors there (and under /api/) are always JSON.
@@ -25,7 +23,6 @@ API_BLUEPRINT = "api"
 POSITIONS_BLUEPRINT = "positions"
 TRACES_BLUEPRINT = "traces"
 API_BLUEPRINTS = frozenset({API_BLUEPRINT, POSITIONS_BLUEPRINT, TRACES_BLUEPRINT})
-RETRY_AFTER_SECONDS = 1
 MAX_BODY_BYTES = 16 * 1024  # far more than a 15x15 board needs
 
 _PAGE = """<!doctype html>
@@ -95,12 +92,6 @@ def register(app: Flask) -> None:
     @app.errorhandler(IllegalPositionError)
     def illegal_position(error: IllegalPositionError) -> Response:
         return error_response(409, str(error))
-
-    @app.errorhandler(Busy)
-    def busy(error: Busy) -> Response:
-        response = error_response(503, "the server is busy with other searches: try again in a second")
-        response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
-        return response
 
     @app.errorhandler(ClientDisconnected)
     def body_cut_short(error: ClientDisconnected) -> Response:

@@ -15,16 +15,15 @@ from flask import Blueprint, Response, current_app, jsonify, request
 from tictactoe import ENGINE_VERSION, Board, Level, Status, pick_best, quick_move
 from tictactoe.algorithms.base import EngineResult
 from tictactoe.algorithms.registry import describe_engines, get_engine
-
-from . import metrics
-from .answers import analysis_fields, solved
-from .cache import Answer
-from .errors import API_BLUEPRINT
-from .hot_moves import hot_moves
-from .openapi import build_spec
-from .payload import read_position_request
-from .request_log import note
-from .shapes import FoundFields, MoveAnswer, StatusFields, TeachingFields
+from web.api.answers import analysis_fields, solved
+from web.api.hot_moves import hot_moves
+from web.api.openapi import build_spec
+from web.api.payload import read_position_request
+from web.api.shapes import FoundFields, MoveAnswer, StatusFields, TeachingFields
+from web.cache import Answer
+from web.http.errors import API_BLUEPRINT
+from web.operations import metrics
+from web.operations.request_log import note
 
 bp = Blueprint(API_BLUEPRINT, __name__)
 bp.register_blueprint(metrics.bp)  # GET /metrics is the API's too: JSON errors, no-store
@@ -122,7 +121,7 @@ def livez() -> Response:
 
 @bp.get("/healthz")
 def healthz() -> Response:
-    """200 when the cache backend made a real round trip a moment ago, else 503 (web/health.py)."""
+    """200 when the cache backend made a real round trip a moment ago, else 503 (web/cache/health.py)."""
     positions = solved()
     ok, detail = current_app.extensions["health"].status()
     response = jsonify(

@@ -26,19 +26,19 @@ DEFAULT_SEARCH_BUDGET = 1.0
 DEFAULT_MAX_CONCURRENT_SEARCHES = 2
 MAX_SINGLE_FLIGHT_WAIT = 10.0
 # Transposition-table entries a solver keeps at most (fewer when its byte budget is
-# smaller: web/search_slots.py, SOLVER_BYTES_PER_THREAD).
+# smaller: web/searches/slots.py, SOLVER_BYTES_PER_THREAD).
 DEFAULT_SOLVER_TABLE_LIMIT = 200_000
 DEFAULT_REDIS_TIMEOUT = 1.0
 DEFAULT_STATIC_MAX_AGE = 3600
 DEFAULT_KEY_PREFIX = "ttt:"
-# CACHE_SECRET: an HMAC-SHA256 key worth the name (web/signing.py).
+# CACHE_SECRET: an HMAC-SHA256 key worth the name (web/cache/signing.py).
 MIN_SECRET_BYTES = 32
 MIN_SECRET_DISTINCT = 10
 MAKE_A_SECRET = "python3 -c 'import secrets; print(secrets.token_hex(32))'"
 # METRICS_TOKEN: long enough not to be guessed, in the characters a Bearer header carries.
 MIN_METRICS_TOKEN = 16
 _TOKEN68 = re.compile(r"[A-Za-z0-9._~+/-]+=*")
-# Seconds of search one client (address) may spend a minute (web/rate_limit.py):
+# Seconds of search one client (address) may spend a minute (web/searches/rate_limit.py):
 # a quarter of what a 2-worker server on 2 cores can search, so one address
 # flooding it with 15x15 boards leaves the rest to everybody else.  A person
 # playing a big board with hints spends about 10 s a minute; positions with at

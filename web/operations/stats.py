@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import os
 
-from . import request_log
-from .metrics import Metrics, scope
+from web.operations import request_log
+from web.operations.metrics import Metrics, scope
 
 COUNTERS = ("hits", "misses", "searches", "waited", "stored", "unproven", "invalid", "busy", "cache_errors")
 # What a request's line says the cache did; a later event of one request overrides an

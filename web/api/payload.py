@@ -14,9 +14,8 @@ from flask import Request
 
 from tictactoe import LEVELS, Board, BoardFormatError, Level
 from tictactoe.algorithms.registry import ENGINES
-
-from .errors import ApiError
-from .request_log import note
+from web.http.errors import ApiError
+from web.operations.request_log import note
 
 MAX_SEED = 2**63 - 1
 # Integer literals longer than this are refused while parsing (a seed has at most 19).
@@ -33,7 +32,7 @@ class PositionRequest:
     """A checked request: the board (reachable), the level, the optional seed and engine name.
 
     ``engine`` is None for the default (the production solver behind the shared cache);
-    ``body`` is the request body as it came (web/hot_moves.py answers it again by its bytes).
+    ``body`` is the request body as it came (web/api/hot_moves.py answers it again by its bytes).
     """
 
     board: Board

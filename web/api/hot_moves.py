@@ -30,9 +30,9 @@ from typing import Any
 
 from flask import Flask, current_app
 
-from .byte_budget import ByteBudget
-from .request_log import Observe, log_request, request_id
-from .throttled_log import ThrottledLog
+from web.cache.byte_budget import ByteBudget
+from web.operations.request_log import Observe, log_request, request_id
+from web.operations.throttled_log import ThrottledLog
 
 logger = logging.getLogger(__name__)
 

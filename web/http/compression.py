@@ -7,7 +7,7 @@ gets ``Vary: Accept-Encoding``, so a shared cache keeps the two copies apart.
 
 Not compressed:
 
-- ``POST /move``: ``web/hot_moves.py`` answers repeated bodies before Flask,
+- ``POST /move``: ``web/api/hot_moves.py`` answers repeated bodies before Flask,
   uncompressed, and Flask's answer must be the same bytes with the same headers
   (``tests/test_hot_moves.py``); an answer of a few hundred bytes gains little.
 - Answers under ``MIN_SIZE`` bytes, errors, 304s.
@@ -28,14 +28,15 @@ from flask import Flask, Response, request
 from flask_compress import Compress
 from werkzeug.http import quote_etag, unquote_etag
 
-from .hot_moves import PATH as HOT_PATH
-
 ALGORITHMS = ("gzip",)
 MIN_SIZE = 500  # bytes (Flask-Compress's default): below it gzip saves too little to be worth its CPU
 
 
-def init_app(app: Flask) -> None:
-    """Compress ``app``'s answers as the module docstring says (its hook runs after every other one)."""
+def init_app(app: Flask, skip: str) -> None:
+    """Compress ``app``'s answers as the module docstring says (its hook runs after every other one).
+
+    Answers to the path ``skip`` (``POST /move``'s) are never compressed.
+    """
     app.config.update(
         COMPRESS_ALGORITHM=list(ALGORITHMS),
         COMPRESS_MIN_SIZE=MIN_SIZE,
@@ -47,7 +48,7 @@ def init_app(app: Flask) -> None:
 
     @app.after_request
     def compress_answer(response: Response) -> Response:
-        if request.path == HOT_PATH:
+        if request.path == skip:
             return response
         if not request.accept_encodings["gzip"]:
             # Flask-Compress 1.25 would still gzip for "gzip;q=0", which refuses it (RFC 9110).

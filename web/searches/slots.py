@@ -7,7 +7,7 @@ other.  The wait matters under gunicorn's gevent worker, which takes as many
 connections as arrive: a third search arriving at a worker with two slots
 waits a moment instead of being refused while the other worker idles.
 
-Each search is charged to the requesting client's allowance (web/rate_limit.py)
+Each search is charged to the requesting client's allowance (web/searches/rate_limit.py)
 for the time it held its slot, and may be refused (``RateLimited``) before it
 takes one; a search of a position with at most ``FREE_EMPTY_CELLS`` empty
 cells is neither, and takes no slot.  A trace (the lab's watched search, up to ten budgets long)
@@ -29,13 +29,15 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Protocol
 
+from flask import Flask, Response
+
 from tictactoe import Board, Rules, Solver, SolveResult, analyse
 from tictactoe.algorithms.base import Engine as TeachingEngine
 from tictactoe.algorithms.base import EngineResult
 from tictactoe.algorithms.trace import Trace, Traceable, trace_search
 from tictactoe.game.lru import BoundedLRU
-
-from .offload import off_event_loop
+from web.http.errors import error_response
+from web.operations.offload import off_event_loop
 
 # Rule sets (board size and k) whose solver a thread keeps warm at once, and the
 # bytes their tables and memos may take together (each solver an equal share, which
@@ -51,8 +53,21 @@ SOLVER_BYTES_PER_THREAD = 40 * 1024 * 1024
 FREE_EMPTY_CELLS = 9
 
 
+RETRY_AFTER_SECONDS = 1  # a slot frees as soon as a search ends: searches take at most the budget
+
+
 class Busy(Exception):
     """Every search slot of this worker is taken; the client should retry shortly."""
+
+
+def register(app: Flask) -> None:
+    """Answer ``Busy`` with a 503 that says so and when to try again."""
+
+    @app.errorhandler(Busy)
+    def busy(error: Busy) -> Response:
+        response = error_response(503, "the server is busy with other searches: try again in a second")
+        response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
+        return response
 
 
 class Allowance(Protocol):
@@ -71,7 +86,7 @@ class SearchSlots:
     Not an engine itself: the production solver (``search``) and the lab's
     teaching engines (``run``) both run through these slots.  ``allowance``,
     when given, is checked before every search that is not free and charged
-    after it (the per-client limit, web/rate_limit.py); ``clock`` measures what
+    after it (the per-client limit, web/searches/rate_limit.py); ``clock`` measures what
     a search held its slot for.
     """
 

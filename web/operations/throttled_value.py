@@ -4,7 +4,7 @@
 Python once every board size has been searched).  Computed per request, a few
 readers in a loop would take a worker's event loop from everybody else; so the
 page is computed at most once an interval (one second), by one caller while the
-others wait for it, and off the event loop (web/offload.py's runner).
+others wait for it, and off the event loop (web/operations/offload.py's runner).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 from typing import Generic, TypeVar
 
-from .offload import Runner
+from web.operations.offload import Runner
 
 Value = TypeVar("Value")
 

@@ -6,7 +6,7 @@ timeout, on every operation of every request.  Once an operation has failed,
 the breaker makes the next ones skip the backend for ``cooldown`` seconds.
 
 When the cooldown is over, who finds out whether the backend is back?  With a
-``trial`` (the health probe, web/health.py: short timeout, one at a time), the
+``trial`` (the health probe, web/cache/health.py: short timeout, one at a time), the
 trial does, in a thread of its own, while requests keep skipping the backend;
 it closes the breaker (``reset``) or opens it again (``trip``).  So requests
 pay a hung backend's timeout once per outage, not once per cooldown.  Without

@@ -9,8 +9,7 @@ from __future__ import annotations
 from flask import current_app
 
 from tictactoe import Board, MoveValue
-
-from .cache import Answer, SolvedPositions
+from web.cache import Answer, SolvedPositions
 
 
 def solved() -> SolvedPositions:

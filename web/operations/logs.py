@@ -1,7 +1,7 @@
 """How the server logs: one line per record on stdout, JSON by default, text for a terminal.
 
 gunicorn's own loggers (``gunicorn.error``: boot, worker exits, timeouts) and
-the app's (``web.*``, the per-request line of ``web.request_log``) go through
+the app's (``web.*``, the per-request line of ``web.operations.request_log``) go through
 the one setup below, which gunicorn.conf.py hands to gunicorn as
 ``logconfig_dict``.  A JSON line looks like::
 
@@ -37,7 +37,7 @@ from gunicorn.glogging import Logger as _GunicornLogger  # type: ignore[import-u
 
 LOG_FORMATS = ("json", "text")
 LOG_LEVELS = ("debug", "info", "warning", "error", "critical")
-# Fields a request line carries besides the standard ones (see web/request_log.py).
+# Fields a request line carries besides the standard ones (see web/operations/request_log.py).
 REQUEST_FIELDS = ("request_id", "method", "path", "status", "duration_ms", "cache", "board", "source")
 
 

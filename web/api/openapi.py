@@ -17,15 +17,15 @@ from tictactoe.algorithms.registry import ENGINES, TRACEABLE
 from tictactoe.algorithms.trace import KINDS
 from tictactoe.game.notation import MAX_TEXT_LENGTH
 from tictactoe.game.rules import MIN_K
-
-from .config import BACKENDS
-from .errors import MAX_BODY_BYTES, RETRY_AFTER_SECONDS
-from .payload import FIELDS, MAX_SEED
-from .shapes import MoveAnswer
-from .stats import COUNTERS
-from .traces import DEFAULT_ENGINE as DEFAULT_TRACE_ENGINE
-from .traces import MAX_NODE_DIGITS, MAX_TRACE_NODES, TRACE_BUDGET_FACTOR
-from .traces import MAX_SIDE as TRACE_MAX_SIDE
+from web.api.payload import FIELDS, MAX_SEED
+from web.api.shapes import MoveAnswer
+from web.api.traces import DEFAULT_ENGINE as DEFAULT_TRACE_ENGINE
+from web.api.traces import MAX_NODE_DIGITS, MAX_TRACE_NODES, TRACE_BUDGET_FACTOR
+from web.api.traces import MAX_SIDE as TRACE_MAX_SIDE
+from web.http.errors import MAX_BODY_BYTES
+from web.operations.config import BACKENDS
+from web.operations.stats import COUNTERS
+from web.searches.slots import RETRY_AFTER_SECONDS
 
 # A piece of the document: JSON, as nested as OpenAPI makes it.
 Schema = dict[str, Any]

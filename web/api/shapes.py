@@ -1,5 +1,5 @@
 """The /move answer's fields, declared once: the view builds a ``MoveAnswer`` (mypy checks it)
-and web/openapi.py generates the Move schema's property list and ``required`` from it.
+and web/api/openapi.py generates the Move schema's property list and ``required`` from it.
 
 The fields are declared in the order a perfect move's answer has them on the
 wire.  The answer's pieces are TypedDicts too, so that the view builds the whole

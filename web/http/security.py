@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from flask import Flask, Response, request
 
-from .errors import is_api_path
+from web.http.errors import is_api_path
 
 
 def content_security_policy(frame_ancestors: str) -> str:

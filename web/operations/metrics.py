@@ -5,11 +5,11 @@ Under gunicorn every worker writes its values to memory-mapped files in
 a store into shared memory, no system call), and ``/metrics`` sums the files of
 every worker, live or gone.  gunicorn.conf.py sets that folder up before any
 worker starts (``prepare_multiprocess_dir``) and folds an exited worker's files
-into one (``merge_exited_worker``), both in web/metrics_folder.py.  Without it
+into one (``merge_exited_worker``), both in web/operations/metrics_folder.py.  Without it
 (tests, ``flask run``) the values live in the process, which is then the whole server.
 
 The page is rendered at most once a second per worker, off the event loop
-(web/throttled_value.py): readers in a loop cannot take the worker from the
+(web/operations/throttled_value.py): readers in a loop cannot take the worker from the
 other requests.  With ``METRICS_TOKEN`` set it needs ``Authorization: Bearer``
 and that token (401 otherwise); unset, it is open.  Its ``Content-Type`` is
 the classic text format's, ``text/plain; version=0.0.4; charset=utf-8``, which
@@ -41,9 +41,9 @@ from prometheus_client import CollectorRegistry, Counter, Histogram, generate_la
 from prometheus_client.exposition import CONTENT_TYPE_PLAIN_0_0_4
 from prometheus_client.metrics_core import Metric
 
-from .metrics_folder import ENV, reading
-from .offload import off_event_loop
-from .throttled_value import ThrottledValue
+from web.operations.metrics_folder import ENV, reading
+from web.operations.offload import off_event_loop
+from web.operations.throttled_value import ThrottledValue
 
 CACHE_EVENTS = ("hits", "misses", "searches", "waited", "stored", "unproven", "invalid", "cache_errors")
 REFUSALS = ("busy", "rate_limited")

@@ -12,7 +12,7 @@ workers from real requests.  So, in each worker:
 - while the breaker is open (a cache operation failed a moment ago) the
   answer is 503 at once, without touching the backend; once its cooldown is
   over, a probe in the background is the trial that closes it (or opens it
-  again), so requests never wait for a hung backend twice (web/breaker.py);
+  again), so requests never wait for a hung backend twice (web/operations/breaker.py);
 - Redis is probed over a connection of its own with a short timeout
   (``PROBE_TIMEOUT``) and no retry, in one pipelined round trip: a probe
   of a hung Redis ends after at most about 2 x ``PROBE_TIMEOUT`` (connect,
@@ -31,10 +31,10 @@ from dataclasses import dataclass
 from cachelib.base import BaseCache
 from flask import Flask
 
-from .breaker import Breaker
-from .cache.backends import Backend
-from .config import Settings
-from .throttled_log import ThrottledLog
+from web.cache.backends import Backend
+from web.operations.breaker import Breaker
+from web.operations.config import Settings
+from web.operations.throttled_log import ThrottledLog
 
 PROBE_TIMEOUT = 0.2
 FRESH_SECONDS = 1.0

@@ -17,7 +17,7 @@ modification time, size and name, and builders of reproducible images set every
 modification time to one date, so an edit that kept a file's size would keep
 its ETag, and browsers their old copy.  The hash changes exactly when the bytes
 do.  It is weak (``W/"..."``) because the gzipped and plain copies
-(``web/compression.py``) hold the same content: Flask-Compress leaves a weak
+(``web/http/compression.py``) hold the same content: Flask-Compress leaves a weak
 tag as it is, so a revalidation matches before anything is compressed.
 
 Files are small (the largest is about 24 KB), so each answer reads its file

@@ -16,8 +16,7 @@ from werkzeug.datastructures import MultiDict
 
 from tictactoe import LEVELS, BoardFormatError, Level, Rules
 from tictactoe.algorithms.registry import TRACEABLE
-
-from .errors import ApiError
+from web.http.errors import ApiError
 
 bp = Blueprint("pages", __name__)
 

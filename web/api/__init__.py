@@ -1,0 +1,1 @@
+"""The JSON API: its routes, the request body, the answers' shapes and their OpenAPI description."""

@@ -1,0 +1,1 @@
+"""The pages (the game, the lab, the embed) and the static files they load."""
