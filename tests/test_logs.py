@@ -7,10 +7,12 @@ import logging
 import urllib.request
 
 import pytest
+import pythonjsonlogger.json
 
 from app import create_app
 from servers import Gunicorn
 from test_workers import post
+from web.operations.logs import JsonFormatter, logging_config
 from web.operations.request_log import request_id
 
 SECRET = "s3cret-value-that-must-never-leak-from-logs"
@@ -128,3 +130,37 @@ def test_a_bad_log_format_stops_gunicorn_with_a_message(tmp_path):
     with pytest.raises(RuntimeError, match="gunicorn exited"), server:
         pass
     assert "LOG_FORMAT must be json or text, not 'xml'" in server.log_path.read_text()
+
+
+@pytest.mark.parametrize(
+    ("path", "status", "fields"),
+    [
+        ("/move", 200, {"cache": "hit", "board": "3x3k3", "source": "proof"}),
+        ('/x\n\u00e9"', 404, {}),  # escaped, non-ASCII, a quote; fields absent are null
+        ("/analyze", 503, {"cache": "busy", "board": "15x15k5"}),
+    ],
+)
+def test_the_request_line_from_its_template_is_pythonjsonloggers_line(path, status, fields):
+    # web/operations/logs.py writes the request line from a template: it must equal the general way's.
+    config = logging_config("json")["formatters"]["json"]
+    options = {name: value for name, value in config.items() if name != "()"}
+    template, general = JsonFormatter(**options), pythonjsonlogger.json.JsonFormatter(**options)
+    record = logging.getLogger("web.request").makeRecord(
+        "web.request",
+        logging.INFO,
+        __file__,
+        0,
+        "%s %s %s",
+        ("POST", path, status),
+        None,
+        extra={
+            "request_id": "router-id-1",
+            "method": "POST",
+            "path": path,
+            "status": status,
+            "duration_ms": 1.234,
+            **{name: fields.get(name) for name in ("cache", "board", "source")},
+        },
+    )
+    assert template.format(record) == general.format(record)
+    assert json.loads(template.format(record))["path"] == path

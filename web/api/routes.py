@@ -7,20 +7,22 @@ the shared cache: the lab shows what each search really costs.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import random
+import time
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from tictactoe import ENGINE_VERSION, Board, Level, Status, pick_best, quick_move
 from tictactoe.algorithms.base import EngineResult
 from tictactoe.algorithms.registry import describe_engines, get_engine
+from web.api import move_memo
 from web.api.answers import analysis_fields, solved
-from web.api.hot_moves import hot_moves
 from web.api.openapi import build_spec
-from web.api.payload import read_position_request
+from web.api.payload import parse_position_request, read_json_body, read_position_request
 from web.api.shapes import FoundFields, MoveAnswer, StatusFields, TeachingFields
-from web.cache import Answer
+from web.cache import Answer, SolvedPositions
 from web.http.errors import API_BLUEPRINT
 from web.operations import metrics
 from web.operations.request_log import note
@@ -37,10 +39,16 @@ _UNSEEDED = random.SystemRandom()
 @bp.post("/move")
 def move() -> Response:
     """Play the engine's move: see the Move schema in /openapi.json."""
-    req = read_position_request(request, "move")
+    started = time.perf_counter()
+    raw = read_json_body(request)
+    positions = solved()
+    memo = move_memo.recall(positions, raw)
+    if memo is not None:
+        return _move_again(positions, memo, started)
+    req = parse_position_request(raw, "move")
     board = req.board
     board.require_moves()
-    rng = random.Random(req.seed) if req.seed is not None else _UNSEEDED
+    rng = _rng(req.seed)
     if req.engine is not None:
         result = _run_engine(board, req.engine, rng)
         cell = result.move
@@ -54,22 +62,37 @@ def move() -> Response:
             **_teaching_fields(board, req.engine, result),
         }
     elif req.level == Level.PERFECT:
-        answer = solved().solve(board)
+        answer = positions.solve(board)
         cell = pick_best(answer, rng)
         found = _engine_fields(answer)
-        if answer.cached and answer.proven:  # the same body may be answered again before Flask
-            hot_moves().remember(
-                req.body,
-                [_move_fields(board, best, req.level, found) for best in answer.best_moves],
+        if answer.cached and answer.proven:  # the same body is answered from the memo next time
+            marked: FoundFields = {**found, "ms": move_memo.MS_MARK}  # type: ignore[typeddict-item]
+            move_memo.remember(
+                positions,
+                raw,
+                dataclasses.replace(answer, move_values=None),  # pick_best needs the best moves only
+                {best: jsonify(_move_fields(board, best, req.level, marked)) for best in answer.best_moves},
                 req.seed,
                 board.rules.key(),
                 str(answer.source),
             )
     else:
-        known = solved().peek(board)  # report the value only if it is already known
+        known = positions.peek(board)  # report the value only if it is already known
         cell = quick_move(board, req.level, rng)
         found = _engine_fields(known)
     return jsonify(_move_fields(board, cell, req.level, found))
+
+
+def _move_again(positions: SolvedPositions, memo: move_memo.MoveMemo, started: float) -> Response:
+    """The answer to a body answered from the cache before: counted and logged as the cache hit it is."""
+    positions.stats.add(hits=1)
+    note(board=memo.board, source=memo.source)
+    return current_app.response_class(memo.body(_rng(memo.seed), started), content_type=memo.content_type)
+
+
+def _rng(seed: int | None) -> random.Random:
+    """A request's random choice: repeatable with a seed, else drawn from the OS."""
+    return random.Random(seed) if seed is not None else _UNSEEDED
 
 
 @bp.post("/analyze")
