@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TypedDict
+
 from .alphabeta import AlphaBeta
 from .alphabeta_ordered import AlphaBetaOrdered
 from .alphabeta_tt import AlphaBetaTT
@@ -34,6 +36,13 @@ TRACEABLE: dict[str, Traceable] = {
 }
 
 
+class EngineDescription(TypedDict):
+    """An engine's name and a line on it, as GET /engines lists them."""
+
+    name: str
+    description: str
+
+
 class UnknownEngineError(ValueError):
     """No engine has this name; the message lists the names there are."""
 
@@ -46,6 +55,6 @@ def get_engine(name: str) -> Engine:
         raise UnknownEngineError(f"unknown engine {name!r}: choose one of {', '.join(ENGINES)}") from None
 
 
-def describe_engines() -> list[dict[str, str]]:
+def describe_engines() -> list[EngineDescription]:
     """Every engine as ``{"name": ..., "description": ...}``, in teaching order."""
     return [{"name": engine.name, "description": engine.description} for engine in ENGINES.values()]
