@@ -8,13 +8,16 @@ written here and sharing nothing with the engine's solver.
 from __future__ import annotations
 
 import json
+import random
 import re
 
 import pytest
 
 from app import create_app
 from tests import minimax
+from tictactoe import Board, choose_move
 from tictactoe.tools import counting
+from web.api.answers import solved
 from web.api.shapes import (
     AnalysisAnswer,
     CellAnswer,
@@ -812,3 +815,13 @@ def test_a_traced_node_is_its_typeddict(client, spec):
     assert list(schema["properties"]) == list(TraceNode.__annotations__)
     tree = client.get("/trace?board=x1o/1x1/o2&engine=alphabeta").get_json()["tree"]
     assert [list(node) for node in tree] == [list(TraceNode.__annotations__)] * len(tree)
+
+
+@pytest.mark.parametrize("level", ["easy", "medium", "perfect"])
+def test_the_move_is_the_one_levels_choose_move_plays(app, client, level):
+    rows = ["x..", ".o.", "..."]
+    for seed in range(12):
+        body = client.post("/move", json={"board": rows, "level": level, "seed": seed}).get_json()
+        with app.app_context():
+            expected = choose_move(Board.from_text(rows), level, random.Random(seed), analyst=solved().solve)
+        assert divmod(expected.move, 3) == (body["move"]["row"], body["move"]["col"]), seed

@@ -184,7 +184,7 @@ def cmd_play(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
 # -- selfplay ----------------------------------------------------------------------------
 
 
-def decision_text(decision: Decision) -> str:
+def decision_text(decision: Decision[SolveResult]) -> str:
     """What a level's search found, or that it did not search."""
     if decision.result is None:
         return "no search"

@@ -12,7 +12,7 @@ import random
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
-from tictactoe import ENGINE_VERSION, Board, Level, Status, pick_best, quick_move
+from tictactoe import ENGINE_VERSION, Board, Level, Status, choose_move
 from tictactoe.algorithms.base import EngineResult
 from tictactoe.algorithms.registry import describe_engines, get_engine
 from web.api.answers import analysis_fields, solved
@@ -64,11 +64,12 @@ def move() -> Response:
             "source": None,
             **_teaching_fields(board, req.engine, result),
         }
-    elif req.level == Level.PERFECT:
-        answer = solved().solve(board)
-        cell = pick_best(answer, rng)
-        found = _engine_fields(answer)
-        if answer.cached and answer.proven:  # the same body may be answered again before Flask
+    else:
+        decision = choose_move(board, req.level, rng, analyst=solved().solve)
+        cell, answer = decision.move, decision.result
+        # A level that searches nothing reports the value only if it is already known.
+        found = _engine_fields(answer if answer is not None else solved().peek(board))
+        if answer is not None and answer.cached and answer.proven:  # may be answered again before Flask
             hot_moves().remember(
                 req.body,
                 [_move_fields(board, best, req.level, found) for best in answer.best_moves],
@@ -76,10 +77,6 @@ def move() -> Response:
                 board.rules.key(),
                 str(answer.source),
             )
-    else:
-        known = solved().peek(board)  # report the value only if it is already known
-        cell = quick_move(board, req.level, rng)
-        found = _engine_fields(known)
     return jsonify(_move_fields(board, cell, req.level, found))
 
 
