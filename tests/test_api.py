@@ -16,6 +16,7 @@ import pytest
 from app import create_app
 from tests import minimax
 from tictactoe import Board, choose_move
+from tictactoe.algorithms.registry import ENGINES, describe_levels
 from tictactoe.tools import counting
 from web.api.answers import solved
 from web.api.shapes import (
@@ -825,3 +826,11 @@ def test_the_move_is_the_one_levels_choose_move_plays(app, client, level):
         with app.app_context():
             expected = choose_move(Board.from_text(rows), level, random.Random(seed), analyst=solved().solve)
         assert divmod(expected.move, 3) == (body["move"]["row"], body["move"]["col"]), seed
+
+
+def test_the_levels_and_engines_in_the_document_are_the_registrys(spec):
+    schemas = spec["components"]["schemas"]
+    assert schemas["Level"]["enum"] == [entry["name"] for entry in describe_levels()]
+    for entry in describe_levels():
+        assert f"{entry['name']}: {entry['description']}" in schemas["Level"]["description"]
+    assert schemas["EngineName"]["enum"] == list(ENGINES)

@@ -31,6 +31,12 @@ from .solver import Solver, SolveResult
 
 # Every level, weakest first: what the API, the pages and the command line accept.
 LEVELS = tuple(Level)
+# What each level does, in a line: the API's document, the page, the arena and the command line say it so.
+LEVEL_DESCRIPTIONS: dict[Level, str] = {
+    Level.EASY: "random moves, but takes a win in one",
+    Level.MEDIUM: "takes a win in one, blocks a loss in one, else random",
+    Level.PERFECT: "the best move: the fastest win, the slowest loss, at random among equally good moves",
+}
 
 
 # The analysis a caller hands ``choose_move``: the solver's, or one with a cache in front of it.

@@ -13,7 +13,7 @@ from typing import Any, Protocol
 
 from tictactoe import ENGINE_VERSION, LEVELS, MAX_SIZE, MIN_SIZE, Level, Source, Status, Value
 from tictactoe.algorithms.folding import DEFAULT_CAP as FOLD_CAP
-from tictactoe.algorithms.registry import ENGINES, TRACEABLE, EngineDescription
+from tictactoe.algorithms.registry import ENGINES, TRACEABLE, EngineDescription, describe_levels
 from tictactoe.algorithms.trace import KINDS
 from tictactoe.game.notation import MAX_TEXT_LENGTH
 from tictactoe.game.rules import MIN_K
@@ -597,9 +597,7 @@ def _schemas() -> Schema:
         "type": "string",
         "enum": list(LEVELS),
         "default": Level.PERFECT,
-        "description": "perfect: the best move (a random one among equally good moves);"
-        " medium: wins or blocks in one, else random; easy: wins in one,"
-        " else random.",
+        "description": "; ".join(f"{entry['name']}: {entry['description']}" for entry in describe_levels()),
     }
     seed = {
         "type": "integer",
