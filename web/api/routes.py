@@ -12,14 +12,25 @@ import random
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
-from tictactoe import ENGINE_VERSION, Board, Level, Status, pick_best, quick_move
+from tictactoe import ENGINE_VERSION, Board, Level, Status, choose_move
 from tictactoe.algorithms.base import EngineResult
 from tictactoe.algorithms.registry import describe_engines, get_engine
 from web.api.answers import analysis_fields, solved
 from web.api.hot_moves import hot_moves
 from web.api.openapi import build_spec
 from web.api.payload import read_position_request
-from web.api.shapes import FoundFields, MoveAnswer, StatusFields, TeachingFields
+from web.api.shapes import (
+    AnalysisAnswer,
+    EngineAnalysisAnswer,
+    EnginesAnswer,
+    FoundFields,
+    MoveAnswer,
+    SolverFields,
+    StateAnswer,
+    StatsAnswer,
+    StatusFields,
+    TeachingFields,
+)
 from web.cache import Answer
 from web.http.errors import API_BLUEPRINT
 from web.operations import metrics
@@ -44,7 +55,7 @@ def move() -> Response:
     if req.engine is not None:
         result = _run_engine(board, req.engine, rng)
         cell = result.move
-        found: FoundFields = {
+        found: FoundFields | SolverFields = {
             "value": result.value,
             "plies": None,
             "proven": result.value is not None,
@@ -53,11 +64,12 @@ def move() -> Response:
             "source": None,
             **_teaching_fields(board, req.engine, result),
         }
-    elif req.level == Level.PERFECT:
-        answer = solved().solve(board)
-        cell = pick_best(answer, rng)
-        found = _engine_fields(answer)
-        if answer.cached and answer.proven:  # the same body may be answered again before Flask
+    else:
+        decision = choose_move(board, req.level, rng, analyst=solved().solve)
+        cell, answer = decision.move, decision.result
+        # A level that searches nothing reports the value only if it is already known.
+        found = _engine_fields(answer if answer is not None else solved().peek(board))
+        if answer is not None and answer.cached and answer.proven:  # may be answered again before Flask
             hot_moves().remember(
                 req.body,
                 [_move_fields(board, best, req.level, found) for best in answer.best_moves],
@@ -65,10 +77,6 @@ def move() -> Response:
                 board.rules.key(),
                 str(answer.source),
             )
-    else:
-        known = solved().peek(board)  # report the value only if it is already known
-        cell = quick_move(board, req.level, rng)
-        found = _engine_fields(known)
     return jsonify(_move_fields(board, cell, req.level, found))
 
 
@@ -82,16 +90,18 @@ def analyze() -> Response:
         # Deterministic (mcts seeded), so that the lab's figures repeat.
         result = _run_engine(board, req.engine, None)
         row, col = board.rules.row_col(result.move)
-        return jsonify(
-            board=board.to_text(),
-            k=board.rules.k,
-            player=board.to_move,
-            move={"row": row, "col": col},
-            value=result.value,
+        searched: EngineAnalysisAnswer = {
+            "board": board.to_text(),
+            "k": board.rules.k,
+            "player": board.to_move,
+            "move": {"row": row, "col": col},
+            "value": result.value,
             **_teaching_fields(board, req.engine, result),
-        )
+        }
+        return jsonify(searched)
     answer = solved().solve(board, all_moves=True)
-    return jsonify(**analysis_fields(board, answer), **_engine_fields(answer))
+    analysis: AnalysisAnswer = {**analysis_fields(board, answer), **_engine_fields(answer)}
+    return jsonify(analysis)
 
 
 @bp.post("/state")
@@ -99,18 +109,20 @@ def state() -> Response:
     """The status of a position (finished or not): see the State schema in /openapi.json."""
     board = read_position_request(request, "state").board
     fields = _status(board)
-    return jsonify(
-        board=board.to_text(),
-        k=board.rules.k,
+    answer: StateAnswer = {
+        "board": board.to_text(),
+        "k": board.rules.k,
         **fields,
-        to_move=board.to_move if fields["status"] == Status.IN_PROGRESS else None,
-    )
+        "to_move": board.to_move if fields["status"] == Status.IN_PROGRESS else None,
+    }
+    return jsonify(answer)
 
 
 @bp.get("/engines")
 def engines() -> Response:
     """The engines that /move and /analyze take as ``engine``, in teaching order."""
-    return jsonify(engines=describe_engines())
+    answer: EnginesAnswer = {"engines": describe_engines()}
+    return jsonify(answer)
 
 
 @bp.get("/livez")
@@ -138,7 +150,8 @@ def healthz() -> Response:
 def stats() -> Response:
     """Counters of this worker and, where the backend keeps them, of all workers."""
     positions = solved()
-    return jsonify(**positions.stats.snapshot(), backend=positions.backend.name)
+    answer: StatsAnswer = {**positions.stats.snapshot(), "backend": positions.backend.name}
+    return jsonify(answer)
 
 
 @bp.get("/openapi.json")
@@ -163,7 +176,7 @@ def _status(board: Board) -> StatusFields:
     }
 
 
-def _move_fields(board: Board, cell: int, level: Level, found: FoundFields) -> MoveAnswer:
+def _move_fields(board: Board, cell: int, level: Level, found: FoundFields | SolverFields) -> MoveAnswer:
     """The /move answer that plays ``cell`` on ``board`` (left as it was); ``found``: the engine's fields."""
     player = board.to_move
     board.play(cell)
@@ -182,7 +195,7 @@ def _move_fields(board: Board, cell: int, level: Level, found: FoundFields) -> M
         board.undo()
 
 
-def _engine_fields(answer: Answer | None) -> FoundFields:
+def _engine_fields(answer: Answer | None) -> SolverFields:
     """value, plies, proven, source, cached, depth, nodes, ms and worker of an answer (or none)."""
     if answer is None:
         return {
