@@ -129,11 +129,13 @@ def cases() -> tuple[dict, dict]:
 
 
 def link_cases() -> list[dict[str, str]]:
-    """Query parameters that game links and /embed share: size and k in every pairing, then level and side."""
+    """Parameters that game links and /embed share: size and k in every pairing, size alone, level, side."""
     sizes = ["3x3", "4x4", "5x5", "15x15", "3x15", "7x5", "03x03", "2x2", "16x16", "99x99", "100x3"]
     sizes += ["3X3", "3x3\n", " 3x3", "3 x 3", "x3", "3x", "3x3x3", "", "٣x٣"]
     ks = ["3", "4", "5", "9", "15", "03", "0", "2", "100", "", "4\n", "+4", "4.0", "٤"]
     links = [{"size": size, "k": k} for size, k in itertools.product(sizes, ks)]
+    # Without k, both take the API's default for the size (5x5: five in a row, not its preset's four).
+    links += [{"size": size} for size in sizes]
     for level in [*LEVELS, "", "hard", "Perfect", "perfect "]:
         links.append({"size": "3x3", "k": "3", "level": level})
     for side in ["x", "o", "", "X", "z", "xo"]:

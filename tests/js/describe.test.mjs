@@ -2,11 +2,12 @@
 // A view here is the plain object game.js hands the renderer: the state's fields plus
 // toMove, board, hints, error, reviewing, watching, canRestore.
 
+import { SERVER_SETS } from "./server-sets.mjs";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
 import {
-  allAlike, cellLabel, engineDetails, hintBadge, hintSummary, hintWords, outcomeBadge, resultText,
+  allAlike, cellLabel, engineDetails, hintBadge, hintSummary, hintWords, levelHelp, outcomeBadge, resultText,
   sideNames, statusText, stripCaption, waitText, watchSide,
 } from "../../static/js/describe.js";
 
@@ -176,8 +177,14 @@ test("engineDetails: an unproven move at Perfect is a best guess; Easy and Mediu
     "This board is too big to solve in time, so the move is the engine's best guess.",
     "How it knows: best guess within the time limit.",
   ]);
-  assert.match(engineDetails(view({ level: "easy", engine: { value: null } }))[0], /^At Easy the engine plays at random/);
-  assert.match(engineDetails(view({ level: "medium", engine: { value: null } }))[0], /^At Medium the engine takes a win/);
+  for (const { name, label, description } of SERVER_SETS.levels.filter((level) => level.name !== "perfect")) {
+    assert.equal(engineDetails(view({ level: name, engine: { value: null } }))[0], `How ${label} plays: ${description}.`);
+  }
+});
+
+test("levelHelp: each level's name and what it does, in the server's words", () => {
+  for (const { name, label, description } of SERVER_SETS.levels) assert.equal(levelHelp(name), `${label}: ${description}.`);
+  assert.equal(levelHelp("hard"), "");
 });
 
 test("hintSummary: the result with best play and the legend, or why nothing is marked", () => {

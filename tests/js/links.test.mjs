@@ -3,6 +3,7 @@
 // tests/test_page_agrees_with_server.py checks the size, k, level and side against
 // /embed's checks in web/pages/routes.py.
 
+import { SERVER_SETS } from "./server-sets.mjs";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
@@ -75,9 +76,13 @@ test("readGameLink: moves alone mean 3x3, k 3", () => {
   assert.deepEqual(link.history[1], ["...", ".x.", "..."]);
 });
 
-test("readGameLink: without k, a preset's size takes its k and another size is refused", () => {
-  assert.equal(readGameLink("?size=7x7", DEFAULTS).settings.k, 5);
-  assert.match(readGameLink("?size=6x6", DEFAULTS).error, /needs k/);
+test("readGameLink: without k, a size takes the API's default k, whatever a preset's k", () => {
+  // The 5x5 preset plays four in a row; a link with only the size plays as the API and /embed do.
+  assert.equal(readGameLink("?size=5x5", DEFAULTS).settings.k, 5);
+  for (const [size, k] of Object.entries(SERVER_SETS.defaultK)) {
+    assert.equal(readGameLink(`?size=${size}`, DEFAULTS).settings.k, k, size);
+  }
+  assert.match(readGameLink("?size=16x16", DEFAULTS).error, /needs k/, "a size the server does not play");
 });
 
 test("readGameLink: upper-case cell names and a trailing comma are read", () => {

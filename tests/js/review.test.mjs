@@ -3,6 +3,7 @@
 // {value, plies, proven, moves: [{row, col, value, plies}], best: [{row, col}]}, values
 // from the side to move's point of view.
 
+import "./server-sets.mjs";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 

@@ -6,6 +6,7 @@
 // out: {fromText: [rows | null], toText: [text], cellNames: [name], parsedNames: [{row, col} | null],
 //       links: [{settings} | {error}]}
 
+import "./server-sets.mjs";
 import { cellName, parseCellName } from "../../static/js/cells.js";
 import { readGameLink } from "../../static/js/links.js";
 import { fromPositionText, toPositionText } from "../../static/js/position-text.js";

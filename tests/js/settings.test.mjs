@@ -1,8 +1,9 @@
 // settings.js: the settings read from and written to the form, and an embed's settings.
 // The form is a stand-in with the same shape (form.elements[name].value, fieldsets found by
 // querySelector): settings.js only reads and writes those properties.  The presets themselves
-// are the page's choice and are only checked for agreeing with presetId.
+// are the server's (tests/test_closed_sets.py checks them) and are only checked for agreeing with presetId.
 
+import "./server-sets.mjs";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 

@@ -1,11 +1,12 @@
 // state.js: the game state's pure functions.  None decides the game: the status and the
 // winning line only ever come from the server's answers, which these tests write by hand.
 
+import { SERVER_SETS } from "./server-sets.mjs";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
 import {
-  EMPTY, LEVELS, STATUSES, VERSION, canPlay, canUndo, cellAt, currentBoard, fromSaved, isOver,
+  EMPTY, STATUSES, VERSION, canPlay, canUndo, cellAt, currentBoard, fromSaved, isOver,
   moveBetween, newGame, place, requestFor, sideToMove, undo, winner, withEngineMove, withStatus,
 } from "../../static/js/state.js";
 
@@ -16,8 +17,7 @@ const watchGame = () => newGame({
   rows: 3, cols: 3, k: 3, level: "perfect", mode: "watch", human: "x", engines: { x: "perfect", o: "mcts" },
 });
 
-test("the closed sets: levels and statuses as the API names them", () => {
-  assert.deepEqual(LEVELS, ["easy", "medium", "perfect"]);
+test("the closed sets: statuses as the API names them", () => {
   assert.deepEqual(STATUSES, ["in_progress", "x_won", "o_won", "draw"]);
   assert.equal(EMPTY, ".");
 });
@@ -227,6 +227,12 @@ test("fromSaved: a saved game comes back, a request in flight is made again", ()
   assert.deepEqual(fromSaved(saved), saved);
   assert.equal(fromSaved({ ...saved, pending: "engine" }).pending, "engine");
   assert.equal(fromSaved({ ...saved, pending: "nonsense" }).pending, null);
+});
+
+test("fromSaved: a saved game's level is one the server declares", () => {
+  const saved = JSON.parse(JSON.stringify(engineGame("x")));
+  for (const { name } of SERVER_SETS.levels) assert.equal(fromSaved({ ...saved, level: name })?.level, name);
+  assert.equal(fromSaved({ ...saved, level: "hard" }), null);
 });
 
 test("fromSaved: a watched game comes back paused", () => {

@@ -1,5 +1,6 @@
 // tally.js: the score, per mode and (against the engine) per level, kept in a store.
 
+import "./server-sets.mjs";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 

@@ -1,8 +1,8 @@
 """The players by name, declared once: the levels, the teaching engines and the arena's baseline.
 
 One place lists them, finds one, and describes them all: the API (/engines,
-the request checks), its OpenAPI document, the arena and the command line
-read them here.
+the request checks), its OpenAPI document, the arena, the command line and
+the pages (``web/pages/closed_sets.py``) read them here.
 """
 
 from __future__ import annotations

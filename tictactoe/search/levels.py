@@ -31,6 +31,8 @@ from .solver import Solver, SolveResult
 
 # Every level, weakest first: what the API, the pages and the command line accept.
 LEVELS = tuple(Level)
+# The level a request that names none gets: the API's default, and the embed's.
+DEFAULT_LEVEL = Level.PERFECT
 # What each level does, in a line: the API's document, the page, the arena and the command line say it so.
 LEVEL_DESCRIPTIONS: dict[Level, str] = {
     Level.EASY: "random moves, but takes a win in one",

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from tictactoe import ENGINE_VERSION, LEVELS, MAX_SIZE, MIN_SIZE, Level, Source, Status, Value
+from tictactoe import DEFAULT_LEVEL, ENGINE_VERSION, LEVELS, MAX_SIZE, MIN_SIZE, Source, Status, Value
 from tictactoe.algorithms.folding import DEFAULT_CAP as FOLD_CAP
 from tictactoe.algorithms.registry import ENGINES, TRACEABLE, EngineDescription, describe_levels
 from tictactoe.algorithms.trace import KINDS
@@ -596,7 +596,7 @@ def _schemas() -> Schema:
     level = {
         "type": "string",
         "enum": list(LEVELS),
-        "default": Level.PERFECT,
+        "default": DEFAULT_LEVEL,
         "description": "; ".join(f"{entry['name']}: {entry['description']}" for entry in describe_levels()),
     }
     seed = {
