@@ -7,14 +7,14 @@ as it ends; the table, in Markdown, goes to stdout: wins, draws and losses as
 x and as o, and the average game length (stones on the board at the end) for
 each player's games as x and as o.
 
-    PYTHONPATH=. .venv/bin/python bench/match.py perfect baseline --size 15x15 --k 5 --budget 0.4 --games 16
+    .venv/bin/python bench/match.py perfect baseline --size 15x15 --k 5 --budget 0.4 --games 16
 
 ``--b-checkout DIR`` takes player B from another checkout's ``tictactoe`` (imported
 beside this one under another name, and shown as ``name@DIR``), to measure an
 engine against its own earlier version:
 
     git worktree add --detach /tmp/before main
-    PYTHONPATH=. .venv/bin/python bench/match.py perfect perfect --b-checkout /tmp/before --games 8
+    .venv/bin/python bench/match.py perfect perfect --b-checkout /tmp/before --games 8
 
 Times per move are wall-clock deadlines: results depend on the machine's
 speed and load, so a rerun on a busy machine may differ.
@@ -31,6 +31,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tictactoe.game.board import Board
 from tictactoe.game.rules import Cell, Rules

@@ -6,9 +6,9 @@ fours and threes, searched to the end) and seeded random 15x15 middle games
 Each search starts with cold tables.  Equal node counts on both sides of a
 comparison show the searches did the same work; the time is the difference.
 
-    PYTHONPATH=. .venv/bin/python bench/threat_speed.py
+    .venv/bin/python bench/threat_speed.py
     git worktree add /tmp/before main
-    PYTHONPATH=. .venv/bin/python bench/threat_speed.py --compare /tmp/before
+    .venv/bin/python bench/threat_speed.py --compare /tmp/before
 
 Times are CPU seconds of this process (``time.process_time``), so other jobs
 on the machine slow them less than wall-clock times, but not entirely.
@@ -23,6 +23,10 @@ import random
 import subprocess
 import sys
 import time
+from pathlib import Path
+
+# Appended, not put first: under --compare the other checkout comes first on PYTHONPATH and must win.
+sys.path.append(str(Path(__file__).resolve().parent.parent))
 
 from tests.diagrams import centred, position
 from tests.test_threats import COUNTER_FOUR, FOUR_THREE, ONE_END, THREE_THREE, VCF_3, VCF_5, VCF_7, VCF_9

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Set up everything the whole test suite needs on a Debian machine:
-# Debian's chromium (browser tests) and redis-server (Redis tests), then a
+# Debian's chromium (browser tests), redis-server (Redis tests) and nodejs (the
+# page's JavaScript unit tests, and the syntax checks), then a
 # virtualenv in .venv with the locked test and tooling requirements
 # (requirements-dev.txt: every package pinned and hash-checked).  Safe to run again.
 set -euo pipefail
@@ -9,6 +10,7 @@ cd "$(dirname "$0")/.."
 missing=()
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
+command -v node >/dev/null 2>&1 || missing+=(nodejs)
 if [ ${#missing[@]} -gt 0 ]; then
     if [ "$(id -u)" -eq 0 ]; then
         sudo=()

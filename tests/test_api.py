@@ -8,14 +8,30 @@ written here and sharing nothing with the engine's solver.
 from __future__ import annotations
 
 import json
+import random
 import re
 
 import pytest
 
 from app import create_app
 from tests import minimax
+from tictactoe import Board, choose_move
+from tictactoe.algorithms.registry import ENGINES, describe_levels
 from tictactoe.tools import counting
-from web.api.shapes import MoveAnswer
+from web.api.answers import solved
+from web.api.shapes import (
+    AnalysisAnswer,
+    CellAnswer,
+    EngineAnalysisAnswer,
+    EnginesAnswer,
+    MoveAnswer,
+    PositionAnswer,
+    StateAnswer,
+    StatsAnswer,
+    TraceAnswer,
+    TraceNode,
+)
+from web.operations.error_body import ErrorBody
 
 # The one refusal of a finished game, whichever way it ended (tictactoe.errors.GameOverError).
 GAME_OVER = "the game is over: there is no move to make"
@@ -668,11 +684,81 @@ def test_other_answers_are_documented_and_fit(app, spec):
     assert "503" in documented(spec, "GET", "/healthz")["responses"]
 
 
-def test_the_move_schema_is_the_move_answer_typeddict(spec):
+# Each answer: the request that gets it, its schema in the document, and the TypedDict it is built as.
+POSTED = {"board": ["x.o", ".x.", "o.."]}
+SHAPES = [
+    ("move", "POST", "/move", {"json": POSTED}, "Move", MoveAnswer),
+    ("analyze", "POST", "/analyze", {"json": POSTED}, "Analysis", AnalysisAnswer),
+    (
+        "analyze an engine",
+        "POST",
+        "/analyze",
+        {"json": {**POSTED, "engine": "minimax"}},
+        "EngineAnalysis",
+        EngineAnalysisAnswer,
+    ),
+    ("position", "GET", "/position?board=x1o/1x1/o2", {}, "Position", PositionAnswer),
+    ("state", "POST", "/state", {"json": POSTED}, "State", StateAnswer),
+    ("engines", "GET", "/engines", {}, "Engines", EnginesAnswer),
+    ("stats", "GET", "/stats", {}, "Stats", StatsAnswer),
+    ("error", "POST", "/move", {"json": {"board": ["x"]}}, "Error", ErrorBody),
+    ("refusal", "GET", "/position?board=xxx/ooo/3", {}, "Error", ErrorBody),
+    ("trace", "GET", "/trace?board=x1o/1x1/o2&engine=alphabeta", {}, None, TraceAnswer),
+]
+
+
+def answer_schema(spec: dict, method: str, path: str, status: int, component: str | None) -> dict:
+    """The schema the document gives the answer: the component, or the operation's own."""
+    if component is not None:
+        return spec["components"]["schemas"][component]
+    operation = documented(spec, method, path.partition("?")[0])
+    return operation["responses"][str(status)]["content"]["application/json"]["schema"]
+
+
+def shaped_answer(client, spec: dict, method: str, path: str, kwargs: dict, component: str | None):
+    """The body the app answers to the request, and the schema the document gives it."""
+    response = client.open(path, method=method, **kwargs)
+    return response.get_json(), answer_schema(spec, method, path, response.status_code, component)
+
+
+@pytest.mark.parametrize(
+    "method,path,kwargs,component,shape", [s[1:] for s in SHAPES], ids=[s[0] for s in SHAPES]
+)
+def test_every_answer_is_its_typeddict_in_order_and_the_schema_is_generated_from_it(
+    client, spec, method, path, kwargs, component, shape
+):
+    body, schema = shaped_answer(client, spec, method, path, kwargs, component)
+    assert list(schema["properties"]) == list(shape.__annotations__)
+    assert set(schema["required"]) == shape.__required_keys__
+    # The wire keeps the declaration's order (the JSON provider keeps insertion order).
+    assert list(body) == [name for name in shape.__annotations__ if name in body]
+    assert shape.__required_keys__ <= set(body)
+    assert schema_errors(body, schema, spec) == []
+
+
+@pytest.mark.parametrize(
+    "method,path,kwargs,component,shape", [s[1:] for s in SHAPES], ids=[s[0] for s in SHAPES]
+)
+def test_a_field_an_answer_has_and_its_typeddict_lacks_fails_the_schema_check(
+    client, spec, method, path, kwargs, component, shape
+):
+    body, schema = shaped_answer(client, spec, method, path, kwargs, component)
+    assert schema_errors({**body, "shadow": True}, schema, spec) == ["$: shadow not allowed"]
+
+
+def test_the_move_schema_leaves_the_teaching_fields_optional(spec):
     move = spec["components"]["schemas"]["Move"]
-    assert list(move["properties"]) == list(MoveAnswer.__annotations__)
-    assert set(move["required"]) == MoveAnswer.__required_keys__
     assert {"engine", "principal_variation"} <= set(move["properties"]) - set(move["required"])
+
+
+def test_a_typeddict_key_without_a_schema_or_a_schema_without_a_key_stops_the_document():
+    from web.api.openapi import _typed_object
+
+    with pytest.raises(ValueError, match="'col'"):
+        _typed_object(CellAnswer, {"row": {"type": "integer"}})
+    with pytest.raises(ValueError, match="'shadow'"):
+        _typed_object(CellAnswer, {"row": {}, "col": {}, "shadow": {}})
+    assert _typed_object(CellAnswer, {"row": {}}, {"col": {}, "shadow": {}})["required"] == ["row", "col"]
 
 
 def object_schemas(schema, where: str):
@@ -723,3 +809,28 @@ def test_a_field_the_document_lacks_fails_the_schema_check(spec, monkeypatch, tm
         assert schema_errors(body, ref, spec) == ["$: shadow not allowed"], path
         del body["shadow"]
         assert schema_errors(body, ref, spec) == [], path
+
+
+def test_a_traced_node_is_its_typeddict(client, spec):
+    schema = answer_schema(spec, "GET", "/trace", 200, None)["properties"]["tree"]["items"]
+    assert list(schema["properties"]) == list(TraceNode.__annotations__)
+    tree = client.get("/trace?board=x1o/1x1/o2&engine=alphabeta").get_json()["tree"]
+    assert [list(node) for node in tree] == [list(TraceNode.__annotations__)] * len(tree)
+
+
+@pytest.mark.parametrize("level", ["easy", "medium", "perfect"])
+def test_the_move_is_the_one_levels_choose_move_plays(app, client, level):
+    rows = ["x..", ".o.", "..."]
+    for seed in range(12):
+        body = client.post("/move", json={"board": rows, "level": level, "seed": seed}).get_json()
+        with app.app_context():
+            expected = choose_move(Board.from_text(rows), level, random.Random(seed), analyst=solved().solve)
+        assert divmod(expected.move, 3) == (body["move"]["row"], body["move"]["col"]), seed
+
+
+def test_the_levels_and_engines_in_the_document_are_the_registrys(spec):
+    schemas = spec["components"]["schemas"]
+    assert schemas["Level"]["enum"] == [entry["name"] for entry in describe_levels()]
+    for entry in describe_levels():
+        assert f"{entry['name']}: {entry['description']}" in schemas["Level"]["description"]
+    assert schemas["EngineName"]["enum"] == list(ENGINES)

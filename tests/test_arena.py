@@ -11,7 +11,9 @@ import pytest
 
 from tictactoe import Rules
 from tictactoe.algorithms import UnknownEngineError
-from tictactoe.tools.arena import get_player, play_match, player_names
+from tictactoe.algorithms.registry import player_names
+from tictactoe.search.levels import LEVEL_DESCRIPTIONS
+from tictactoe.tools.arena import get_player, play_match
 
 ROOT = Path(__file__).resolve().parent.parent
 CENTRE = 4
@@ -114,3 +116,10 @@ def test_cli_arena_rejects_zero_games():
     proc = run("arena", "mcts", "easy", "--games", "0")
     assert proc.returncode == 2
     assert "must be at least 1" in proc.stderr
+
+
+def test_the_quick_levels_play_as_the_levels_describe_themselves():
+    for level in ("easy", "medium"):
+        player = get_player(level)
+        assert player.description == LEVEL_DESCRIPTIONS[level]
+        assert player_names().count(level) == 1

@@ -5,7 +5,18 @@ import random
 
 import pytest
 
-from tictactoe import LEVELS, Board, GameOverError, Level, Rules, Solver, Status, choose_move, quick_move
+from tictactoe import (
+    LEVELS,
+    Board,
+    GameOverError,
+    Level,
+    Rules,
+    Solver,
+    Status,
+    analyse,
+    choose_move,
+    quick_move,
+)
 
 
 def play_game(levels: dict[str, str], rng: random.Random, rules: Rules = Rules()) -> str | None:
@@ -88,6 +99,34 @@ def test_perfect_takes_the_fastest_win():
     #   . o .
     board = Board.from_text(["x..", "xo.", ".o."])
     assert choose_move(board, "perfect", rng=random.Random(3)).move == 6
+
+
+def test_without_an_rng_every_level_chooses_reproducibly():
+    #   x . .
+    #   . o .      perfect: several best moves (all draws); easy and medium: any move
+    #   . . .
+    board = Board.from_text(["x..", ".o.", "..."])
+    for level in LEVELS:
+        moves = {choose_move(board, level).move for _ in range(5)}
+        assert len(moves) == 1, level
+    decision = choose_move(board, "perfect")
+    assert len(decision.result.best_moves) > 1
+    assert decision.move == decision.result.best_moves[0]
+
+
+def test_the_perfect_level_plays_a_best_move_of_the_analysis_it_is_given():
+    board = Board.from_text(["x..", ".o.", "..."])
+    analysed = []
+
+    def analyst(position):
+        analysed.append(position.to_text())
+        return analyse(position, budget=None)
+
+    decision = choose_move(board, "perfect", random.Random(5), analyst=analyst)
+    assert analysed == [board.to_text()]
+    assert decision.move in decision.result.best_moves
+    assert choose_move(board, "easy", random.Random(5), analyst=analyst).result is None
+    assert len(analysed) == 1  # a quick level searches nothing
 
 
 def test_perfect_plays_big_boards_within_its_budget_without_a_proof():

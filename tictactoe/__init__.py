@@ -10,7 +10,7 @@ from .game.rules import MAX_SIZE, MIN_SIZE, Rules
 from .game.values import Level, MoveValue, Player, Source, Status, Value
 from .game.version import ENGINE_VERSION
 from .search.analysis import DEFAULT_BUDGET, analyse
-from .search.levels import LEVELS, Decision, choose_move, pick_best, quick_move
+from .search.levels import DEFAULT_LEVEL, LEVELS, Decision, choose_move, pick_best, quick_move
 from .search.solver import DRAW, LOSS, WIN, SearchTimeout, Solver, SolveResult, solve
 
 __all__ = [
@@ -27,6 +27,7 @@ __all__ = [
     "GameOverError",
     "IllegalMoveError",
     "IllegalPositionError",
+    "DEFAULT_LEVEL",
     "LEVELS",
     "Decision",
     "choose_move",

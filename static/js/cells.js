@@ -22,7 +22,8 @@ export function rowNumber(row) {
 
 /** The API's 0-based {row, col} of a cell name ("b2" -> {row: 1, col: 1}), or null when it is not one. */
 export function parseCellName(name) {
-  const match = /^([a-z])([0-9]{1,2})$/.exec(name);
+  // Row numbers start at 1 and have no leading zero, as cellName writes them: "a0" is no cell.
+  const match = /^([a-z])([1-9][0-9]?)$/.exec(name);
   if (!match) return null;
   return { row: Number(match[2]) - 1, col: COLUMNS.indexOf(match[1]) };
 }

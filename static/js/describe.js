@@ -3,9 +3,9 @@
 
 import { cellName } from "./cells.js";
 import { LIMITED_WORDS, waitWords } from "./refusal.js";
+import { levelEntry } from "./server-sets.js";
 
 const MARK = { x: "X", o: "O" };
-const LEVEL_NAMES = { easy: "Easy", medium: "Medium", perfect: "Perfect" };
 
 /** The status line: whose turn, who is thinking, who won, or what failed. */
 export function statusText(view) {
@@ -123,17 +123,21 @@ const SOURCES = {
 };
 // A loss known from threats: each of the engine's moves lets the player win by one.
 const THREATS_AFTER_EVERY_MOVE = "found a forced sequence of threats for you after every move it could make";
-const LEVEL_HABITS = {
-  easy: "At Easy the engine plays at random, but it takes a win in one move when it sees one.",
-  medium: "At Medium the engine takes a win in one move, blocks yours, and otherwise plays at random.",
-};
+
+/** A level in words for the settings' help: "Medium: takes a win in one, …, else random." ("" for no level). */
+export function levelHelp(level) {
+  const entry = levelEntry(level);
+  return entry ? `${entry.label}: ${entry.description}.` : "";
+}
 
 /** The engine's last move in plain sentences (for the details disclosure); [] when there is none. */
 export function engineDetails(view) {
   const info = view.engine;
   if (!info || view.mode !== "engine") return [];
   const lines = [];
-  if (LEVEL_HABITS[view.level]) lines.push(LEVEL_HABITS[view.level]);
+  // Perfect's move is explained by what its search found, below; the other levels say how they choose.
+  const entry = levelEntry(view.level);
+  if (entry && view.level !== "perfect") lines.push(`How ${entry.label} plays: ${entry.description}.`);
   // A threat sequence shows a win within its length: a quicker one may exist.
   const within = info.source === "threats" ? "within" : "in";
   if (info.value && info.proven) {
@@ -189,5 +193,5 @@ export function sideNames(view) {
 export function stripCaption(view) {
   if (view.mode === "two") return "2 players";
   if (view.mode === "watch") return "Watching";
-  return LEVEL_NAMES[view.level] ?? view.level;
+  return levelEntry(view.level)?.label ?? view.level;
 }

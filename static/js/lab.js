@@ -11,7 +11,7 @@ import { createWatch } from "./lab-watch.js";
 import { fromPositionText, toPositionText } from "./position-text.js";
 import { createWaitNotice } from "./refusal.js";
 import { createStore } from "./storage.js";
-import { applyTheme } from "./theme.js";
+import { DEFAULT_THEME, applyTheme } from "./theme.js";
 
 const $ = (id) => document.getElementById(id);
 const api = createApi();
@@ -179,7 +179,7 @@ createWatch(api, {
   tableNodes: (engine, searched) => (searched === position ? tableNodes.get(engine) ?? null : null),
 });
 
-applyTheme(store.get("theme") ?? "auto");
+applyTheme(store.get("theme") ?? DEFAULT_THEME);
 const linked = new URLSearchParams(window.location.search).has("board");
 if (!linked) show(position, { link: false });
 fromLink();

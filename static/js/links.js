@@ -4,8 +4,8 @@
 // answer (POST /state for each position, in checkGame).
 
 import { cellName, parseCellName } from "./cells.js";
-import { LEVELS, moveBetween, sideToMove } from "./state.js";
-import { PRESETS } from "./settings.js";
+import { LEVELS, defaultK } from "./server-sets.js";
+import { moveBetween, sideToMove } from "./state.js";
 
 const MARK = { x: "X", o: "O" };
 
@@ -41,8 +41,8 @@ export function readGameLink(search, defaults) {
   if (!size) return { error: `The link's size must look like 3x3, not “${query.get("size")}”.` };
   const rows = Number(size[1]);
   const cols = Number(size[2]);
-  const preset = PRESETS.find((p) => p.rows === rows && p.cols === cols);
-  const kText = query.get("k") ?? (preset ? String(preset.k) : "");
+  // Without k, the API's own default for the size (a link with only a size plays as /embed's).
+  const kText = query.get("k") ?? String(defaultK(rows, cols) ?? "");
   if (!/^[0-9]{1,2}$/.test(kText)) return { error: "The link needs k, the line length, as a whole number." };
   const mode = query.get("mode") ?? "engine";
   if (!["engine", "two", "watch"].includes(mode)) return { error: `The link's mode “${mode}” is not engine, two or watch.` };

@@ -1,6 +1,7 @@
 // The game page: wires the API, the store, the game, the renderer and the input together.
 
 import { createApi } from "./api.js";
+import { levelHelp } from "./describe.js";
 import { createGame } from "./game.js";
 import { bindBoard, bindShortcuts } from "./input.js";
 import { checkGame, gameLink, readGameLink } from "./links.js";
@@ -11,7 +12,7 @@ import {
   DEFAULT_SETTINGS, fillEngines, readEngines, readForm, readSpeed, reflectMode, writeForm,
 } from "./settings.js";
 import { createStore } from "./storage.js";
-import { THEMES, applyTheme, nextTheme } from "./theme.js";
+import { DEFAULT_THEME, THEMES, applyTheme, nextTheme } from "./theme.js";
 import { SPEEDS } from "./watch.js";
 
 const $ = (id) => document.getElementById(id);
@@ -41,7 +42,12 @@ const game = createGame({
   onGameOver: () => review.open(game.view()),
 });
 
-writeForm(form, game.settings());
+// The form shows the game's settings, and the help line what its level does.
+const showSettings = (settings) => {
+  writeForm(form, settings);
+  $("level-help").textContent = levelHelp(form.elements.level.value);
+};
+showSettings(game.settings());
 game.setSpeed(SPEEDS[readSpeed(form)]);
 // Watch mode's engine menus come from the server; the defaults in the page stand until then.
 api.engines().then(({ engines }) => {
@@ -62,7 +68,7 @@ $("new-game").addEventListener("click", startNew);
 // Undo may bring back a game that New game replaced: the form then shows that game's settings.
 const undo = () => {
   if (game.undo() === "game") {
-    writeForm(form, game.settings());
+    showSettings(game.settings());
     $("settings-note").hidden = true;
   }
 };
@@ -73,6 +79,7 @@ $("watch-toggle").addEventListener("click", () => game.toggleWatch());
 form.addEventListener("submit", (event) => { event.preventDefault(); startNew(); });
 form.addEventListener("change", (event) => {
   reflectMode(form);
+  $("level-help").textContent = levelHelp(form.elements.level.value);
   if (event.target.name === "speed") game.setSpeed(SPEEDS[readSpeed(form)]);
   else if (event.target.name.startsWith("engine-") && game.settings().mode === "watch") game.setEngines(readEngines(form));
   else if (game.inProgress()) $("settings-note").hidden = false;
@@ -81,7 +88,7 @@ form.addEventListener("change", (event) => {
 // The letters act only with the focus in the play area (WCAG 2.1.4), so a stray key elsewhere does nothing.
 bindShortcuts($("play"), { n: startNew, u: undo, h: () => game.hint(), r: () => game.retry() });
 
-let theme = THEMES.includes(store.get("theme")) ? store.get("theme") : "auto";
+let theme = THEMES.includes(store.get("theme")) ? store.get("theme") : DEFAULT_THEME;
 const showTheme = () => {
   applyTheme(theme);
   $("theme").textContent = `Theme: ${theme}`;
@@ -113,6 +120,6 @@ async function begin() {
     game.load(link.settings, link.history, answer);
     if (game.view().status !== "in_progress") review.open(game.view());
   }
-  writeForm(form, game.settings());
+  showSettings(game.settings());
 }
 begin();

@@ -2,18 +2,14 @@
 //
 // settings = {rows, cols, k, level, mode: "engine"|"two"|"watch", human: "x"|"o", engines: {x, o}}
 
-/** Board presets offered on the page: id, size and line length. */
-export const PRESETS = [
-  { id: "3x3", rows: 3, cols: 3, k: 3, label: "3 × 3 · three in a row" },
-  { id: "4x4", rows: 4, cols: 4, k: 4, label: "4 × 4 · four in a row" },
-  { id: "5x5", rows: 5, cols: 5, k: 4, label: "5 × 5 · four in a row" },
-  { id: "7x7", rows: 7, cols: 7, k: 5, label: "7 × 7 · five in a row" },
-  { id: "15x15", rows: 15, cols: 15, k: 5, label: "15 × 15 · five in a row (gomoku)" },
-];
+import { LEVELS, SETS, defaultK } from "./server-sets.js";
 
-// Medium by default: a newcomer can beat it sometimes (Perfect can at best be drawn).
+/** Board presets offered on the page: id, size and line length (web/pages/closed_sets.py). */
+export const PRESETS = SETS.presets;
+
+// The game page's first level for a newcomer is the server's choice (gamePageLevel).
 export const DEFAULT_SETTINGS = {
-  rows: 3, cols: 3, k: 3, level: "medium", mode: "engine", human: "x", engines: { x: "perfect", o: "mcts" },
+  rows: PRESETS[0].rows, cols: PRESETS[0].cols, k: PRESETS[0].k, level: SETS.gamePageLevel, mode: "engine", human: "x", engines: { x: "perfect", o: "mcts" },
 };
 
 /** The preset id matching a size and k, or null when none does. */
@@ -86,13 +82,13 @@ export function reflectMode(form) {
 export function fromDataset(data) {
   const rows = Number(data.rows) || DEFAULT_SETTINGS.rows;
   const cols = Number(data.cols) || DEFAULT_SETTINGS.cols;
-  const k = Number(data.k) || Math.min(rows, cols, rows === 3 && cols === 3 ? 3 : 5);
+  const k = Number(data.k) || defaultK(rows, cols);
   // X always moves first: the side decides who starts.  `first` only speaks
   // when no side is given ("engine" first means the human plays O).
   const human = data.side === "x" || data.side === "o" ? data.side
     : data.first === "engine" ? "o" : "x";
   const mode = data.mode === "two" ? "two" : "engine";
-  // The embed's default level is the server's (perfect), not the game page's.
-  const level = ["easy", "medium", "perfect"].includes(data.level) ? data.level : "perfect";
+  // The embed's default level is the API's, not the game page's.
+  const level = LEVELS.includes(data.level) ? data.level : SETS.defaultLevel;
   return { rows, cols, k, level, mode, human };
 }

@@ -2,6 +2,7 @@
 // chosen settings, with a live preview and copy buttons.  The snippet's query uses only what
 // /embed accepts (web/pages/routes.py: size, k, level, side, theme); the server checks it.
 
+import { defaultK } from "./server-sets.js";
 import { PRESETS } from "./settings.js";
 
 /** The /embed query for builder choices {size, k ("" for the default), level, side, theme}. */
@@ -40,7 +41,8 @@ export function fillK(form) {
   const select = form.elements.k;
   const chosen = select.value;
   const longest = Math.max(preset.rows, preset.cols);
-  select.replaceChildren(new Option(`default (${preset.k})`, ""),
+  // "default" is what /embed takes without k: the API's default for the size, not the preset's k.
+  select.replaceChildren(new Option(`default (${defaultK(preset.rows, preset.cols)})`, ""),
     ...Array.from({ length: longest - 2 }, (_, i) => new Option(String(i + 3), String(i + 3))));
   select.value = [...select.options].some((option) => option.value === chosen) ? chosen : "";
 }

@@ -19,9 +19,10 @@
 //                                  // a finished game opened from a link, known but not scored here)
 // }
 
+import { LEVELS } from "./server-sets.js";
+
 export const VERSION = 1;
 export const EMPTY = ".";
-export const LEVELS = ["easy", "medium", "perfect"];
 export const STATUSES = ["in_progress", "x_won", "o_won", "draw"];
 
 /** A fresh game for the settings {rows, cols, k, level, mode, human}; the engine opens when the human is O. */

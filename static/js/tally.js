@@ -7,7 +7,7 @@
 // two-player mode they are X's wins, O's wins and draws.  A tally saved before
 // levels were kept apart has no level to put its counts under, so they start again.
 
-import { LEVELS } from "./state.js";
+import { LEVELS } from "./server-sets.js";
 
 const KEY = "tally";
 

@@ -1,6 +1,9 @@
 // The colour theme: "auto" follows prefers-color-scheme; "light" and "dark" override it.
 
-export const THEMES = ["auto", "light", "dark"];
+import { SETS } from "./server-sets.js";
+
+export const THEMES = SETS.themes;
+export const DEFAULT_THEME = SETS.defaultTheme;
 
 /** Apply a theme to the document (sets data-theme on <html>; "auto" leaves it to the CSS media query). */
 export function applyTheme(theme) {

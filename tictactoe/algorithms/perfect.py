@@ -15,8 +15,9 @@ import time
 
 from ..game.board import Board
 from ..game.notation import cell_label
+from ..game.values import Level
 from ..search.analysis import analyse
-from ..search.levels import pick_best
+from ..search.levels import choose_move
 from .base import EngineResult
 
 # With a deadline already past, the analysis still gets this long, so that it
@@ -34,11 +35,16 @@ class Perfect:
     def search(
         self, board: Board, deadline: float | None = None, rng: random.Random | None = None
     ) -> EngineResult:
-        """Analyse ``board`` until ``deadline``; a random best move with ``rng``, else the first."""
-        board.require_moves()
+        """The perfect level's move (``choose_move``), analysing ``board`` until ``deadline``.
+
+        A random best move with ``rng``, else the first; raises ``GameOverError`` when the game is over.
+        """
         budget = None if deadline is None else max(deadline - time.monotonic(), MIN_BUDGET)
-        result = analyse(board, budget=budget, threats=self.threats)
-        move = pick_best(result, rng) if rng is not None else result.best_moves[0]
+        decision = choose_move(
+            board, Level.PERFECT, rng, analyst=lambda b: analyse(b, budget=budget, threats=self.threats)
+        )
+        move, result = decision.move, decision.result
+        assert result is not None  # the perfect level always analyses
         if result.proven:
             note = (
                 f"proven ({result.source}): {result.value} in {result.plies} plies;"

@@ -38,12 +38,12 @@ EXACT_MAX_EMPTIES = 25
 # with 6, 7 and 8 stones, the best moves proven in the budget went from 33, 31
 # and 37 to 38, 39 and 40; every move's values from 2, 8 and 7 to 17, 30 and 30.
 # Further (6x6 with 3 to 5 stones) the solver proved nothing more than threat
-# search did (docs/benchmarks.md, "The solver on 6x6 from 6 stones").
+# search did (docs/benchmarks.md, "Where the solver is tried").
 EXACT_MAX_EMPTIES_K4 = 30
 # On boards the solver may not finish, it gets this share of the budget: most of it,
 # because a proof is the answer these boards (up to 25 empty cells, 30 with k = 4) are meant to get,
 # and the heuristic search's last fifth is enough for its guess where none comes
-# (docs/benchmarks.md, "The solver's share": 0.8 proved every /analyze of 30 sampled
+# (docs/benchmarks.md, "Where the solver is tried": 0.8 proved every /analyze of 30 sampled
 # 4x6 k=4 positions with 4 stones where 0.5 proved 25).
 EXACT_SHARE = 0.8
 # Boards this small are always proven quickly: the solver gets the whole budget.

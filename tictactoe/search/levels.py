@@ -5,13 +5,22 @@
 - ``medium`` wins in one when it can, blocks a loss in one, else plays at random;
 - ``easy`` plays at random, but takes a win in one.
 
-Randomness comes from the ``rng`` argument (a ``random.Random``), so tests seed it.
+Randomness comes from the ``rng`` argument (a ``random.Random``), so tests seed it;
+without one the choice is reproducible: the first of the best moves, or a quick
+level's draw from ``random.Random(0)``.
+
+``choose_move`` is the one place that says which move a level plays: the
+command line, the benchmarks, the teaching interface's ``perfect`` engine and
+the web layer all call it, each with the analysis it has (the web layer's goes
+through its shared cache of solved positions).
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any, Generic, TypeVar, overload
 
 from ..game.board import Board
 from ..game.errors import GameOverError
@@ -22,19 +31,31 @@ from .solver import Solver, SolveResult
 
 # Every level, weakest first: what the API, the pages and the command line accept.
 LEVELS = tuple(Level)
+# The level a request that names none gets: the API's default, and the embed's.
+DEFAULT_LEVEL = Level.PERFECT
+# What each level does, in a line: the API's document, the page, the arena and the command line say it so.
+LEVEL_DESCRIPTIONS: dict[Level, str] = {
+    Level.EASY: "random moves, but takes a win in one",
+    Level.MEDIUM: "takes a win in one, blocks a loss in one, else random",
+    Level.PERFECT: "the best move: the fastest win, the slowest loss, at random among equally good moves",
+}
+
+
+# The analysis a caller hands ``choose_move``: the solver's, or one with a cache in front of it.
+Found = TypeVar("Found", bound=SolveResult)
 
 
 @dataclass
-class Decision:
-    """The move a level chose, and the analysis behind it when there was one."""
+class Decision(Generic[Found]):
+    """The move a level chose, and the analysis behind it when there was one (the perfect level's)."""
 
     move: Cell
-    result: SolveResult | None = None
+    result: Found | None = None
 
 
-def pick_best(result: SolveResult, rng: random.Random) -> Cell:
-    """A move among the result's best: any of them when proven, else the one found first."""
-    if result.proven:
+def pick_best(result: SolveResult, rng: random.Random | None) -> Cell:
+    """A move among the result's best: any of them when proven (the first without ``rng``), else the first."""
+    if result.proven and rng is not None:
         return rng.choice(result.best_moves)
     return result.best_moves[0]
 
@@ -59,21 +80,40 @@ def quick_move(board: Board, level: Level, rng: random.Random) -> Cell:
     return rng.choice(moves)
 
 
+@overload
 def choose_move(
     board: Board,
     level: Level = Level.PERFECT,
     rng: random.Random | None = None,
     budget: float | None = DEFAULT_BUDGET,
     solver: Solver | None = None,
-) -> Decision:
+) -> Decision[SolveResult]: ...
+
+
+@overload
+def choose_move(
+    board: Board, level: Level, rng: random.Random | None, *, analyst: Callable[[Board], Found]
+) -> Decision[Found]: ...
+
+
+def choose_move(
+    board: Board,
+    level: Level = Level.PERFECT,
+    rng: random.Random | None = None,
+    budget: float | None = DEFAULT_BUDGET,
+    solver: Solver | None = None,
+    analyst: Callable[[Board], Any] | None = None,
+) -> Decision[Any]:
     """The move the given level plays on this board.
 
+    The perfect level plays a best move of ``analyst(board)``, by default
+    ``analyse`` within ``budget`` with ``solver``; the other levels search nothing.
     Raises ``ValueError`` for an unknown level and ``GameOverError`` when the game is over.
     """
-    rng = rng or random.Random()
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r}: choose one of {', '.join(LEVELS)}")
     if level == Level.PERFECT:
-        result = analyse(board, budget=budget, solver=solver)
+        board.require_moves()
+        result = analyst(board) if analyst is not None else analyse(board, budget=budget, solver=solver)
         return Decision(pick_best(result, rng), result)
-    return Decision(quick_move(board, level, rng))
+    return Decision(quick_move(board, level, rng or random.Random(0)))

@@ -68,7 +68,7 @@ OUTSIDE_REPLY_PLIES = 4
 # the slow threat search of the first rounds, a ply of that search was worth more
 # (0.15, 0.3 and 0.7 lost to the baseline; 0.05, 0.1 and 0.25 drew level); with the
 # window counts and the deepening's forcing extensions, finding the opponent's
-# threat in time matters more (docs/benchmarks.md, fourth round).
+# threat in time matters more (docs/benchmarks.md, "Threat search: strength at equal time").
 OWN_WIN_SHARE = 0.1
 THREAT_SHARE = 0.4
 DEFENCE_SHARE = 0.75

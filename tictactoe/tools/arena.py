@@ -3,10 +3,10 @@
     match = play_match("mcts", "easy", games=20, seed=1)
     match.standings[0].wins, match.standings[0].draws, match.standings[0].losses
 
-A player is any engine of ``tictactoe.algorithms``, ``baseline`` (the
-production engine without threat search, the yardstick of strength matches)
-or the ``easy`` and ``medium`` levels (which win in one when they can and
-otherwise play at random).  Player A is X in games 1, 3, 5... and player B in the others.  All
+A player is any of ``tictactoe.algorithms.registry.PLAYERS``: the teaching
+engines, ``baseline`` (the production engine without threat search, the
+yardstick of strength matches) and the ``easy`` and ``medium`` levels.
+Player A is X in games 1, 3, 5... and player B in the others.  All
 randomness of a match comes from its seed: each game gets its own
 ``random.Random`` drawn from it, shared by both players in turn, so the same
 seed replays the same games, as long as no engine is stopped by ``budget``
@@ -20,54 +20,10 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from ..algorithms import ENGINES, Engine, EngineResult, UnknownEngineError
-from ..algorithms.perfect import Baseline
+from ..algorithms import Engine
+from ..algorithms.registry import get_player
 from ..game.board import Board
 from ..game.rules import Cell, Rules
-from ..game.values import Level
-from ..search.levels import quick_move
-
-LEVEL_PLAYERS = (Level.EASY, Level.MEDIUM)
-# Players of the arena only (not of the lab): they measure the production engine.
-ARENA_ENGINES: dict[str, Engine] = {engine.name: engine for engine in (Baseline(),)}
-
-
-class LevelPlayer:
-    """A level of play (``easy``, ``medium``) behind the engine interface: no search, no nodes."""
-
-    def __init__(self, level: Level) -> None:
-        self.level = level
-        self.name: str = level
-        self.description = {
-            Level.EASY: "random moves, but takes a win in one",
-            Level.MEDIUM: "takes a win in one, blocks a loss in one, else random",
-        }[level]
-
-    def search(
-        self, board: Board, deadline: float | None = None, rng: random.Random | None = None
-    ) -> EngineResult:
-        """The level's move; raises ``GameOverError`` on a finished board."""
-        start = time.monotonic()
-        move = quick_move(board, self.level, rng or random.Random(0))
-        return EngineResult(
-            move, None, 0, time.monotonic() - start, True, [move], f"level {self.name}: no search"
-        )
-
-
-def player_names() -> list[str]:
-    """Everything that can play in the arena: the engines, the baseline, then the levels."""
-    return [*ENGINES, *ARENA_ENGINES, *LEVEL_PLAYERS]
-
-
-def get_player(name: str) -> Engine:
-    """The engine or level called ``name``; raises ``UnknownEngineError`` listing the names."""
-    if name in LEVEL_PLAYERS:
-        return LevelPlayer(Level(name))
-    if name in ENGINES:
-        return ENGINES[name]
-    if name in ARENA_ENGINES:
-        return ARENA_ENGINES[name]
-    raise UnknownEngineError(f"unknown engine {name!r}: choose one of {', '.join(player_names())}")
 
 
 @dataclass

@@ -33,6 +33,7 @@ from contextlib import redirect_stderr, redirect_stdout
 from typing import TextIO
 
 from ..algorithms import UnknownEngineError
+from ..algorithms.registry import describe_levels, player_names
 from ..game.board import Board
 from ..game.errors import BoardFormatError, IllegalPositionError
 from ..game.notation import COLUMN_LETTERS, ROW_SEPARATOR
@@ -41,7 +42,7 @@ from ..game.version import ENGINE_VERSION
 from ..search.analysis import analyse
 from ..search.levels import LEVELS, Decision, choose_move
 from ..search.solver import Solver, SolveResult
-from .arena import Game, Match, play_match, player_names
+from .arena import Game, Match, play_match
 from .bench import run_bench
 from .book_commands import add_book_parser, cmd_book
 from .console import (
@@ -184,7 +185,7 @@ def cmd_play(args: argparse.Namespace, inp: TextIO, out: TextIO) -> int:
 # -- selfplay ----------------------------------------------------------------------------
 
 
-def decision_text(decision: Decision) -> str:
+def decision_text(decision: Decision[SolveResult]) -> str:
     """What a level's search found, or that it did not search."""
     if decision.result is None:
         return "no search"
@@ -417,15 +418,17 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_size_options(play)
     play.add_argument("--side", choices=("x", "o"), default="x", help="your side (x moves first)")
-    play.add_argument("--level", choices=LEVELS, default="perfect", help="the engine's level")
+    play.add_argument(
+        "--level", choices=LEVELS, default="perfect", help=f"the engine's level: {_levels_help()}"
+    )
     add_game_options(play)
 
     selfplay = commands.add_parser(
         "selfplay", help="watch the engine play itself", epilog=f"Coordinates: {COORDINATES_NOTE}."
     )
     add_size_options(selfplay)
-    selfplay.add_argument("--x-level", choices=LEVELS, default="perfect")
-    selfplay.add_argument("--o-level", choices=LEVELS, default="perfect")
+    selfplay.add_argument("--x-level", choices=LEVELS, default="perfect", help="x's level (default perfect)")
+    selfplay.add_argument("--o-level", choices=LEVELS, default="perfect", help=f"o's level: {_levels_help()}")
     add_game_options(selfplay)
 
     solve = commands.add_parser(
@@ -464,6 +467,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_book_parser(commands)
     return parser
+
+
+def _levels_help() -> str:
+    """Every level and what it does, for --help (the registry's words)."""
+    return "; ".join(f"{entry['name']}: {entry['description']}" for entry in describe_levels())
 
 
 def main(

@@ -9,6 +9,7 @@ from __future__ import annotations
 from flask import current_app
 
 from tictactoe import Board, MoveValue
+from web.api.shapes import MoveValueAnswer, PositionFields
 from web.cache import Answer, SolvedPositions
 
 
@@ -18,7 +19,7 @@ def solved() -> SolvedPositions:
     return positions
 
 
-def analysis_fields(board: Board, answer: Answer, best_first: bool = False) -> dict[str, object]:
+def analysis_fields(board: Board, answer: Answer, best_first: bool = False) -> PositionFields:
     """board, k, player, best and moves of ``answer`` for ``board``.
 
     ``moves`` is row by row, or with ``best_first`` by ``MoveValue.rank`` (row
@@ -30,7 +31,7 @@ def analysis_fields(board: Board, answer: Answer, best_first: bool = False) -> d
     cells = board.legal_moves()
     if best_first:
         cells.sort(key=lambda cell: _preference(values.get(cell)))
-    moves = []
+    moves: list[MoveValueAnswer] = []
     for cell in cells:
         known = values.get(cell)
         moves.append(

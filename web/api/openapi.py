@@ -11,34 +11,73 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from tictactoe import ENGINE_VERSION, LEVELS, MAX_SIZE, MIN_SIZE, Level, Source, Status, Value
+from tictactoe import DEFAULT_LEVEL, ENGINE_VERSION, LEVELS, MAX_SIZE, MIN_SIZE, Source, Status, Value
 from tictactoe.algorithms.folding import DEFAULT_CAP as FOLD_CAP
-from tictactoe.algorithms.registry import ENGINES, TRACEABLE
+from tictactoe.algorithms.registry import ENGINES, TRACEABLE, EngineDescription, describe_levels
 from tictactoe.algorithms.trace import KINDS
 from tictactoe.game.notation import MAX_TEXT_LENGTH
 from tictactoe.game.rules import MIN_K
 from web.api.payload import FIELDS, MAX_SEED
-from web.api.shapes import MoveAnswer
+from web.api.shapes import (
+    AnalysisAnswer,
+    CellAnswer,
+    EngineAnalysisAnswer,
+    EnginesAnswer,
+    FoldedCounts,
+    MoveAnswer,
+    MoveValueAnswer,
+    PositionAnswer,
+    StateAnswer,
+    StatsAnswer,
+    TraceAnswer,
+    TraceNode,
+)
 from web.api.traces import DEFAULT_ENGINE as DEFAULT_TRACE_ENGINE
 from web.api.traces import MAX_NODE_DIGITS, MAX_TRACE_NODES, TRACE_BUDGET_FACTOR
 from web.api.traces import MAX_SIDE as TRACE_MAX_SIDE
 from web.http.errors import MAX_BODY_BYTES
 from web.operations.config import BACKENDS
-from web.operations.stats import COUNTERS
+from web.operations.error_body import ErrorBody
+from web.operations.stats import Counts, WorkerCounts
 from web.searches.slots import RETRY_AFTER_SECONDS
 
 # A piece of the document: JSON, as nested as OpenAPI makes it.
 Schema = dict[str, Any]
 
+
+class _TypedDictClass(Protocol):
+    """A TypedDict class, as far as ``_typed_object`` reads it."""
+
+    __annotations__: dict[str, Any]
+    __required_keys__: frozenset[str]
+
+
+def _typed_object(shape: _TypedDictClass, properties: Schema, shared: Schema | None = None) -> Schema:
+    """An object schema of the TypedDict ``shape``: its keys, in its order, as properties and required.
+
+    Each key's schema is ``properties``' entry, else ``shared``'s (schemas that
+    several answers share).  Raises ValueError when a key has no schema, or when
+    ``properties`` names a key that ``shape`` lacks.
+    """
+    names = list(shape.__annotations__)
+    table = {**(shared or {}), **properties}
+    missing = [name for name in names if name not in table]
+    stray = [name for name in properties if name not in shape.__annotations__]
+    if missing or stray:
+        raise ValueError(f"the TypedDict's keys {missing} have no schema; the schema's {stray} no key")
+    return {
+        "type": "object",
+        "required": [name for name in names if name in shape.__required_keys__],
+        "properties": {name: table[name] for name in names},
+    }
+
+
 SIZES = range(MIN_SIZE, MAX_SIZE + 1)
 NULLABLE_VALUE = {"type": "string", "enum": [*map(str, Value), None], "nullable": True}
 NULLABLE_PLIES = {"type": "integer", "minimum": 1, "nullable": True}
-CELL = {
-    "type": "object",
-    "required": ["row", "col"],
-    "additionalProperties": False,
-    "properties": {"row": {"type": "integer", "minimum": 0}, "col": {"type": "integer", "minimum": 0}},
-}
+CELL = _typed_object(
+    CellAnswer, {"row": {"type": "integer", "minimum": 0}, "col": {"type": "integer", "minimum": 0}}
+)
 PAIR = {"type": "array", "minItems": 2, "maxItems": 2, "items": {"type": "integer", "minimum": 0}}
 PLAYER = {"type": "string", "enum": ["x", "o"]}
 STATUS = {"type": "string", "enum": list(Status)}
@@ -113,28 +152,6 @@ def _closed(schema: Schema) -> Schema:
     return out
 
 
-class _TypedDictClass(Protocol):
-    """A TypedDict class, as far as ``_typed_object`` reads it."""
-
-    __annotations__: dict[str, Any]
-    __required_keys__: frozenset[str]
-
-
-def _typed_object(shape: _TypedDictClass, properties: Schema) -> Schema:
-    """An object schema of the TypedDict ``shape``: its keys, in its order, as properties and required.
-
-    ``properties`` holds each key's schema; raises ValueError unless it names exactly ``shape``'s keys.
-    """
-    names = list(shape.__annotations__)
-    if set(names) != set(properties):
-        raise ValueError(f"the TypedDict has {sorted(names)}, the schema {sorted(properties)}")
-    return {
-        "type": "object",
-        "required": [name for name in names if name in shape.__required_keys__],
-        "properties": {name: properties[name] for name in names},
-    }
-
-
 def _json(schema: Schema, description: str, headers: Schema | None = None) -> Schema:
     """A JSON response of ``schema`` (closed: see ``_closed``)."""
     response: Schema = {
@@ -147,11 +164,7 @@ def _json(schema: Schema, description: str, headers: Schema | None = None) -> Sc
 
 
 ERROR = {"$ref": "#/components/schemas/Error"}
-COUNTS: Schema = {
-    "type": "object",
-    "required": list(COUNTERS),
-    "properties": {name: {"type": "integer", "minimum": 0} for name in COUNTERS},
-}
+COUNTER = {"type": "integer", "minimum": 0}
 
 
 def _errors(*statuses: int) -> Schema:
@@ -330,22 +343,9 @@ def _trace_path() -> Schema:
             _text_case(4, MIN_K, 4, 3, 4),
         ],
     }
-    node = {
-        "type": "object",
-        "required": [
-            "id",
-            "parent",
-            "depth",
-            "move",
-            "alpha",
-            "beta",
-            "score",
-            "kind",
-            "skipped",
-            "size",
-            "folded",
-        ],
-        "properties": {
+    node = _typed_object(
+        TraceNode,
+        {
             "id": {
                 "type": "integer",
                 "minimum": 0,
@@ -382,38 +382,16 @@ def _trace_path() -> Schema:
                 "description": "Nodes in its subtree, itself included.",
             },
             "folded": {
-                "type": "object",
+                **_typed_object(FoldedCounts, dict.fromkeys(FoldedCounts.__annotations__, COUNTER)),
                 "nullable": True,
-                "required": ["nodes", "cuts", "hits", "leaves"],
-                "properties": {
-                    name: {"type": "integer", "minimum": 0} for name in ("nodes", "cuts", "hits", "leaves")
-                },
                 "description": "Set when its descendants are not shown: what its subtree holds."
                 " Open it with node set to its id.",
             },
         },
-    }
-    answer = {
-        "type": "object",
-        "required": [
-            "board",
-            "k",
-            "player",
-            "engine",
-            "windows",
-            "move",
-            "value",
-            "finished",
-            "note",
-            "nodes",
-            "leaves",
-            "cuts",
-            "hits",
-            "root",
-            "cap",
-            "tree",
-        ],
-        "properties": {
+    )
+    answer = _typed_object(
+        TraceAnswer,
+        {
             "board": BOARD_OUT,
             "k": {"type": "integer", "minimum": MIN_K},
             "player": PLAYER,
@@ -432,13 +410,13 @@ def _trace_path() -> Schema:
                 "description": "The whole search's nodes: /analyze's figure.",
             },
             "leaves": {"type": "integer", "minimum": 0, "nullable": True},
-            "cuts": {"type": "integer", "minimum": 0},
-            "hits": {"type": "integer", "minimum": 0},
+            "cuts": COUNTER,
+            "hits": COUNTER,
             "root": {"type": "integer", "minimum": 0, "description": "The id of the first node in tree."},
             "cap": {"type": "integer", "minimum": 1, "description": "The most nodes tree holds."},
             "tree": {"type": "array", "items": node, "description": "The shown nodes, in visiting order."},
         },
-    }
+    )
     return {
         "get": {
             "summary": "A teaching engine's search tree, node by node",
@@ -613,13 +591,13 @@ def build_spec() -> Schema:
 
 
 def _schemas() -> Schema:
+    """The components: each answer's schema generated from its TypedDict (web/api/shapes.py)."""
+    counters = dict.fromkeys(Counts.__annotations__, COUNTER)
     level = {
         "type": "string",
         "enum": list(LEVELS),
-        "default": Level.PERFECT,
-        "description": "perfect: the best move (a random one among equally good moves);"
-        " medium: wins or blocks in one, else random; easy: wins in one,"
-        " else random.",
+        "default": DEFAULT_LEVEL,
+        "description": "; ".join(f"{entry['name']}: {entry['description']}" for entry in describe_levels()),
     }
     seed = {
         "type": "integer",
@@ -690,29 +668,13 @@ def _schemas() -> Schema:
     }
     # The posted position, as /analyze describes it in both its shapes.
     posted = {
+        **common,
         "board": {**BOARD_OUT, "description": "The posted board (lower case)."},
         "player": {**PLAYER, "description": "The side to move."},
     }
-    analysis: Schema = {
-        "type": "object",
-        "required": [
-            "board",
-            "k",
-            "player",
-            "value",
-            "plies",
-            "best",
-            "moves",
-            "proven",
-            "source",
-            "cached",
-            "depth",
-            "nodes",
-            "ms",
-            "worker",
-        ],
-        "properties": {
-            **posted,
+    analysis = _typed_object(
+        AnalysisAnswer,
+        {
             "value": {**NULLABLE_VALUE, "description": "The position's value for the side to move."},
             "plies": NULLABLE_PLIES,
             "best": {
@@ -724,12 +686,9 @@ def _schemas() -> Schema:
             "moves": {
                 "type": "array",
                 "description": "Every legal move, row by row.",
-                "items": {
-                    "type": "object",
-                    "required": ["row", "col", "value", "plies", "best"],
-                    "properties": {
-                        "row": {"type": "integer", "minimum": 0},
-                        "col": {"type": "integer", "minimum": 0},
+                "items": _typed_object(
+                    MoveValueAnswer,
+                    {
                         "value": {**NULLABLE_VALUE, "description": "For the side making the move."},
                         "plies": {
                             **NULLABLE_PLIES,
@@ -737,38 +696,34 @@ def _schemas() -> Schema:
                         },
                         "best": {"type": "boolean"},
                     },
-                },
+                    CELL["properties"],
+                ),
             },
-            **common,
         },
-    }
-    # GET /position leaves out what describes one request's work, not the position.
-    per_request = ("cached", "nodes", "ms", "worker")
+        posted,
+    )
     return {
         "Level": level,
         "Seed": seed,
         "EngineName": engine_name,
-        "Engines": {
-            "type": "object",
-            "required": ["engines"],
-            "properties": {
+        "Engines": _typed_object(
+            EnginesAnswer,
+            {
                 "engines": {
                     "type": "array",
-                    "items": {
-                        "type": "object",
-                        "required": ["name", "description"],
-                        "properties": {
+                    "items": _typed_object(
+                        EngineDescription,
+                        {
                             "name": {"type": "string", "enum": list(ENGINES)},
                             "description": {"type": "string"},
                         },
-                    },
+                    ),
                 }
             },
-        },
-        "Error": {
-            "type": "object",
-            "required": ["error"],
-            "properties": {
+        ),
+        "Error": _typed_object(
+            ErrorBody,
+            {
                 "error": {"type": "string", "description": "What is wrong, in words."},
                 "retry_after": {
                     "type": "integer",
@@ -776,7 +731,7 @@ def _schemas() -> Schema:
                     "description": "On a 429: the seconds to wait, as in Retry-After.",
                 },
             },
-        },
+        ),
         "Move": _typed_object(
             MoveAnswer,
             {
@@ -799,61 +754,26 @@ def _schemas() -> Schema:
                     "description": "Moves left in the game from the posted position under perfect play.",
                 },
                 "level": {"type": "string", "enum": list(LEVELS)},
-                **common,
-                **teaching,
             },
+            {**common, **teaching},
         ),
-        "EngineAnalysis": {
-            "type": "object",
-            "required": [
-                "board",
-                "k",
-                "player",
-                "move",
-                "value",
-                "engine",
-                "finished",
-                "note",
-                "nodes",
-                "leaves",
-                "ms",
-                "principal_variation",
-                "worker",
-            ],
-            "properties": {
-                **posted,
-                "k": common["k"],
+        "EngineAnalysis": _typed_object(
+            EngineAnalysisAnswer,
+            {
                 "move": {**CELL, "description": "The engine's choice."},
                 "value": {
                     **NULLABLE_VALUE,
                     "description": "The position's value for the side to move as the"
                     " engine proved it (no plies), or null.",
                 },
-                "nodes": common["nodes"],
-                "ms": common["ms"],
-                "worker": common["worker"],
-                **teaching,
             },
-        },
+            {**posted, **teaching},
+        ),
         "Analysis": analysis,
-        "Position": {
-            "type": "object",
-            "required": [
-                "board",
-                "k",
-                "player",
-                "best",
-                "moves",
-                "value",
-                "plies",
-                "proven",
-                "source",
-                "depth",
-            ],
-            "properties": {
-                **{
-                    name: schema for name, schema in analysis["properties"].items() if name not in per_request
-                },
+        # GET /position: /analyze's schemas, less what describes one request's work, not the position.
+        "Position": _typed_object(
+            PositionAnswer,
+            {
                 "moves": {
                     **analysis["properties"]["moves"],
                     "description": "Every legal move, best first (quicker wins, then"
@@ -866,15 +786,13 @@ def _schemas() -> Schema:
                     "description": "How the answer is known: proof, book or threats"
                     " (proven), heuristic (not proven).",
                 },
-                "depth": common["depth"],
             },
-        },
-        "State": {
-            "type": "object",
-            "required": ["board", "k", "status", "line", "to_move"],
-            "properties": {
+            analysis["properties"],
+        ),
+        "State": _typed_object(
+            StateAnswer,
+            {
                 "board": BOARD_OUT,
-                "k": common["k"],
                 "status": STATUS,
                 "line": {"type": "array", "items": PAIR, "nullable": True},
                 "to_move": {
@@ -884,7 +802,8 @@ def _schemas() -> Schema:
                     "description": "The side to move, or null when the game is over.",
                 },
             },
-        },
+            common,
+        ),
         "Health": {
             "type": "object",
             "required": ["status", "cache", "engine", "worker"],
@@ -903,18 +822,13 @@ def _schemas() -> Schema:
                 "worker": {"type": "integer"},
             },
         },
-        "Stats": {
-            "type": "object",
-            "required": ["worker", "total", "total_scope", "backend"],
-            "properties": {
-                "worker": {
-                    "type": "object",
-                    "required": ["pid", *COUNTERS],
-                    "properties": {"pid": {"type": "integer"}, **COUNTS["properties"]},
-                },
-                "total": {**COUNTS, "nullable": True},
+        "Stats": _typed_object(
+            StatsAnswer,
+            {
+                "worker": _typed_object(WorkerCounts, {"pid": {"type": "integer"}}, counters),
+                "total": _typed_object(Counts, counters),
                 "total_scope": {"type": "string"},
                 "backend": {"type": "string", "enum": list(BACKENDS)},
             },
-        },
+        ),
     }

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from flask import Request
 
-from tictactoe import LEVELS, Board, BoardFormatError, Level
+from tictactoe import DEFAULT_LEVEL, LEVELS, Board, BoardFormatError, Level
 from tictactoe.algorithms.registry import ENGINES
 from web.http.errors import ApiError
 from web.operations.request_log import note
@@ -73,7 +73,7 @@ def parse_position_request(raw: bytes, endpoint: str) -> PositionRequest:
     k = body.get("k")
     if ("k" in body or k is not None) and (not isinstance(k, int) or isinstance(k, bool)):
         raise ApiError(400, f"k must be an integer, not {_show(k)}")
-    level = body.get("level", Level.PERFECT)
+    level = body.get("level", DEFAULT_LEVEL)
     if not isinstance(level, str) or level not in LEVELS:
         raise ApiError(400, f"level must be one of {', '.join(LEVELS)}, not {_show(level)}")
     seed = body.get("seed")

@@ -33,6 +33,7 @@ from werkzeug.datastructures import MultiDict
 from tictactoe import ENGINE_VERSION, Board, BoardFormatError
 from tictactoe.search.analysis import exact_max_empties
 from web.api.answers import analysis_fields, solved
+from web.api.shapes import PositionAnswer
 from web.cache import Answer
 from web.http.compression import etag_variants
 from web.http.errors import POSITIONS_BLUEPRINT, ApiError
@@ -125,7 +126,7 @@ def position_etag(board: Board) -> str:
     return '"' + hashlib.sha256(canonical.encode()).hexdigest()[:32] + '"'
 
 
-def position_fields(board: Board, answer: Answer) -> dict[str, object]:
+def position_fields(board: Board, answer: Answer) -> PositionAnswer:
     """The body: /analyze's fields about the position, in its order, with ``moves`` best first."""
     return {
         **analysis_fields(board, answer, best_first=True),

@@ -14,14 +14,25 @@ import time
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
-from tictactoe import ENGINE_VERSION, Board, Level, Status, pick_best, quick_move
+from tictactoe import ENGINE_VERSION, Board, Level, Status, choose_move
 from tictactoe.algorithms.base import EngineResult
 from tictactoe.algorithms.registry import describe_engines, get_engine
 from web.api import move_memo
 from web.api.answers import analysis_fields, solved
 from web.api.openapi import build_spec
 from web.api.payload import parse_position_request, read_json_body, read_position_request
-from web.api.shapes import FoundFields, MoveAnswer, StatusFields, TeachingFields
+from web.api.shapes import (
+    AnalysisAnswer,
+    EngineAnalysisAnswer,
+    EnginesAnswer,
+    FoundFields,
+    MoveAnswer,
+    SolverFields,
+    StateAnswer,
+    StatsAnswer,
+    StatusFields,
+    TeachingFields,
+)
 from web.cache import Answer, SolvedPositions
 from web.http.errors import API_BLUEPRINT
 from web.operations import metrics
@@ -52,7 +63,7 @@ def move() -> Response:
     if req.engine is not None:
         result = _run_engine(board, req.engine, rng)
         cell = result.move
-        found: FoundFields = {
+        found: FoundFields | SolverFields = {
             "value": result.value,
             "plies": None,
             "proven": result.value is not None,
@@ -61,12 +72,13 @@ def move() -> Response:
             "source": None,
             **_teaching_fields(board, req.engine, result),
         }
-    elif req.level == Level.PERFECT:
-        answer = positions.solve(board)
-        cell = pick_best(answer, rng)
-        found = _engine_fields(answer)
-        if answer.cached and answer.proven:  # the same body is answered from the memo next time
-            marked: FoundFields = {**found, "ms": move_memo.MS_MARK}  # type: ignore[typeddict-item]
+    else:
+        decision = choose_move(board, req.level, rng, analyst=positions.solve)
+        cell, answer = decision.move, decision.result
+        # A level that searches nothing reports the value only if it is already known.
+        found = _engine_fields(answer if answer is not None else positions.peek(board))
+        if answer is not None and answer.cached and answer.proven:  # its body is answered from the memo next
+            marked: SolverFields = {**found, "ms": move_memo.MS_MARK}  # type: ignore[typeddict-item]
             move_memo.remember(
                 positions,
                 raw,
@@ -76,10 +88,6 @@ def move() -> Response:
                 board.rules.key(),
                 str(answer.source),
             )
-    else:
-        known = positions.peek(board)  # report the value only if it is already known
-        cell = quick_move(board, req.level, rng)
-        found = _engine_fields(known)
     return jsonify(_move_fields(board, cell, req.level, found))
 
 
@@ -105,16 +113,18 @@ def analyze() -> Response:
         # Deterministic (mcts seeded), so that the lab's figures repeat.
         result = _run_engine(board, req.engine, None)
         row, col = board.rules.row_col(result.move)
-        return jsonify(
-            board=board.to_text(),
-            k=board.rules.k,
-            player=board.to_move,
-            move={"row": row, "col": col},
-            value=result.value,
+        searched: EngineAnalysisAnswer = {
+            "board": board.to_text(),
+            "k": board.rules.k,
+            "player": board.to_move,
+            "move": {"row": row, "col": col},
+            "value": result.value,
             **_teaching_fields(board, req.engine, result),
-        )
+        }
+        return jsonify(searched)
     answer = solved().solve(board, all_moves=True)
-    return jsonify(**analysis_fields(board, answer), **_engine_fields(answer))
+    analysis: AnalysisAnswer = {**analysis_fields(board, answer), **_engine_fields(answer)}
+    return jsonify(analysis)
 
 
 @bp.post("/state")
@@ -122,18 +132,20 @@ def state() -> Response:
     """The status of a position (finished or not): see the State schema in /openapi.json."""
     board = read_position_request(request, "state").board
     fields = _status(board)
-    return jsonify(
-        board=board.to_text(),
-        k=board.rules.k,
+    answer: StateAnswer = {
+        "board": board.to_text(),
+        "k": board.rules.k,
         **fields,
-        to_move=board.to_move if fields["status"] == Status.IN_PROGRESS else None,
-    )
+        "to_move": board.to_move if fields["status"] == Status.IN_PROGRESS else None,
+    }
+    return jsonify(answer)
 
 
 @bp.get("/engines")
 def engines() -> Response:
     """The engines that /move and /analyze take as ``engine``, in teaching order."""
-    return jsonify(engines=describe_engines())
+    answer: EnginesAnswer = {"engines": describe_engines()}
+    return jsonify(answer)
 
 
 @bp.get("/livez")
@@ -161,7 +173,8 @@ def healthz() -> Response:
 def stats() -> Response:
     """Counters of this worker and, where the backend keeps them, of all workers."""
     positions = solved()
-    return jsonify(**positions.stats.snapshot(), backend=positions.backend.name)
+    answer: StatsAnswer = {**positions.stats.snapshot(), "backend": positions.backend.name}
+    return jsonify(answer)
 
 
 @bp.get("/openapi.json")
@@ -186,7 +199,7 @@ def _status(board: Board) -> StatusFields:
     }
 
 
-def _move_fields(board: Board, cell: int, level: Level, found: FoundFields) -> MoveAnswer:
+def _move_fields(board: Board, cell: int, level: Level, found: FoundFields | SolverFields) -> MoveAnswer:
     """The /move answer that plays ``cell`` on ``board`` (left as it was); ``found``: the engine's fields."""
     player = board.to_move
     board.play(cell)
@@ -205,7 +218,7 @@ def _move_fields(board: Board, cell: int, level: Level, found: FoundFields) -> M
         board.undo()
 
 
-def _engine_fields(answer: Answer | None) -> FoundFields:
+def _engine_fields(answer: Answer | None) -> SolverFields:
     """value, plies, proven, source, cached, depth, nodes, ms and worker of an answer (or none)."""
     if answer is None:
         return {

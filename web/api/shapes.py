@@ -1,9 +1,12 @@
-"""The /move answer's fields, declared once: the view builds a ``MoveAnswer`` (mypy checks it)
-and web/api/openapi.py generates the Move schema's property list and ``required`` from it.
+"""The API's answers, declared once: each view builds one of these TypedDicts (mypy checks it)
+and web/api/openapi.py generates the answer's schema (properties and ``required``) from it.
 
-The fields are declared in the order a perfect move's answer has them on the
-wire.  The answer's pieces are TypedDicts too, so that the view builds the whole
-answer from checked parts.
+The fields are declared in the order the answers have them on the wire (the
+JSON provider keeps insertion order).  The answers' pieces are TypedDicts too,
+so that a view builds its whole answer from checked parts.  The error body is
+``web.operations.error_body.ErrorBody`` (every room refuses with it), the
+/stats counters ``web.operations.stats.StatsSnapshot``, and an engine's entry
+``tictactoe.algorithms.registry.EngineDescription``.
 """
 
 # No ``from __future__ import annotations`` here: under Python 3.11 a TypedDict
@@ -12,7 +15,9 @@ answer from checked parts.
 from typing import NotRequired, TypedDict
 
 from tictactoe import Level, Source, Status, Value
+from tictactoe.algorithms.registry import EngineDescription
 from tictactoe.game.values import Player
+from web.operations.stats import StatsSnapshot
 
 
 class CellAnswer(TypedDict):
@@ -42,8 +47,8 @@ class TeachingFields(TypedDict):
     worker: int
 
 
-class FoundFields(TypedDict):
-    """What is known of the posted position for /move: the solver's figures, or a teaching engine's."""
+class SolverFields(TypedDict):
+    """What the solver behind the shared cache knows of the posted position, and what it cost."""
 
     value: Value | None
     plies: int | None
@@ -54,6 +59,11 @@ class FoundFields(TypedDict):
     nodes: int
     ms: float
     worker: int
+
+
+class FoundFields(SolverFields):
+    """What is known of the posted position for /move: the solver's figures, or a teaching engine's."""
+
     engine: NotRequired[str]
     finished: NotRequired[bool]
     note: NotRequired[str]
@@ -75,3 +85,117 @@ class MovePlayed(TypedDict):
 
 class MoveAnswer(MovePlayed, FoundFields):
     """The body of a 200 from POST /move: the move played, then what is known of the posted position."""
+
+
+class MoveValueAnswer(CellAnswer):
+    """A legal move of an analysis, its value and plies for the side making it, and whether it is best."""
+
+    value: Value | None
+    plies: int | None
+    best: bool
+
+
+class PositionFields(TypedDict):
+    """The posted position and its moves, as /analyze and GET /position describe them."""
+
+    board: list[str]
+    k: int
+    player: Player
+    best: list[CellAnswer]
+    moves: list[MoveValueAnswer]
+
+
+class AnalysisAnswer(PositionFields, SolverFields):
+    """The body of a 200 from POST /analyze (without engine): the moves, then the solver's figures."""
+
+
+class PositionAnswer(PositionFields):
+    """The body of a 200 from GET /position: /analyze's fields about the position, not the request's work."""
+
+    value: Value | None
+    plies: int | None
+    proven: bool
+    source: Source
+    depth: int | None
+
+
+class EngineChoice(TypedDict):
+    """The posted position and a teaching engine's move and value for it."""
+
+    board: list[str]
+    k: int
+    player: Player
+    move: CellAnswer
+    value: Value | None
+
+
+class EngineAnalysisAnswer(EngineChoice, TeachingFields):
+    """The body of a 200 from POST /analyze with engine: the engine's choice, then its search."""
+
+
+class StateAnswer(TypedDict):
+    """The body of a 200 from POST /state; ``to_move`` is None once the game is over."""
+
+    board: list[str]
+    k: int
+    status: Status
+    line: list[list[int]] | None
+    to_move: Player | None
+
+
+class EnginesAnswer(TypedDict):
+    """The body of GET /engines: the teaching engines, in teaching order."""
+
+    engines: list[EngineDescription]
+
+
+class StatsAnswer(StatsSnapshot):
+    """The body of GET /stats: the counters, then the name of the cache backend."""
+
+    backend: str
+
+
+class FoldedCounts(TypedDict):
+    """What a folded node's subtree holds."""
+
+    nodes: int
+    cuts: int
+    hits: int
+    leaves: int
+
+
+class TraceNode(TypedDict):
+    """One shown node of a traced search; an infinite alpha or beta (or minimax's none) is None."""
+
+    id: int
+    parent: int | None
+    depth: int
+    move: list[int] | None
+    alpha: int | None
+    beta: int | None
+    score: int | None
+    kind: str
+    skipped: list[list[int]]
+    size: int
+    folded: FoldedCounts | None
+
+
+class TraceAnswer(TypedDict):
+    """The body of a 200 from GET /trace: the search's result and counts, then the shown nodes."""
+
+    board: list[str]
+    k: int
+    player: Player
+    engine: str
+    windows: bool
+    move: CellAnswer
+    value: Value | None
+    finished: bool
+    note: str
+    nodes: int
+    leaves: int | None
+    cuts: int
+    hits: int
+    root: int
+    cap: int
+    tree: list[TraceNode]

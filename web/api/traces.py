@@ -30,6 +30,7 @@ from tictactoe.algorithms.trace import CUT, HIT, Trace
 from tictactoe.game.lru import BoundedLRU
 from web.api.answers import solved
 from web.api.positions import read_position_query
+from web.api.shapes import TraceAnswer, TraceNode
 from web.http.errors import TRACES_BLUEPRINT, ApiError
 
 bp = Blueprint(TRACES_BLUEPRINT, __name__)
@@ -99,7 +100,7 @@ def trace() -> Response:
 
 def trace_fields(
     board: Board, engine: str, result: EngineResult, traced: Trace, shown: list[ShownNode]
-) -> dict[str, object]:
+) -> TraceAnswer:
     """The body: the search's result and counts, then the shown nodes in visiting order."""
     row, col = board.rules.row_col(result.move)
     return {
@@ -122,9 +123,10 @@ def trace_fields(
     }
 
 
-def _node_fields(board: Board, node: ShownNode) -> dict[str, object]:
+def _node_fields(board: Board, node: ShownNode) -> TraceNode:
     """One node as JSON: an infinite alpha or beta (or minimax's none) is null."""
     cell = board.rules.row_col
+    folded = node.folded
     return {
         "id": node.index,
         "parent": node.parent,
@@ -136,7 +138,9 @@ def _node_fields(board: Board, node: ShownNode) -> dict[str, object]:
         "kind": node.kind,
         "skipped": [list(cell(move)) for move in node.skipped],
         "size": node.size,
-        "folded": None if node.folded is None else vars(node.folded),
+        "folded": None
+        if folded is None
+        else {"nodes": folded.nodes, "cuts": folded.cuts, "hits": folded.hits, "leaves": folded.leaves},
     }
 
 

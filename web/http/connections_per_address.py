@@ -22,6 +22,8 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
+from web.operations.error_body import error_body
+
 # Connections one address may hold in one worker: a quarter of gunicorn's 1000, and
 # four times the 60 or so kept-alive connections of a class of 30 behind one address.
 DEFAULT_CAP = 250
@@ -31,11 +33,11 @@ LINGER_SECONDS = 1.0
 MAX_UNREAD_BYTES = 64 * 1024
 # The refusal is written before the request is read, so it holds what any request gets.
 _REFUSAL_BODY = json.dumps(
-    {
-        "error": "too many connections are open from your network (address): close some,"
+    error_body(
+        "too many connections are open from your network (address): close some,"
         f" or try again in {RETRY_AFTER_SECONDS} seconds",
-        "retry_after": RETRY_AFTER_SECONDS,
-    }
+        RETRY_AFTER_SECONDS,
+    )
 ).encode()
 REFUSAL = (
     b"HTTP/1.1 429 Too Many Requests\r\n"

@@ -15,6 +15,7 @@ from markupsafe import escape
 from werkzeug.exceptions import ClientDisconnected, HTTPException, InternalServerError
 
 from tictactoe import IllegalPositionError
+from web.operations.error_body import error_body
 
 logger = logging.getLogger(__name__)
 
@@ -77,7 +78,7 @@ def error_response(status: int, message: str, title: str = "") -> Response:
             mimetype="text/html",
         )
     else:
-        response = jsonify(error=message)
+        response = jsonify(error_body(message))
         response.status_code = status
     return response
 

@@ -41,6 +41,7 @@ from prometheus_client import CollectorRegistry, Counter, Histogram, generate_la
 from prometheus_client.exposition import CONTENT_TYPE_PLAIN_0_0_4
 from prometheus_client.metrics_core import Metric
 
+from web.operations.error_body import error_body
 from web.operations.metrics_folder import ENV, reading
 from web.operations.offload import off_event_loop
 from web.operations.throttled_value import ThrottledValue
@@ -210,7 +211,7 @@ def exposition() -> Response:
     """Every metric, in Prometheus' text format; 401 without the METRICS_TOKEN when one is set."""
     token = current_app.config["SETTINGS"].metrics_token
     if token is not None and not _bears(token, request.headers.get("Authorization", "")):
-        response = jsonify(error=UNAUTHORIZED)
+        response = jsonify(error_body(UNAUTHORIZED))
         response.status_code = 401
         response.headers["WWW-Authenticate"] = 'Bearer realm="metrics"'
         return response

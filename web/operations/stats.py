@@ -17,11 +17,43 @@ hit, miss, search or busy).
 from __future__ import annotations
 
 import os
+from typing import TypedDict, cast
 
 from web.operations import request_log
 from web.operations.metrics import Metrics, scope
 
-COUNTERS = ("hits", "misses", "searches", "waited", "stored", "unproven", "invalid", "busy", "cache_errors")
+
+class Counts(TypedDict):
+    """The counters, in the order /stats and /metrics list them (see the module's docstring)."""
+
+    hits: int
+    misses: int
+    searches: int
+    waited: int
+    stored: int
+    unproven: int
+    invalid: int
+    busy: int
+    cache_errors: int
+
+
+class _Pid(TypedDict):
+    pid: int
+
+
+class WorkerCounts(_Pid, Counts):
+    """One worker's counters, after its process id."""
+
+
+class StatsSnapshot(TypedDict):
+    """The /stats document as the stats know it (the API adds the backend's name)."""
+
+    worker: WorkerCounts
+    total: Counts
+    total_scope: str
+
+
+COUNTERS = tuple(Counts.__annotations__)
 # What a request's line says the cache did; a later event of one request overrides an
 # earlier one (a miss, then a search).
 OUTCOMES = {"hits": "hit", "misses": "miss", "searches": "search", "busy": "busy"}
@@ -43,16 +75,20 @@ class Stats:
         if outcome is not None:
             request_log.note(cache=outcome)
 
-    def local(self) -> dict[str, int]:
+    def local(self) -> Counts:
         """This worker's counters."""
-        counts = self.metrics.worker_counts()
-        return {name: counts[name] for name in COUNTERS}
+        return _counts(self.metrics.worker_counts())
 
-    def snapshot(self) -> dict[str, object]:
+    def snapshot(self) -> StatsSnapshot:
         """The /stats document: this worker's counters and the whole server's."""
-        total = self.metrics.server_counts()
         return {
             "worker": {"pid": os.getpid(), **self.local()},
-            "total": {name: total[name] for name in COUNTERS},
+            "total": _counts(self.metrics.server_counts()),
             "total_scope": scope(),
         }
+
+
+def _counts(counts: dict[str, int]) -> Counts:
+    """The counters of ``counts`` (which may hold more), in ``Counts``' order; KeyError for a missing one."""
+    # The names are Counts' own keys, so the cast cannot disagree with the declaration.
+    return cast(Counts, {name: counts[name] for name in COUNTERS})

@@ -14,17 +14,19 @@ from dataclasses import asdict, dataclass
 from flask import Blueprint, render_template, request
 from werkzeug.datastructures import MultiDict
 
-from tictactoe import LEVELS, BoardFormatError, Level, Rules
+from tictactoe import DEFAULT_LEVEL, LEVELS, BoardFormatError, Level, Rules
 from tictactoe.algorithms.registry import TRACEABLE
 from web.http.errors import ApiError
+from web.pages.closed_sets import DEFAULT_THEME, THEMES, server_sets
 
 bp = Blueprint("pages", __name__)
+# The closed sets every page embeds (closed_sets.py); they never change while the app runs.
+_SERVER_SETS = server_sets()
 
 PageResponse = tuple[str, int, dict[str, str]]  # body, status, headers
 
 SIDES = ("x", "o")
 FIRSTS = ("human", "engine")
-THEMES = ("auto", "light", "dark")
 # ASCII digits only, matched whole: ``\d`` would take other scripts' digits, and
 # ``$`` a trailing newline (``k=4%0A``).
 _SIZE = re.compile(r"([0-9]{1,2})x([0-9]{1,2})", re.ASCII)
@@ -51,20 +53,20 @@ class EmbedSettings:
 @bp.get("/")
 def index() -> PageResponse:
     """The game page."""
-    return _page(render_template("index.html"))
+    return _page(_render("index.html"))
 
 
 @bp.get("/lab")
 def lab() -> PageResponse:
     """The lab: every teaching engine on one position (all figures come from the API)."""
-    return _page(render_template("lab.html", traceable=list(TRACEABLE)))
+    return _page(_render("lab.html", traceable=list(TRACEABLE)))
 
 
 @bp.get("/embed")
 def embed() -> PageResponse:
     """The embeddable game, configured by size (or rows and cols), k, level, side, first, theme."""
     settings = embed_settings(request.args)
-    return _page(render_template("embed.html", embed=settings, embed_attrs=settings.data_attributes()))
+    return _page(_render("embed.html", embed=settings, embed_attrs=settings.data_attributes()))
 
 
 def embed_settings(args: MultiDict[str, str]) -> EmbedSettings:
@@ -95,7 +97,7 @@ def embed_settings(args: MultiDict[str, str]) -> EmbedSettings:
     except BoardFormatError as error:
         raise ApiError(400, str(error)) from None
 
-    level = Level(_choice("level", one("level"), LEVELS, Level.PERFECT))
+    level = Level(_choice("level", one("level"), LEVELS, DEFAULT_LEVEL))
     side_given, first_given = one("side"), one("first")
     side = _choice("side", side_given, SIDES, "x")
     first = _choice("first", first_given, FIRSTS, "human")
@@ -110,7 +112,7 @@ def embed_settings(args: MultiDict[str, str]) -> EmbedSettings:
             400,
             f"side={side} and first={first} disagree: x always moves first, so the side that plays x starts",
         )
-    theme = _choice("theme", one("theme"), THEMES, "auto")
+    theme = _choice("theme", one("theme"), THEMES, DEFAULT_THEME)
     return EmbedSettings(rows=rows, cols=cols, k=k, level=level, side=side, first=first, theme=theme)
 
 
@@ -128,6 +130,11 @@ def _choice(name: str, value: str | None, choices: tuple[str, ...], default: str
     if value not in choices:
         raise ApiError(400, f"{name} must be one of {', '.join(choices)}, not {value!r}")
     return value
+
+
+def _render(template: str, **context: object) -> str:
+    """A page's template with ``context`` and ``sets``, the closed sets (its menus and its JSON block)."""
+    return render_template(template, sets=_SERVER_SETS, **context)
 
 
 def _page(html: str) -> PageResponse:

@@ -48,6 +48,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from web.http.errors import error_response, wants_html
 from web.operations.breaker import Breaker
 from web.operations.config import Settings
+from web.operations.error_body import error_body
 from web.operations.throttled_log import ThrottledLog
 from web.searches.slots import FREE_EMPTY_CELLS
 
@@ -214,7 +215,7 @@ def init_app(app: Flask, settings: Settings) -> RequestAllowance | None:
         if wants_html():
             response = error_response(429, refusal(error), "Too Many Requests")
         else:
-            response = jsonify(error=refusal(error), retry_after=error.retry_after)
+            response = jsonify(error_body(refusal(error), error.retry_after))
             response.status_code = 429
         response.headers["Retry-After"] = str(error.retry_after)
         return response

@@ -1,0 +1,39 @@
+// The closed sets the server declares (web/pages/closed_sets.py), read once: the levels with
+// their words, the themes, the board presets and the default k of every size.  Every page
+// carries them in a JSON block (<script type="application/json" id="server-sets">), so the
+// page types none of them again and asks nothing more on first load.
+//
+// sets = {
+//   levels: [{name, label, description}],  // weakest first (the engine's registry)
+//   defaultLevel, gamePageLevel,            // the API's default level; the game page's first
+//   themes: ["auto", ...], defaultTheme,
+//   presets: [{id, rows, cols, k, label}],  // the game page's boards
+//   labPresets: [{id, rows, cols, k, label}],
+//   defaultK: {"5x5": 5, ...},              // the API's k for a request without one, every size
+// }
+//
+// Under node there is no document: the unit tests put the server's own sets in
+// globalThis.serverSets first (tests/js/server-sets.mjs asks the Python for them).
+
+function readSets() {
+  const block = globalThis.document?.getElementById("server-sets");
+  if (block) return JSON.parse(block.textContent);
+  if (globalThis.serverSets) return globalThis.serverSets;
+  throw new Error("This page has no server-sets block: the server renders one into every page.");
+}
+
+/** The server's closed sets (see above), frozen. */
+export const SETS = Object.freeze(readSets());
+
+/** The level names, weakest first. */
+export const LEVELS = SETS.levels.map((level) => level.name);
+
+/** The k the API takes for a board of `rows` x `cols` when none is given; undefined for a size it refuses. */
+export function defaultK(rows, cols) {
+  return SETS.defaultK[`${rows}x${cols}`];
+}
+
+/** A level's entry {name, label, description}, or undefined for a name that is no level. */
+export function levelEntry(name) {
+  return SETS.levels.find((level) => level.name === name);
+}

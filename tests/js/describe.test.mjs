@@ -1,0 +1,215 @@
+// describe.js: the words of the view (status line, labels, hints, the engine's details).
+// A view here is the plain object game.js hands the renderer: the state's fields plus
+// toMove, board, hints, error, reviewing, watching, canRestore.
+
+import { SERVER_SETS } from "./server-sets.mjs";
+import { test } from "node:test";
+import assert from "node:assert/strict";
+
+import {
+  allAlike, cellLabel, engineDetails, hintBadge, hintSummary, hintWords, levelHelp, outcomeBadge, resultText,
+  sideNames, statusText, stripCaption, waitText, watchSide,
+} from "../../static/js/describe.js";
+
+const view = (fields) => ({
+  mode: "engine", human: "x", level: "perfect", status: "in_progress", pending: null, last: null,
+  toMove: "x", engine: null, error: null, reviewing: null, ...fields,
+});
+
+test("statusText against the engine: whose turn, who is thinking", () => {
+  assert.equal(statusText(view({})), "You are X and move first. Your turn.");
+  assert.equal(statusText(view({ canRestore: true })),
+    "You are X and move first. Your turn. Undo brings back the game you left.");
+  assert.equal(statusText(view({ human: "o", pending: "engine" })),
+    "You are O. The engine plays X and moves first…");
+  const afterYou = view({ last: { row: 1, col: 1, by: "x" }, pending: "engine", toMove: "o" });
+  assert.equal(statusText(afterYou), "You played b2. The engine (O) is thinking…");
+  const afterEngine = view({ last: { row: 0, col: 0, by: "o" } });
+  assert.equal(statusText(afterEngine), "The engine played a1. Your turn (X).");
+});
+
+test("statusText: the result after the last move", () => {
+  const won = view({ status: "x_won", last: { row: 2, col: 2, by: "x" } });
+  assert.equal(statusText(won), "You played c3. You win!");
+  assert.equal(statusText(view({ status: "o_won", last: { row: 0, col: 2, by: "o" } })),
+    "The engine played c1. The engine wins.");
+  assert.equal(statusText(view({ status: "draw", last: { row: 0, col: 0, by: "x" } })),
+    "You played a1. It's a draw.");
+});
+
+test("statusText between two people", () => {
+  assert.equal(statusText(view({ mode: "two" })), "X to move.");
+  const after = view({ mode: "two", last: { row: 1, col: 1, by: "x" }, toMove: "o" });
+  assert.equal(statusText(after), "X played b2. O to move.");
+  assert.equal(statusText({ ...after, pending: "check" }), "X played b2. ");
+  assert.equal(statusText(view({ mode: "two", status: "o_won", last: { row: 2, col: 0, by: "o" } })),
+    "O played a3. O wins!");
+});
+
+test("statusText in watch mode: the engines, the node count, paused or watching", () => {
+  const watched = view({ mode: "watch", engines: { x: "perfect", o: "mcts" } });
+  assert.equal(statusText(watched), "X (perfect) against O (mcts). Press Start to watch.");
+  const moved = { ...watched, last: { row: 1, col: 1, by: "x" }, toMove: "o", engine: { nodes: 12345, name: "perfect" } };
+  assert.equal(statusText(moved), "X (perfect) played b2 — 12,345 nodes. Paused.");
+  assert.equal(statusText({ ...moved, watching: true }), "X (perfect) played b2 — 12,345 nodes. O (mcts) to move.");
+  assert.equal(statusText({ ...moved, engine: { nodes: 1 } }), "X (perfect) played b2 — 1 node. Paused.");
+  assert.equal(statusText({ ...moved, status: "x_won" }), "X (perfect) played b2 — 12,345 nodes. X (perfect) wins.");
+});
+
+test("statusText: a review's text and an error come before everything else", () => {
+  assert.equal(statusText(view({ reviewing: { text: "Move 3 of 7." }, error: { message: "x" } })), "Move 3 of 7.");
+  assert.equal(statusText(view({ error: { kind: "timeout", message: "The server did not answer.", retryable: true } })),
+    "The server did not answer. Press Retry to try again.");
+  assert.equal(statusText(view({ error: { kind: "rejected", message: "Bad board.", retryable: false } })),
+    "Bad board. Undo, or start a new game.");
+});
+
+test("statusText and waitText: a refusal's words stay still while its seconds count down", () => {
+  const waiting = view({ error: { kind: "limited", wait: 42 } });
+  assert.equal(statusText(waiting), "Too many searches came from this network.");
+  assert.equal(statusText({ ...waiting, error: { kind: "limited", wait: 41 } }), statusText(waiting));
+  assert.equal(waitText(waiting), "You can play again in 42 s.");
+  const over = view({ error: { kind: "limited", wait: 0 } });
+  assert.equal(statusText(over), "You can play again now. Press Retry.");
+  assert.equal(waitText(over), "");
+  assert.equal(waitText(view({})), "");
+});
+
+test("watchSide: a side and its engine, or 'engine' when none is named", () => {
+  assert.equal(watchSide({ engines: { x: "perfect", o: "mcts" } }, "o"), "O (mcts)");
+  assert.equal(watchSide({}, "x"), "X (engine)");
+});
+
+test("resultText and outcomeBadge", () => {
+  assert.equal(resultText(view({ status: "draw" })), "It's a draw.");
+  assert.equal(resultText(view({ status: "o_won", human: "o" })), "You win!");
+  assert.equal(resultText(view({ status: "x_won", human: "o" })), "The engine wins.");
+  assert.equal(resultText(view({ status: "x_won", mode: "two" })), "X wins!");
+  assert.equal(outcomeBadge(view({ status: "in_progress" })), "");
+  assert.equal(outcomeBadge(view({ status: "draw" })), "It's a draw.");
+});
+
+test("hintWords: the value and how many moves to the end", () => {
+  assert.equal(hintWords({ value: "win", plies: 3 }), "win, game over in 3 moves");
+  assert.equal(hintWords({ value: "loss", plies: 1 }), "loss, game over in 1 move");
+  assert.equal(hintWords({ value: "draw", plies: 9 }), "draw");
+  assert.equal(hintWords({ value: "win", plies: null }), "win");
+  assert.equal(hintWords({ value: null, best: true }), "best guess, not proven");
+  assert.equal(hintWords({ value: null }), "unknown");
+  assert.equal(hintWords(null), "unknown");
+});
+
+test("hintBadge: roomy words, or one letter and a count on a small cell", () => {
+  assert.equal(hintBadge({ value: "win", plies: 3 }, true), "win · 3");
+  assert.equal(hintBadge({ value: "win", plies: 3 }, false), "W3");
+  assert.equal(hintBadge({ value: "loss", plies: 2 }, false), "L2");
+  assert.equal(hintBadge({ value: "loss", plies: null }, true), "loss");
+  assert.equal(hintBadge({ value: "loss", plies: null }, false), "L");
+  assert.equal(hintBadge({ value: "draw", plies: 8 }, true), "draw");
+  assert.equal(hintBadge({ value: "draw", plies: 8 }, false), "D");
+  assert.equal(hintBadge({ value: null, best: true }, true), "best?");
+  assert.equal(hintBadge({ value: null, best: true }, false), "★");
+  assert.equal(hintBadge(undefined, true), "?");
+});
+
+test("allAlike: several hints that all read the same", () => {
+  assert.equal(allAlike([{ value: "draw", plies: 8 }, { value: "draw", plies: 8 }]), true);
+  assert.equal(allAlike([{ value: "draw", plies: 8 }, { value: "draw", plies: 6 }]), false);
+  assert.equal(allAlike([{ value: "draw", plies: 8 }, { value: "win", plies: 8 }]), false);
+  assert.equal(allAlike([{ value: null, plies: null }, { value: null, plies: null }]), false, "unknowns say nothing");
+  assert.equal(allAlike([{ value: "draw", plies: 8 }]), false, "one hint is not several");
+  assert.equal(allAlike([]), false);
+});
+
+test("cellLabel: the cell's name, what is on it, the line and the hint", () => {
+  //  x . .
+  //  . o .
+  //  . . .
+  const board = view({ board: ["x..", ".o.", "..."] });
+  assert.equal(cellLabel(board, 0, 0, {}), "a1, X");
+  assert.equal(cellLabel(board, 1, 1, { inLine: true }), "b2, O, winning line");
+  assert.equal(cellLabel(board, 2, 2, { hint: { value: "draw", plies: 6, best: true } }), "c3, empty, hint: draw (best)");
+  assert.equal(cellLabel(board, 0, 2, { hint: { value: "loss", plies: 3 } }), "c1, empty, hint: loss, game over in 3 moves");
+});
+
+test("cellLabel: the far corner of 15x15", () => {
+  const rows = Array.from({ length: 15 }, () => ".".repeat(15));
+  assert.equal(cellLabel(view({ board: rows }), 14, 14, {}), "o15, empty");
+});
+
+test("engineDetails: nothing before the engine has moved, or outside a game against it", () => {
+  assert.deepEqual(engineDetails(view({})), []);
+  assert.deepEqual(engineDetails(view({ mode: "two", engine: { value: "draw", proven: true } })), []);
+});
+
+test("engineDetails: a proven draw, the nodes and the time", () => {
+  const info = { value: "draw", plies: 8, proven: true, source: "proof", nodes: 1234, ms: 5.4, cached: false };
+  assert.deepEqual(engineDetails(view({ engine: info })), [
+    "With best play from here, the game is a draw.",
+    "How it knows: proven by search.",
+    "It looked at 1,234 positions in 5 ms.",
+  ]);
+});
+
+test("engineDetails: a win from the opening book, already stored", () => {
+  const info = { value: "win", plies: 1, proven: true, source: "book", nodes: 0, ms: 0.2, cached: true };
+  assert.deepEqual(engineDetails(view({ engine: info })), [
+    "With best play from here, the engine wins in 1 move.",
+    "How it knows: from the opening book.",
+    "It answered in 0 ms.",
+    "The answer was already stored from an earlier game.",
+  ]);
+});
+
+test("engineDetails: threats prove a win within their length, and the player's loss after every move", () => {
+  const win = { value: "win", plies: 7, proven: true, source: "threats" };
+  assert.equal(engineDetails(view({ engine: win }))[0], "With best play from here, the engine wins within 7 moves.");
+  const loss = { value: "loss", plies: 5, proven: true, source: "threats" };
+  assert.deepEqual(engineDetails(view({ engine: loss })), [
+    "With your best play from here, you win within 5 moves.",
+    "How it knows: found a forced sequence of threats for you after every move it could make.",
+  ]);
+});
+
+test("engineDetails: an unproven move at Perfect is a best guess; Easy and Medium say their habits", () => {
+  const guess = { value: null, proven: false, source: "heuristic" };
+  assert.deepEqual(engineDetails(view({ engine: guess })), [
+    "This board is too big to solve in time, so the move is the engine's best guess.",
+    "How it knows: best guess within the time limit.",
+  ]);
+  for (const { name, label, description } of SERVER_SETS.levels.filter((level) => level.name !== "perfect")) {
+    assert.equal(engineDetails(view({ level: name, engine: { value: null } }))[0], `How ${label} plays: ${description}.`);
+  }
+});
+
+test("levelHelp: each level's name and what it does, in the server's words", () => {
+  for (const { name, label, description } of SERVER_SETS.levels) assert.equal(levelHelp(name), `${label}: ${description}.`);
+  assert.equal(levelHelp("hard"), "");
+});
+
+test("hintSummary: the result with best play and the legend, or why nothing is marked", () => {
+  assert.equal(hintSummary(view({}), { roomy: true, alike: false }), "");
+  const drawn = view({ hints: { proven: true, value: "draw", plies: 9 } });
+  assert.equal(hintSummary(drawn, { roomy: false, alike: true }),
+    "With best play: a draw. Every empty cell leads to the same result, so none is marked.");
+  assert.match(hintSummary(drawn, { roomy: true, alike: false }), /^With best play: a draw\. Each empty cell shows .*“win · n”/);
+  assert.match(hintSummary(drawn, { roomy: false, alike: false }), /W n \(win\), D \(draw\) or L n \(loss\)/);
+  const losing = view({ toMove: "o", hints: { proven: true, value: "loss", plies: 4 } });
+  assert.match(hintSummary(losing, { roomy: true, alike: false }), /^With best play: O loses in 4 moves\./);
+  const guessed = view({ hints: { proven: false, value: null } });
+  assert.equal(hintSummary(guessed, { roomy: false, alike: false }),
+    "Not solved in time. The engine's best guess for X is marked ★.");
+  assert.equal(hintSummary(guessed, { roomy: true, alike: false }),
+    "Not solved in time. The engine's best guess for X is marked “best?”.");
+});
+
+test("sideNames and stripCaption: the turn strip", () => {
+  assert.deepEqual(sideNames(view({ human: "x" })), { x: "You", o: "Engine" });
+  assert.deepEqual(sideNames(view({ human: "o" })), { x: "Engine", o: "You" });
+  assert.deepEqual(sideNames(view({ mode: "two" })), { x: "Player X", o: "Player O" });
+  assert.deepEqual(sideNames(view({ mode: "watch", engines: { x: "perfect", o: "mcts" } })), { x: "perfect", o: "mcts" });
+  assert.deepEqual(sideNames(view({ mode: "watch" })), { x: "engine", o: "engine" });
+  assert.equal(stripCaption(view({ level: "medium" })), "Medium");
+  assert.equal(stripCaption(view({ mode: "two" })), "2 players");
+  assert.equal(stripCaption(view({ mode: "watch" })), "Watching");
+});
