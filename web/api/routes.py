@@ -36,15 +36,16 @@ from web.api.shapes import (
 from web.cache import Answer, SolvedPositions
 from web.http.errors import API_BLUEPRINT
 from web.operations import metrics
+from web.operations.per_process import RANDOM
 from web.operations.request_log import note
 
 bp = Blueprint(API_BLUEPRINT, __name__)
 bp.register_blueprint(metrics.bp)  # GET /metrics is the API's too: JSON errors, no-store
 
 
-# Unseeded choices draw from the OS: no state shared by forked workers, and no
-# per-request seeding (os.urandom) cost.
-_UNSEEDED = random.SystemRandom()
+# Unseeded choices draw from the worker's own random source: no state shared by
+# forked workers, and no system call per request (web/operations/per_process.py).
+_UNSEEDED = RANDOM
 
 
 @bp.post("/move")

@@ -33,6 +33,7 @@ import json
 import logging
 import math
 import os
+import time
 from datetime import UTC, datetime
 from json.encoder import encode_basestring_ascii  # the C function json.dumps uses
 from typing import Any
@@ -43,6 +44,7 @@ from gunicorn.glogging import Logger as _GunicornLogger  # type: ignore[import-u
 LOG_FORMATS = ("json", "text")
 LOG_LEVELS = ("debug", "info", "warning", "error", "critical")
 # Fields a request line carries besides the standard ones (see web/operations/request_log.py).
+REQUEST_LOGGER = "web.request"  # the logger of the request line (web/operations/request_log.py)
 REQUEST_FIELDS = ("request_id", "method", "path", "status", "duration_ms", "cache", "board", "source")
 
 
@@ -62,13 +64,31 @@ class JsonFormatter(pythonjsonlogger.json.JsonFormatter):
         if "request_id" not in fields or record.exc_info or record.exc_text or record.stack_info:
             line: str = super().format(record)
             return line
+        values = [fields.get(name) for name in REQUEST_FIELDS]
+        message = record.getMessage()
+        pid = record.process or 0
+        return self.request_line(record.created, pid, message, values, record.levelname, record.name)
+
+    def request_line(
+        self,
+        created: float,
+        pid: int,
+        message: str,
+        values: list[object],
+        level: str = "INFO",
+        logger: str = REQUEST_LOGGER,
+    ) -> str:
+        """The line of a record with ``REQUEST_FIELDS``' ``values``, made at ``created`` (``time.time()``).
+
+        What ``format`` writes for such a record, without one (web/operations/request_log.py).
+        """
         return _REQUEST_LINE % (
-            _json(record.levelname),
-            _json(record.name),
-            _json(record.getMessage()),
-            _json(record.process),
-            *[_json(fields.get(name)) for name in REQUEST_FIELDS],
-            _json(datetime.fromtimestamp(record.created, tz=UTC).isoformat()),
+            _json(level),
+            _json(logger),
+            _json(message),
+            _json(pid),
+            *[_json(value) for value in values],
+            _json(datetime.fromtimestamp(created, tz=UTC).isoformat()),
         )
 
 
@@ -98,12 +118,29 @@ class TextFormatter(logging.Formatter):
 
     def format(self, record: logging.LogRecord) -> str:
         line = super().format(record)
-        fields = [
-            f"{name}={getattr(record, name)}"
-            for name in REQUEST_FIELDS
-            if getattr(record, name, None) is not None
-        ]
-        return f"{line} {' '.join(fields)}" if fields else line
+        return _with_fields(line, [getattr(record, name, None) for name in REQUEST_FIELDS])
+
+    def request_line(
+        self,
+        created: float,
+        pid: int,
+        message: str,
+        values: list[object],
+        level: str = "INFO",
+        logger: str = REQUEST_LOGGER,
+    ) -> str:
+        """What ``format`` writes for such a record, without one: see ``JsonFormatter.request_line``."""
+        when = time.strftime(self.default_time_format, self.converter(created))
+        msecs = int((created - int(created)) * 1000)  # as logging.LogRecord counts them
+        line = f"{str(self.default_msec_format) % (when, msecs)} {level} [{pid}] {logger}: {message}"
+        return _with_fields(line, values)
+
+
+def _with_fields(line: str, values: list[object]) -> str:
+    """``line``, then `` key=value`` for each of ``REQUEST_FIELDS`` whose value is not None."""
+    named = zip(REQUEST_FIELDS, values, strict=True)
+    fields = [f"{name}={value}" for name, value in named if value is not None]
+    return f"{line} {' '.join(fields)}" if fields else line
 
 
 class GunicornLogger(_GunicornLogger):  # type: ignore[misc]  # gunicorn ships no types
