@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import io
 import json
 import logging
+import logging.config
+import types
 import urllib.request
 
 import pytest
@@ -12,6 +15,7 @@ import pythonjsonlogger.json
 from app import create_app
 from servers import Gunicorn
 from test_workers import post
+from web.operations import request_log
 from web.operations.logs import JsonFormatter, logging_config
 from web.operations.request_log import request_id
 
@@ -164,3 +168,48 @@ def test_the_request_line_from_its_template_is_pythonjsonloggers_line(path, stat
     )
     assert template.format(record) == general.format(record)
     assert json.loads(template.format(record))["path"] == path
+
+
+@pytest.mark.parametrize("fmt", ["json", "text"])
+@pytest.mark.parametrize(
+    ("path", "fields"),
+    [("/move", {"cache": "hit", "board": "3x3k3", "source": "proof"}), ('/x\n\u00e9"%s', {})],
+)
+def test_the_request_line_written_directly_is_the_handlers_line(monkeypatch, fmt, path, fields):
+    # As deployed (one StreamHandler with the project's formatter), the request line is
+    # written without a LogRecord: it must be the line the handler writes for the record.
+    created = 1_790_000_000.123456
+    formatter = logging.config.DictConfigurator(logging_config(fmt)).configure_formatter(
+        logging_config(fmt)["formatters"][fmt]
+    )
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(formatter)
+    line_logger = logging.getLogger("web.request")
+    monkeypatch.setattr(line_logger, "handlers", [handler])
+    monkeypatch.setattr(line_logger, "propagate", False)
+    monkeypatch.setattr(request_log, "time", types.SimpleNamespace(time=lambda: created))
+    old_level = line_logger.level
+    line_logger.setLevel(logging.INFO)
+    try:
+        request_log.log_request("POST", path, 200, 0.001234, "router-id-1", fields)
+        expected = logging.LogRecord("web.request", logging.INFO, __file__, 0, "%s %s %s", None, None)
+        expected.__dict__.update(
+            args=("POST", request_log.logged_path(path), 200),
+            created=created,
+            msecs=int((created - int(created)) * 1000) + 0.0,
+            request_id="router-id-1",
+            method="POST",
+            path=request_log.logged_path(path),
+            status=200,
+            duration_ms=1.234,
+            **{name: fields.get(name) for name in ("cache", "board", "source")},
+        )
+        assert stream.getvalue() == handler.format(expected) + "\n"
+        # Another handler beside it: the line goes through logging, to both.
+        other = io.StringIO()
+        monkeypatch.setattr(line_logger, "handlers", [handler, logging.StreamHandler(other)])
+        request_log.log_request("POST", path, 200, 0.001234, "router-id-1", fields)
+        assert other.getvalue() == f"POST {request_log.logged_path(path)} 200\n"
+    finally:
+        line_logger.setLevel(old_level)

@@ -54,8 +54,9 @@ def read_json_body(request: Request) -> bytes:
 
     (413 for a body over ``MAX_CONTENT_LENGTH`` comes from werkzeug.)
     """
-    if request.mimetype != "application/json":
-        given = f"not {request.mimetype!r}" if request.mimetype else "and none was given"
+    mimetype = request.mimetype  # parsed from the header on every read
+    if mimetype != "application/json":
+        given = f"not {mimetype!r}" if mimetype else "and none was given"
         raise ApiError(400, f"Content-Type must be application/json, {given}")
     return request.get_data(cache=False)
 

@@ -43,9 +43,10 @@ def register(app: Flask, max_body_bytes: int) -> None:
             response.status_code = 204
             response.set_data(b"")
             del headers["Content-Type"]
-        location = headers.get("Location")
-        if location is not None:
-            headers["Location"] = relative_location(location)
+        if 300 <= response.status_code < 400:  # only redirects carry a Location here (no view sets one)
+            location = headers.get("Location")
+            if location is not None:
+                headers["Location"] = relative_location(location)
         return response
 
 

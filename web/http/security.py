@@ -10,6 +10,8 @@ from flask import Flask, Response, request
 
 from web.http.errors import is_api_path
 
+NO_STORE = ("Cache-Control", "no-store")
+
 
 def content_security_policy(frame_ancestors: str) -> str:
     """The CSP: everything from our own origin only, no inline script or style."""
@@ -35,8 +37,8 @@ def fixed_headers(frame_ancestors: str, secure: bool) -> list[tuple[str, str]]:
 def register(app: Flask, frame_ancestors: str) -> None:
     """Add the headers to every response of ``app``."""
     # Every response gets one of four lists, made here once: by scheme, and with or
-    # without Cache-Control: no-store.  Added in one go, as set one by one (each a
-    # scan of the response's headers) they were a tenth of a cached /move's CPU.
+    # without Cache-Control: no-store.  Added in one go: set one by one, each was a
+    # scan of the response's headers (every request passes here).
     lists = {
         (secure, no_store): [*fixed_headers(frame_ancestors, secure), *([NO_STORE] if no_store else [])]
         for secure in (False, True)
@@ -59,6 +61,3 @@ def register(app: Flask, frame_ancestors: str) -> None:
             for name, value in added:
                 headers[name] = value
         return response
-
-
-NO_STORE = ("Cache-Control", "no-store")

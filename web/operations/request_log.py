@@ -52,11 +52,12 @@ def logged_path(path: str) -> str:
 def note(**fields: str) -> None:
     """Add fields (``cache``, ``board``, ``source``) to this request's line; a no-op outside a request."""
     if has_request_context():
-        known = g.get("log_fields")
-        if known is None:
-            g.log_fields = fields
+        known = g.__dict__  # one read through Flask's proxy
+        logged = known.get("log_fields")
+        if logged is None:
+            known["log_fields"] = fields
         else:
-            known.update(fields)
+            logged.update(fields)
 
 
 def register(
@@ -85,7 +86,7 @@ def register(
         seconds = time.perf_counter() - started
         fields = known.get("log_fields", {})
         rid = known["request_id"]
-        response.headers[HEADER] = rid
+        response.headers.add(HEADER, rid)  # no view sets it: no scan for one to replace
         current = request._get_current_object()  # type: ignore[attr-defined]
         rule, method, status = current.url_rule, current.method, response.status_code
         if observe is not None:
@@ -116,8 +117,8 @@ def log_request(
     if handler is None:
         logger.handle(_record(message, values))
         return
-    # As the handler would write it, without a LogRecord and the handler's general
-    # way to it (about a third of a cached /move's CPU in the app): one write, flushed.
+    # As the handler would write it, without a LogRecord and logging's general way to
+    # the handler (about 27 µs a line, this way about 7): one write, flushed.
     formatter: RequestLineFormatter = handler.formatter  # type: ignore[assignment]  # checked by _only_handler
     try:
         line = formatter.request_line(time.time(), process_id(), message, values) + handler.terminator
