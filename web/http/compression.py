@@ -8,8 +8,8 @@ gets ``Vary: Accept-Encoding``, so a shared cache keeps the two copies apart.
 Not compressed:
 
 - ``POST /move``: an answer of a few hundred bytes gains little, and a cached
-  move is the cheapest answer the server gives (docs/benchmarks.md, "The speed
-  floor"): even the look at ``Accept-Encoding`` is left out.
+  move is held to a speed floor (docs/benchmarks.md, "The speed floor"): even
+  the look at ``Accept-Encoding`` is left out.
 - Answers under ``MIN_SIZE`` bytes, errors, 304s.
 
 Why gzip alone: on the first load of ``/`` (``bench/first_load.py``) Brotli at
