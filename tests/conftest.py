@@ -1,8 +1,10 @@
-"""Shared fixtures; the engine's tests need none, the web tests add theirs beside them."""
+"""Shared fixtures: the app and its test client, built once per module; the engine's tests need none."""
 
 import os
 import sys
 from pathlib import Path
+
+import pytest
 
 # --doctest-modules (pyproject.toml) imports every .py file here to look for examples.  The
 # conftests are pytest's own to import (two modules named ``conftest`` would clash), and
@@ -22,3 +24,24 @@ os.environ.setdefault("SEARCH_SECONDS_PER_MINUTE", "off")
 # Tests run with every proven result stored (in-process apps and the servers
 # they start both read this); tests/test_bounded_cache.py sets its own.
 os.environ.setdefault("CACHE_MIN_NODES", "0")
+
+
+@pytest.fixture(scope="module")
+def app_settings() -> dict[str, str]:
+    """Settings on top of the defaults for the module's ``app``: a module overrides this fixture
+    (``SEARCH_BUDGET`` for instance) instead of writing its own ``app``."""
+    return {}
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory, app_settings):
+    """The app with ``app_settings``, its cache in a fresh folder, shared by the module's tests."""
+    from tests.apps import make_app  # after the path and environment above are set
+
+    return make_app(tmp_path_factory.mktemp("app"), **app_settings)
+
+
+@pytest.fixture(scope="module")
+def client(app):
+    """Flask's test client of the module's ``app``."""
+    return app.test_client()

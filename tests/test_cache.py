@@ -16,18 +16,15 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from app import create_app
-from servers import TEST_SECRET, free_port
-from test_api import move_values, optimal_moves, position_value
+from tests.apps import make_app
+from tests.oracle import move_values, optimal_moves, position_value
+from tests.servers import TEST_SECRET, free_port
 from tictactoe import ENGINE_VERSION, Board, SolveResult, Source
 from web.cache.entries import ENTRY_FORMAT, decode_entry, position_key
 from web.cache.health import BREAKER_OPEN
 from web.operations.breaker import Breaker
 
 EMPTY = ["...", "...", "..."]
-
-
-def make_app(tmp_path, **settings):
-    return create_app({"CACHE_DIR": str(tmp_path / "cache"), **settings})
 
 
 def stats(client) -> dict:

@@ -9,9 +9,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from servers import TEST_SECRET, Gunicorn, RedisServer, wait_for_workers, wait_until
-from test_api import position_value
-from test_workers import SLOW, get, post
+from tests.oracle import position_value
+from tests.servers import SLOW, TEST_SECRET, Gunicorn, RedisServer, get, post, wait_for_workers, wait_until
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
 

@@ -17,8 +17,8 @@ import pytest
 import redis as redis_py
 
 from app import create_app
-from servers import TEST_SECRET, RedisServer
-from test_api import optimal_moves
+from tests.oracle import optimal_moves
+from tests.servers import TEST_SECRET, RedisServer
 from tictactoe import Board
 from web.cache.entries import position_key
 from web.cache.signing import Signer, fixed_secret

@@ -11,6 +11,7 @@ import pytest
 import tictactoe.search.analysis as analysis_module
 import tictactoe.search.solver as solver_module
 from tests import minimax
+from tests.oracle import check_against_oracle
 from tictactoe import Board, Rules, SearchTimeout, Solver, analyse, choose_move, solve
 from tictactoe.game.values import Source, Value
 
@@ -21,28 +22,6 @@ LIVE_3X3 = [b for b in ALL_3X3 if not minimax.is_over(b, 3)]
 def test_the_oracle_sees_the_published_position_counts():
     assert len(ALL_3X3) == 5478
     assert len(LIVE_3X3) == 4520
-
-
-def expected_moves(rows: tuple[str, ...], k: int, rules: Rules) -> dict[int, tuple[str, int]]:
-    """The oracle's (value, plies) of every legal move, keyed by the engine's cell number."""
-    return {rules.cell(r, c): minimax.move_value(rows, k, r, c) for r, c in minimax.moves(rows)}
-
-
-def check_against_oracle(rows: tuple[str, ...], k: int, solver: Solver) -> None:
-    board = Board.from_text(list(rows), k=k)
-    expected = expected_moves(rows, k, board.rules)
-    best = {board.rules.cell(r, c) for r, c in minimax.best_moves(rows, k)}
-    value, plies = minimax.solve(rows, k)
-
-    full = solver.solve(board, all_moves=True)
-    got = {cell: (mv.value, mv.plies) for cell, mv in full.move_values.items()}
-    assert got == expected, board
-    assert set(full.best_moves) == best, board
-    assert (full.value, full.plies, full.proven) == (value, plies, True), board
-
-    short = solver.solve(board)
-    assert set(short.best_moves) == best, board
-    assert (short.value, short.plies) == (value, plies), board
 
 
 def test_every_move_of_every_3x3_position_matches_minimax_from_cold_tables():

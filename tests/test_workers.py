@@ -10,31 +10,12 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from servers import Gunicorn, connections_to_each_worker, wait_for_workers
-from test_api import optimal_moves, position_value
+from tests.oracle import optimal_moves, position_value
+from tests.servers import SLOW, Gunicorn, connections_to_each_worker, get, post, wait_for_workers
 
-# 5x5, four in a row: a search of about 0.1 s, long enough for requests to meet.
-SLOW = {"board": [".....", "...x.", "o..o.", "..o..", "x...x"], "k": 4}
 # 4x4, four in a row: solved in about a millisecond, so requests rarely overlap;
 # whether they meet in the lock or in the cache, one search must be all there is.
 FOUR_BY_FOUR = {"board": ["x...", ".o..", "....", "...."], "k": 4}
-
-
-def post(url: str, payload: dict) -> tuple[int, dict]:
-    request = urllib.request.Request(
-        url, data=json.dumps(payload).encode(), method="POST", headers={"Content-Type": "application/json"}
-    )
-    try:
-        with urllib.request.urlopen(request, timeout=30) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as error:
-        with error:  # an error answer holds its connection open until closed
-            return error.code, json.loads(error.read())
-
-
-def get(url: str) -> dict:
-    with urllib.request.urlopen(url, timeout=30) as response:
-        return json.loads(response.read())
 
 
 @pytest.fixture
