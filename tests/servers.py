@@ -25,6 +25,9 @@ TEST_SECRET = "tests-only: 0123456789abcdefghijklmnop"
 
 # A request whose answer takes a real search: 5x5, four in a row, about 0.1 s.
 SLOW = {"board": [".....", "...x.", "o..o.", "..o..", "x...x"], "k": 4}
+# A request whose answer takes a search with a slot (4x4, four in a row, 14 empty cells), of
+# about a millisecond: cheap where the test holds the search itself (tests/search_gate.py).
+FOUR_BY_FOUR = {"board": ["x...", ".o..", "....", "...."], "k": 4}
 
 
 def post(url: str, payload: dict) -> tuple[int, dict]:
