@@ -7,7 +7,7 @@ Flat 3x3 strings: ``"x...o...."`` is the board row by row; a cell is its index i
 from __future__ import annotations
 
 from tests import minimax
-from tictactoe import Board, Rules, Solver
+from tictactoe import Board, Rules, Solver, SolveResult
 from tictactoe.tools import counting
 
 # Every winning line of 3x3, as sorted tuples of flat cell indexes.
@@ -45,9 +45,9 @@ def expected_moves(board_rows: tuple[str, ...], k: int, rules: Rules) -> dict[in
     return {rules.cell(r, c): minimax.move_value(board_rows, k, r, c) for r, c in minimax.moves(board_rows)}
 
 
-def check_against_oracle(board_rows: tuple[str, ...], k: int, solver: Solver) -> None:
+def check_against_oracle(board_rows: tuple[str, ...], k: int, solver: Solver) -> SolveResult:
     """Assert that ``solver`` agrees with the oracle on the position: every move's value and plies,
-    the best moves, the position's value, with and without ``all_moves``."""
+    the best moves, the position's value, with and without ``all_moves``; the ``all_moves`` result."""
     board = Board.from_text(list(board_rows), k=k)
     expected = expected_moves(board_rows, k, board.rules)
     best = {board.rules.cell(r, c) for r, c in minimax.best_moves(board_rows, k)}
@@ -62,3 +62,4 @@ def check_against_oracle(board_rows: tuple[str, ...], k: int, solver: Solver) ->
     short = solver.solve(board)
     assert set(short.best_moves) == best, board
     assert (short.value, short.plies) == (value, plies), board
+    return full
