@@ -46,3 +46,23 @@ def app(tmp_path_factory, app_settings):
 def client(app):
     """Flask's test client of the module's ``app``."""
     return app.test_client()
+
+
+def pytest_collection_modifyitems(items):
+    """Give each test a node id of its own.
+
+    schemathesis names its tests per operation (``test_x[POST /move]``) but gives them all the
+    node id of the function; pytest-xdist finds a test by its node id, so nine of the ten
+    operations would silently never run.  Each such test gets its name's parameters back
+    (through pytest's own, private, node id: the pinned pytest 9 keeps it in ``_id``).
+    """
+    from _pytest.nodeid import NodeId
+
+    seen: dict[str, pytest.Item] = {}
+    for item in items:
+        _, bracket, parameters = item.name.partition("[")
+        if bracket and not item.nodeid.endswith("]"):
+            item._id = NodeId.parse(f"{item.nodeid}[{parameters}")
+    twice = sorted({item.nodeid for item in items if seen.setdefault(item.nodeid, item) is not item})
+    if twice:
+        raise pytest.UsageError(f"tests share a node id (pytest-xdist would run only one of each): {twice}")
