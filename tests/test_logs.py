@@ -9,8 +9,7 @@ import urllib.request
 import pytest
 
 from app import create_app
-from servers import Gunicorn
-from test_workers import post
+from tests.servers import Gunicorn, post
 from web.operations.request_log import request_id
 
 SECRET = "s3cret-value-that-must-never-leak-from-logs"
