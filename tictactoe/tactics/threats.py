@@ -357,11 +357,28 @@ def find_win(
     ``ValueError`` for k < 4.
     """
     me, opp = board.sides()
+    return threat_win(board.rules, me, opp, deadline, vct, max_depth, max_nodes)
+
+
+def threat_win(
+    rules: Rules,
+    attacker: Bitboard,
+    defender: Bitboard,
+    deadline: float | None = None,
+    vct: bool = True,
+    max_depth: int | None = None,
+    max_nodes: int | None = None,
+) -> ThreatWin | None:
+    """``find_win`` for ``attacker`` as if it were to move, whoever is to move on the board.
+
+    Asked with the opponent as attacker, it is the threat the side to move must
+    refute.  Raises ``ValueError`` for k < 4.
+    """
     try:
-        searches = _Searches(board.rules, deadline, max_nodes)
+        searches = _Searches(rules, deadline, max_nodes)
         if max_depth is None:
-            return searches.win(me, opp, vct)
-        return searches.win(me, opp, vct, max_depth, max_depth)
+            return searches.win(attacker, defender, vct)
+        return searches.win(attacker, defender, vct, max_depth, max_depth)
     except SearchTimeout:
         return None
 
@@ -588,4 +605,5 @@ __all__ = [
     "ThreatWin",
     "examine",
     "find_win",
+    "threat_win",
 ]
