@@ -68,10 +68,13 @@ OUTSIDE_REPLY_PLIES = 4
 # the slow threat search of the first rounds, a ply of that search was worth more
 # (0.15, 0.3 and 0.7 lost to the baseline; 0.05, 0.1 and 0.25 drew level); with the
 # window counts and the deepening's forcing extensions, finding the opponent's
-# threat in time matters more (docs/benchmarks.md, "Threat search: strength at equal time").
+# threat in time matters more.  With the defences tested in rounds (``_holders``),
+# giving them up to 0.92 drew level with 0.75 and their previous tests (100 games at
+# 1 s on 15x15, -7 Elo +- 57): the heuristic search's choice among them is worth its
+# time (docs/benchmarks.md, "Five in a row: strength at equal time").
 OWN_WIN_SHARE = 0.1
 THREAT_SHARE = 0.4
-DEFENCE_SHARE = 0.92
+DEFENCE_SHARE = 0.75
 # When no defence was found, the share by which the proof that none exists (every
 # legal move tested, ``_loss_proof``) stops.  It is tried only then, where the
 # heuristic search that the rest of the time is for can only choose how to lose.
