@@ -42,6 +42,7 @@ speed and load, so a rerun on a busy machine may differ.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import importlib
 import importlib.util
 import json
@@ -341,6 +342,20 @@ def read_games(path: str) -> tuple[dict[str, Any], list[PlayedGame]]:
     return header, games
 
 
+def replay(paths: list[str]) -> tuple[dict[str, Any], list[PlayedGame]]:
+    """The games of the recorded matches as one match (their pairs numbered on); raises ValueError
+    when their players, rules or budget differ."""
+    header, games = read_games(paths[0])
+    for path in paths[1:]:
+        more_header, more = read_games(path)
+        if {**more_header, "seed": None} != {**header, "seed": None}:
+            raise ValueError(f"{path} is not a match of the same players, rules and budget as {paths[0]}")
+        offset = 1 + max(game.pair for game in games)
+        games += [dataclasses.replace(game, pair=game.pair + offset) for game in more]
+    header["seed"] = ", ".join(str(read_games(path)[0]["seed"]) for path in paths)
+    return header, games
+
+
 def write_games(path: str, header: dict[str, Any], games: list[PlayedGame]) -> None:
     """Write the match header and its games as JSON lines."""
     with open(path, "w") as out:
@@ -367,7 +382,11 @@ def main() -> int:
         "--audit-seconds", type=float, help="count missed defences with this threat search time"
     )
     parser.add_argument("--record", help="write the games to this file (JSON lines)")
-    parser.add_argument("--replay", help="read the games from this file (--record) instead of playing")
+    parser.add_argument(
+        "--replay",
+        action="append",
+        help="read the games from this file (--record) instead of playing; repeated: one match of them all",
+    )
     args = parser.parse_args()
     if args.jobs < 1:
         parser.error("--jobs must be at least 1")
@@ -379,7 +398,7 @@ def main() -> int:
             parser.error(f"--sprt takes two numbers, ELO0,ELO1, not {args.sprt!r}")
         sprt = (elo0, elo1)
     if args.replay:
-        header, games = read_games(args.replay)
+        header, games = replay(args.replay)
     else:
         rows, cols = (int(part) for part in args.size.lower().split("x"))
         name_b = load_player(args.engine_b, args.b_checkout).name

@@ -9,11 +9,11 @@ import pytest
 from tests.diagrams import position
 from tests.servers import ROOT
 from tictactoe.game.board import Board
-from tictactoe.game.rules import Cell
+from tictactoe.game.rules import Cell, Rules
 
 sys.path.insert(0, str(ROOT / "bench"))
 
-from match import PlayedGame, pair_scores, records
+from match import PlayedGame, pair_scores, play, records
 from match_stats import elo, estimate, sprt_verdict
 from missed_defences import LostGame, missed_defence
 
@@ -108,3 +108,15 @@ def test_the_sprt_accepts_what_the_pairs_clearly_show():
     assert sprt_verdict([1.0, 0.75, 1.0, 0.5] * 20, 0, 100) == "H1"
     assert sprt_verdict([0.0, 0.25, 0.5, 0.25] * 20, 0, 100) == "H0"
     assert sprt_verdict([1.0, 0.5], 0, 100) is None
+
+
+def test_a_match_stops_once_the_sprt_decides():
+    """alphabeta-tt beats easy in most games: the SPRT accepts elo1 long before 200 games."""
+    games = play(
+        "alphabeta-tt", "easy", Rules(3, 3, 3), games=200, budget=None, seed=5, jobs=2, sprt=(0, 200)
+    )
+    scores = pair_scores(games)
+    assert len(games) < 200 and sprt_verdict(scores, 0, 200) == "H1"
+    a, b = records(("alphabeta-tt", "easy"), games, None)
+    assert a.tally("x")[0] + a.tally("o")[0] > b.tally("x")[0] + b.tally("o")[0]
+    assert sorted((game.pair, game.x_player) for game in games)[:4] == [(0, 0), (0, 1), (1, 0), (1, 1)]
