@@ -2,8 +2,8 @@
 // main.js wires them, through api.js, over a fetch that records every request and answers it from
 // a transcript.  Run with node --experimental-default-type=module (the page's modules are .js).
 //
-// argv[2]: the URL of static/js/.  stdin: {sets, level, games: [[[row, col], ...], ...], answers: [{key,
-// status, body}]}, sets being the server's closed sets (the JSON block every page carries), key being JSON.stringify([method, url, body]).  stdout: {defaults, sent}, sent
+// argv[2]: the URL of static/js/.  stdin: {level, games: [[[row, col], ...], ...], answers: [{key,
+// status, body}]}, key being JSON.stringify([method, url, body]).  stdout: {defaults, sent}, sent
 // being [[method, url, body], ...]; with "unknown" (and exit code 2) when the page sent a request
 // the transcript has no answer for, "stuck" (exit code 3) when the page stopped short.
 
@@ -13,8 +13,9 @@ const input = JSON.parse(await new Promise((resolve) => {
   process.stdin.on("data", (chunk) => { text += chunk; });
   process.stdin.on("end", () => resolve(text));
 }));
-// Before the page's modules load: static/js/server-sets.js reads them when there is no document.
-globalThis.serverSets = input.sets;
+// The server's closed sets, before the page's modules load (static/js/server-sets.js reads them
+// when there is no document), as the unit tests get them.
+await import("./js/server-sets.mjs");
 const { createGame } = await import(`${base}game.js`);
 const { createReviewPanel } = await import(`${base}review-panel.js`);
 const { createApi } = await import(`${base}api.js`);

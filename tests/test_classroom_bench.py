@@ -18,7 +18,6 @@ import time
 
 from app import create_app
 from tests.servers import ROOT
-from web.pages.closed_sets import server_sets
 
 sys.path.insert(0, str(ROOT / "bench"))
 
@@ -75,7 +74,7 @@ def page_traffic(level: str, games, transcript) -> dict:
     ]
     done = subprocess.run(
         [node, "--experimental-default-type=module", str(HARNESS), (ROOT / "static" / "js").as_uri() + "/"],
-        input=json.dumps({"sets": server_sets(), "level": level, "games": games, "answers": answers}),
+        input=json.dumps({"level": level, "games": games, "answers": answers}),
         capture_output=True,
         text=True,
         timeout=60,
