@@ -8,17 +8,20 @@
 // the transcript has no answer for, "stuck" (exit code 3) when the page stopped short.
 
 const base = process.argv[2];
+const input = JSON.parse(await new Promise((resolve) => {
+  let text = "";
+  process.stdin.on("data", (chunk) => { text += chunk; });
+  process.stdin.on("end", () => resolve(text));
+}));
+// The server's closed sets, before the page's modules load (static/js/server-sets.js reads them
+// when there is no document), as the unit tests get them.
+await import("./js/server-sets.mjs");
 const { createGame } = await import(`${base}game.js`);
 const { createReviewPanel } = await import(`${base}review-panel.js`);
 const { createApi } = await import(`${base}api.js`);
 const { DEFAULT_SETTINGS } = await import(`${base}settings.js`);
 const { createMemoryStore } = await import(`${base}storage.js`);
 
-const input = JSON.parse(await new Promise((resolve) => {
-  let text = "";
-  process.stdin.on("data", (chunk) => { text += chunk; });
-  process.stdin.on("end", () => resolve(text));
-}));
 const answers = new Map();
 for (const { key, status, body } of input.answers) {
   if (!answers.has(key)) answers.set(key, []);

@@ -6,6 +6,7 @@ Every server binds to 127.0.0.1 on a free port, is polled until it answers
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import socket
@@ -20,6 +21,32 @@ ROOT = Path(__file__).resolve().parent.parent
 START_TIMEOUT = 30.0
 # CACHE_SECRET for tests that use Redis, where one is required (32+ bytes, 10+ distinct characters).
 TEST_SECRET = "tests-only: 0123456789abcdefghijklmnop"
+
+
+# A request whose answer takes a real search: 5x5, four in a row, about 0.1 s.
+SLOW = {"board": [".....", "...x.", "o..o.", "..o..", "x...x"], "k": 4}
+# A request whose answer takes a search with a slot (4x4, four in a row, 14 empty cells), of
+# about a millisecond: cheap where the test holds the search itself (tests/search_gate.py).
+FOUR_BY_FOUR = {"board": ["x...", ".o..", "....", "...."], "k": 4}
+
+
+def post(url: str, payload: dict) -> tuple[int, dict]:
+    """POST ``payload`` as JSON to ``url``: (status, the JSON answer), error answers included."""
+    request = urllib.request.Request(
+        url, data=json.dumps(payload).encode(), method="POST", headers={"Content-Type": "application/json"}
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        with error:  # an error answer holds its connection open until closed
+            return error.code, json.loads(error.read())
+
+
+def get(url: str) -> dict:
+    """GET ``url``'s JSON answer (a 2xx; an error answer raises ``HTTPError``)."""
+    with urllib.request.urlopen(url, timeout=30) as response:
+        return json.loads(response.read())
 
 
 def free_port() -> int:
@@ -193,7 +220,6 @@ def wait_for_workers(url: str, count: int, timeout: float = START_TIMEOUT) -> se
     Requests go in concurrent batches so that a busy worker leaves the next one
     to another; returns the pids seen.  Raises ``TimeoutError`` after ``timeout`` s.
     """
-    import json
     from concurrent.futures import ThreadPoolExecutor
 
     seen: set[int] = set()
@@ -231,7 +257,6 @@ def connections_to_each_worker(
     were not enough.
     """
     import http.client
-    import json
     from urllib.parse import urlsplit
 
     address = urlsplit(url)
@@ -264,8 +289,6 @@ def gunicorn_settings(env: dict[str, str | None] | None = None) -> dict:
     Read in a child process: the file also prepares the metrics folder and the
     interpreter's switch interval, which must not leak into the test process.
     """
-    import json
-
     script = (
         "import json, runpy, sys; conf = runpy.run_path(sys.argv[1]); print(json.dumps("
         "{k: v for k, v in conf.items() if isinstance(v, (int, str)) and not k.startswith('_')}))"

@@ -1,7 +1,7 @@
 """The teaching engines: exact values on every 3x3 position, node counts, the interface.
 
-Expected values come from the production solver (itself checked against an
-independent minimax in test_solver.py) and from the reference facts: the
+Expected values come from the independent minimax of tests/minimax.py (which
+the production solver matches on every position, test_solver.py) and from the reference facts: the
 3x3 game tree has 549,946 nodes, the 4,520 non-terminal positions split
 2,836 / 1,052 / 632 into wins, draws and losses for the side to move.
 """
@@ -13,7 +13,8 @@ import time
 
 import pytest
 
-from tictactoe import Board, GameOverError, Solver, analyse
+from tests import minimax
+from tictactoe import Board, GameOverError
 from tictactoe.algorithms import ENGINES, UnknownEngineError, describe_engines, get_engine
 from tictactoe.algorithms.base import INFINITY
 from tictactoe.algorithms.mcts import MonteCarloTreeSearch
@@ -53,9 +54,9 @@ def nonterminal() -> list[Board]:
 
 @pytest.fixture(scope="module")
 def perfect_values(nonterminal) -> dict[tuple[int, int], str]:
-    """The production solver's value of every non-terminal position, for the side to move."""
-    solver = Solver(nonterminal[0].rules)
-    return {key(board): analyse(board, budget=None, solver=solver).value for board in nonterminal}
+    """The value of every non-terminal position for the side to move, from the independent
+    oracle (tests/minimax.py; the production solver agrees with it on all of them, test_solver.py)."""
+    return {key(board): minimax.solve(tuple(board.to_text()), 3)[0] for board in nonterminal}
 
 
 @pytest.fixture(scope="module")
@@ -261,7 +262,7 @@ def test_mcts_needs_a_playout():
 
 @pytest.mark.slow
 def test_mcts_never_loses_to_easy_in_200_games():
-    """At its default playouts: 1,000 a move (the 200 games take about 15 s)."""
+    """At its default playouts: 1,000 a move; a seeded match, so the same 200 games every run."""
     match = play_match("mcts", "easy", games=200, seed=2024)
     mcts, easy = match.standings
     assert mcts.losses == 0

@@ -15,9 +15,9 @@ import pytest
 
 from app import create_app
 from tests import minimax
+from tests.oracle import WINDOWS, move_values, optimal_moves, position_value, reachable_positions, rows
 from tictactoe import Board, choose_move
 from tictactoe.algorithms.registry import ENGINES, describe_levels
-from tictactoe.tools import counting
 from web.api.answers import solved
 from web.api.shapes import (
     AnalysisAnswer,
@@ -36,48 +36,7 @@ from web.operations.error_body import ErrorBody
 # The one refusal of a finished game, whichever way it ended (tictactoe.errors.GameOverError).
 GAME_OVER = "the game is over: there is no move to make"
 
-# -- the independent oracle (tests/minimax.py), over flat 3x3 strings ------------
-# "x...o...." is the board row by row; a cell is its index in that string.
-
-
-WINDOWS = {tuple(sorted(r * 3 + c for r, c in line)) for line in minimax.lines_of(3, 3, 3)}
-
-
-def move_values(cells: str) -> dict[int, tuple[str, int]]:
-    """For every empty cell: (value for the mover, plies to the end counting this move)."""
-    board = tuple(rows(cells))
-    return {r * 3 + c: minimax.move_value(board, 3, r, c) for r, c in minimax.moves(board)}
-
-
-def position_value(cells: str) -> tuple[str, int]:
-    """The value and plies to the end for the side to move (the best of its moves)."""
-    return minimax.solve(tuple(rows(cells)), 3)
-
-
-def optimal_moves(cells: str) -> set[int]:
-    return {r * 3 + c for r, c in minimax.best_moves(tuple(rows(cells)), 3)}
-
-
-def reachable_positions() -> list[str]:
-    """Every position reachable from the empty 3x3 board where the game goes on."""
-    return ["".join(board.to_text()) for board in counting.reachable_positions() if not board.is_over()]
-
-
-def rows(cells: str, cols: int = 3) -> list[str]:
-    return [cells[i : i + cols] for i in range(0, len(cells), cols)]
-
-
 # -- fixtures ------------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def app(tmp_path_factory):
-    return create_app({"CACHE_DIR": str(tmp_path_factory.mktemp("cache"))})
-
-
-@pytest.fixture(scope="module")
-def client(app):
-    return app.test_client()
 
 
 @pytest.fixture(scope="module")
@@ -550,8 +509,13 @@ def test_analyze_matches_minimax_on_every_position(client, positions):
         assert body["proven"] is True
 
 
-def test_move_is_optimal_on_every_position(client, positions):
-    for cells in positions:
+def test_move_is_optimal_and_reported_right_on_a_sample_of_positions(client, positions):
+    """A seeded sample: the values behind the move are checked on every position through
+    /analyze above and the perfect level's choice in test_solver.py; here, what /move adds
+    (the move played, the board after it, the status and the winning line)."""
+    sample = random.Random(25).sample(positions, 900)
+    statuses = set()
+    for cells in sample:
         response = client.post("/move", json={"board": rows(cells)})
         assert response.status_code == 200, cells
         body = response.get_json()
@@ -568,6 +532,8 @@ def test_move_is_optimal_on_every_position(client, positions):
         else:
             assert body["status"] == ("draw" if "." not in after else "in_progress")
             assert body["line"] is None
+        statuses.add(body["status"])
+    assert statuses == {"x_won", "o_won", "draw", "in_progress"}  # the sample reaches every ending
 
 
 # -- the OpenAPI document ------------------------------------------------------------

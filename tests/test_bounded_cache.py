@@ -21,7 +21,7 @@ from cachelib.file import FileSystemCache
 
 from app import create_app
 from bench.flood_cache import post_move, random_position
-from servers import Gunicorn, RedisServer, wait_for_workers
+from tests.servers import Gunicorn, RedisServer, wait_for_workers
 from tictactoe import Board, solve
 from web.cache.entries import position_key
 from web.cache.eviction import LOW_WATER, STALE_TEMP_SECONDS, SWEEP_SHARE, BoundedFileCache

@@ -10,24 +10,21 @@ from __future__ import annotations
 
 import shutil
 import struct
-import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
 from app import create_app
-from servers import TEST_SECRET, free_port
-from test_api import move_values, optimal_moves, position_value
+from tests.apps import make_app
+from tests.oracle import move_values, optimal_moves, position_value
+from tests.search_gate import SearchGate
+from tests.servers import FOUR_BY_FOUR, TEST_SECRET, free_port
 from tictactoe import ENGINE_VERSION, Board, SolveResult, Source
 from web.cache.entries import ENTRY_FORMAT, decode_entry, position_key
 from web.cache.health import BREAKER_OPEN
 from web.operations.breaker import Breaker
 
 EMPTY = ["...", "...", "..."]
-
-
-def make_app(tmp_path, **settings):
-    return create_app({"CACHE_DIR": str(tmp_path / "cache"), **settings})
 
 
 def stats(client) -> dict:
@@ -378,28 +375,27 @@ def test_the_breaker_skips_a_failed_backend_until_it_answers_again():
 
 # -- single-flight and the search cap ---------------------------------------------
 
-# 5x5, four in a row: a search of about 0.1 s, long enough for the requests to meet.
-SLOW_BOARD = [".....", "...x.", "o..o.", "..o..", "x...x"]
-
 
 def test_concurrent_requests_for_one_position_search_once(tmp_path):
+    """Eight requests for one position: the first one's search is held until the seven others
+    are all waiting for it, so they overlap for certain; exactly one search, seven waits."""
     app = make_app(tmp_path, SEARCH_BUDGET="2")
-    board, k = SLOW_BOARD, 4
-    barrier = threading.Barrier(8)
+    gate = SearchGate(tmp_path / "gate")
+    gate.install(app.extensions["solved_positions"])
 
     def ask(_):
-        client = app.test_client()
-        barrier.wait()
-        return client.post("/move", json={"board": board, "k": k}).get_json()
+        return app.test_client().post("/move", json=FOUR_BY_FOUR).get_json()
 
     with ThreadPoolExecutor(8) as pool:
-        answers = list(pool.map(ask, range(8)))
+        answers = pool.map(ask, range(8))
+        gate.wait_for(searches=1, waiting=7)
+        gate.release()
+        answers = list(answers)
     assert all(a["proven"] for a in answers)
     assert {(a["value"], a["plies"]) for a in answers} == {(answers[0]["value"], answers[0]["plies"])}
     assert sum(not a["cached"] for a in answers) == 1
     counts = app.test_client().get("/stats").get_json()["worker"]
-    assert counts["searches"] == 1
-    assert counts["waited"] + counts["hits"] == 7
+    assert (counts["searches"], counts["waited"], counts["hits"]) == (1, 7, 0)
 
 
 def test_a_lock_that_is_never_released_only_delays(tmp_path):

@@ -13,18 +13,12 @@ from html.parser import HTMLParser
 
 import pytest
 
-from app import create_app
 from tictactoe import LEVELS, MAX_SIZE, MIN_SIZE
 from tictactoe.algorithms.registry import describe_levels
 from web.pages.closed_sets import server_sets
 
 PAGES = ("/", "/embed", "/lab", "/embed?size=5x5&level=easy")
 SIZES = [(rows, cols) for rows in range(MIN_SIZE, MAX_SIZE + 1) for cols in range(MIN_SIZE, MAX_SIZE + 1)]
-
-
-@pytest.fixture(scope="module")
-def client(tmp_path_factory):
-    return create_app({"CACHE_DIR": str(tmp_path_factory.mktemp("cache"))}).test_client()
 
 
 class _JsonBlocks(HTMLParser):

@@ -9,16 +9,10 @@ import json
 
 import pytest
 
-from app import create_app
 from tests.first_load import first_load_paths
 from web.http.compression import MIN_SIZE
 
 ASKS = {"Accept-Encoding": "gzip, deflate, br, zstd"}  # what Chromium sends
-
-
-@pytest.fixture(scope="module")
-def client(tmp_path_factory):
-    return create_app({"CACHE_DIR": str(tmp_path_factory.mktemp("compression") / "cache")}).test_client()
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from app import create_app
-from servers import TEST_SECRET
+from tests.servers import TEST_SECRET
 from web.cache.backends import UnsafeCacheDir, prepare_cache_dir
 from web.operations.config import ConfigError, load_settings
 

@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 from app import create_app
-from servers import ROOT
+from tests.servers import ROOT
 from web.operations.config import load_settings
 from web.operations.logs import log_format, log_level
 

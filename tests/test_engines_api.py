@@ -15,11 +15,6 @@ EMPTY_CELLS = {(0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1), (2, 2)}
 
 
 @pytest.fixture(scope="module")
-def client(tmp_path_factory):
-    return create_app({"CACHE_DIR": str(tmp_path_factory.mktemp("cache"))}).test_client()
-
-
-@pytest.fixture(scope="module")
 def short_client(tmp_path_factory):
     app = create_app({"CACHE_DIR": str(tmp_path_factory.mktemp("cache")), "SEARCH_BUDGET": "0.2"})
     return app.test_client()

@@ -27,9 +27,8 @@ import pytest
 import redis as redis_py
 
 from app import create_app
-from servers import TEST_SECRET, Gunicorn, RedisServer, wait_for_workers, wait_until
-from test_api import move_values, optimal_moves, position_value, reachable_positions, rows
-from test_workers import SLOW
+from tests.oracle import move_values, optimal_moves, position_value, reachable_positions, rows
+from tests.servers import SLOW, TEST_SECRET, Gunicorn, RedisServer, wait_for_workers, wait_until
 from tictactoe import Board
 from web.cache import locks
 from web.cache.entries import position_key

@@ -12,8 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from servers import Gunicorn, gunicorn_settings, wait_until
-from test_workers import post
+from tests.servers import Gunicorn, gunicorn_settings, post, wait_until
 
 PLATFORM_GRACE = 30  # seconds from SIGTERM to SIGKILL on Heroku and Render
 

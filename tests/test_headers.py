@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from app import create_app
-from servers import Gunicorn
+from tests.apps import make_app
+from tests.servers import Gunicorn
 from web.operations.config import ConfigError
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
@@ -24,13 +24,9 @@ SECRET = "secret detail in /srv/app/web/engine.py line 42"
 INTERNAL = "internal error: the server could not answer this request"
 
 
-def make_app(tmp_path, **settings):
-    return create_app({"CACHE_DIR": str(tmp_path / "cache"), **settings})
-
-
 @pytest.fixture(scope="module")
-def client(tmp_path_factory):
-    return make_app(tmp_path_factory.mktemp("headers"), STATIC_MAX_AGE="120").test_client()
+def app_settings():
+    return {"STATIC_MAX_AGE": "120"}
 
 
 def csp(response) -> dict[str, list[str]]:

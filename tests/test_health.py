@@ -20,8 +20,8 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 import redis as redis_py
 
-from servers import TEST_SECRET, Gunicorn, RedisServer, wait_for_workers, wait_until
-from stalled import timed_request
+from tests.servers import TEST_SECRET, Gunicorn, RedisServer, wait_for_workers, wait_until
+from tests.stalled import timed_request
 from web.cache.health import BREAKER_OPEN, HealthCheck
 from web.operations.breaker import DEFAULT_COOLDOWN, Breaker
 from web.operations.throttled_log import ThrottledLog

@@ -13,8 +13,7 @@ import pytest
 import pythonjsonlogger.json
 
 from app import create_app
-from servers import Gunicorn
-from test_workers import post
+from tests.servers import Gunicorn, post
 from web.operations import request_log
 from web.operations.logs import JsonFormatter, logging_config
 from web.operations.request_log import request_id

@@ -13,8 +13,7 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from app import create_app
-from servers import Gunicorn, wait_for_workers, wait_until
-from test_workers import get, post
+from tests.servers import Gunicorn, get, post, wait_for_workers, wait_until
 from tictactoe.tools.counting import reachable_positions
 from web.operations.config import ConfigError
 from web.operations.throttled_value import ThrottledValue

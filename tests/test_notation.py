@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from test_properties import SETTINGS, positions
+from tests.strategies import SETTINGS, positions
 from tictactoe import Board, BoardFormatError
 from tictactoe.game.notation import MAX_TEXT_LENGTH, position_text, rows_from_position_text
 

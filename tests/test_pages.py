@@ -9,11 +9,6 @@ import pytest
 from app import create_app
 
 
-@pytest.fixture(scope="module")
-def client(tmp_path_factory):
-    return create_app({"CACHE_DIR": str(tmp_path_factory.mktemp("cache"))}).test_client()
-
-
 def root_data(html: str) -> dict[str, str]:
     """The data-* attributes of the element that carries data-rows."""
     tag = re.search(r"<[a-z]+[^>]*\bdata-rows=[^>]*>", html).group(0)

@@ -42,10 +42,9 @@ POSITIONS = {
 
 
 @pytest.fixture(scope="module")
-def client(tmp_path_factory):
+def app_settings():
     # A short budget keeps 15x15 quick; it stays unproven at any budget a test can afford.
-    app = create_app({"CACHE_DIR": str(tmp_path_factory.mktemp("cache")), "SEARCH_BUDGET": "1"})
-    return app.test_client()
+    return {"SEARCH_BUDGET": "1"}
 
 
 def get(client, board: str, k: int | None = None, **headers):

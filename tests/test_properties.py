@@ -14,50 +14,14 @@ from html.parser import HTMLParser
 from urllib.parse import urlencode
 
 import pytest
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import event, given, settings
 from hypothesis import strategies as st
 from hypothesis.control import currently_in_test_context
 
-from app import create_app
-from test_solver import check_against_oracle
 from tests import minimax
+from tests.oracle import check_against_oracle
+from tests.strategies import SETTINGS, positions
 from tictactoe import Board, IllegalMoveError, Rules, Solver, Symmetry
-
-SETTINGS = {
-    "derandomize": True,
-    "database": None,
-    "deadline": None,
-    "suppress_health_check": [HealthCheck.too_slow],
-}
-
-# -- positions by random play --------------------------------------------------
-
-
-@st.composite
-def positions(
-    draw, sizes=st.integers(3, 15), max_moves: int = 60, min_moves: int = 0, rules: Rules | None = None
-) -> Board:
-    """A position reached by drawn legal moves, whose game is not over.
-
-    A drawn move that would end the game is taken back and another drawn, so
-    the position has the drawn number of stones unless every move ends it.
-    """
-    if rules is None:
-        rows, cols = draw(sizes), draw(sizes)
-        rules = Rules(rows, cols, draw(st.integers(3, max(rows, cols))))
-    board = Board(rules)
-    for _ in range(draw(st.integers(min_moves, min(max_moves, rules.cells - 1)))):
-        candidates = board.legal_moves()
-        while candidates:
-            cell = draw(st.sampled_from(candidates))
-            board.play(cell)
-            if not board.is_over():
-                break
-            board.undo()
-            candidates.remove(cell)
-        if not candidates:
-            break
-    return board
 
 
 def text_images(rows: list[str]) -> list[list[str]]:
@@ -150,9 +114,8 @@ def test_the_solver_agrees_with_brute_force_minimax(data):
 
 
 @pytest.fixture(scope="module")
-def client(tmp_path_factory):
-    app = create_app({"CACHE_DIR": str(tmp_path_factory.mktemp("cache")), "SEARCH_BUDGET": "0.1"})
-    return app.test_client()
+def app_settings():
+    return {"SEARCH_BUDGET": "0.1"}
 
 
 ENDPOINTS = ("/move", "/analyze", "/state")

@@ -13,7 +13,7 @@ import socket
 
 import pytest
 
-from servers import Gunicorn, gunicorn_settings
+from tests.servers import Gunicorn, gunicorn_settings
 from web.http.errors import MAX_BODY_BYTES
 from web.http.protocol import relative_location
 

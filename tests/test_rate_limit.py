@@ -15,7 +15,7 @@ import signal
 import pytest
 
 from app import create_app
-from servers import TEST_SECRET, RedisServer, wait_until
+from tests.servers import TEST_SECRET, RedisServer, wait_until
 from tictactoe import Board
 from tictactoe.algorithms.minimax import Minimax
 from web.operations.config import ConfigError, load_settings

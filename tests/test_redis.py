@@ -2,31 +2,49 @@
 
 from __future__ import annotations
 
-import threading
 import urllib.error
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from servers import TEST_SECRET, Gunicorn, RedisServer, wait_for_workers, wait_until
-from test_api import position_value
-from test_workers import SLOW, get, post
+from tests.oracle import position_value
+from tests.search_gate import SearchGate
+from tests.servers import (
+    FOUR_BY_FOUR,
+    TEST_SECRET,
+    Gunicorn,
+    RedisServer,
+    get,
+    post,
+    wait_for_workers,
+    wait_until,
+)
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
 
 
-def instance(redis: RedisServer, tmp_path, name: str, threads: int = 1, workers: int = 2) -> Gunicorn:
+def instance(
+    redis: RedisServer,
+    tmp_path,
+    name: str,
+    threads: int = 1,
+    workers: int = 2,
+    gate: SearchGate | None = None,
+) -> Gunicorn:
+    """An instance of the app on ``redis``; with ``gate``, its searches wait there (tests/search_gate.py)."""
     # A CACHE_DIR of its own proves nothing comes through the file system.
+    env = {
+        "REDIS_URL": redis.url,
+        "SEARCH_BUDGET": "2",
+        "CACHE_SECRET": TEST_SECRET,
+        "CACHE_DIR": str(tmp_path / name),
+    }
     return Gunicorn(
         workers=workers,
-        env={
-            "REDIS_URL": redis.url,
-            "SEARCH_BUDGET": "2",
-            "CACHE_SECRET": TEST_SECRET,
-            "CACHE_DIR": str(tmp_path / name),
-        },
+        env=env if gate is None else {**env, "SEARCH_GATE": str(gate.folder)},
         extra_args=["--threads", str(threads)] if threads > 1 else [],
+        app="app:app" if gate is None else "tests.gated_search_app:app",
     )
 
 
@@ -56,25 +74,25 @@ def test_two_instances_share_solved_positions(tmp_path):
 
 
 def test_concurrent_requests_on_two_instances_search_once(tmp_path):
+    """The first search is held until the seven other requests all wait for it (on either
+    instance): one search, seven waits."""
+    gate = SearchGate(tmp_path / "gate")
     with (
         RedisServer(tmp_path) as redis,
-        instance(redis, tmp_path, "a", threads=2) as a,
-        instance(redis, tmp_path, "b", threads=2) as b,
+        instance(redis, tmp_path, "a", threads=2, gate=gate) as a,
+        instance(redis, tmp_path, "b", threads=2, gate=gate) as b,
     ):
         wait_for_workers(a.url, 2)
         wait_for_workers(b.url, 2)
-        barrier = threading.Barrier(8)
-
-        def ask(i):
-            barrier.wait()
-            return post((a if i % 2 else b).url + "/move", SLOW)
-
         with ThreadPoolExecutor(8) as pool:
-            answers = list(pool.map(ask, range(8)))
+            answers = pool.map(lambda i: post((a if i % 2 else b).url + "/move", FOUR_BY_FOUR), range(8))
+            gate.wait_for(searches=1, waiting=7)
+            gate.release()
+            answers = list(answers)
         assert all(status == 200 and body["proven"] for status, body in answers)
         assert sum(not body["cached"] for _, body in answers) == 1
         totals = both_totals(a, b)
-        assert totals["searches"] == 1 and totals["waited"] + totals["hits"] == 7
+        assert (totals["searches"], totals["waited"], totals["hits"]) == (1, 7, 0)
 
 
 def test_a_redis_outage_degrades_to_computing_and_recovers(tmp_path):

@@ -17,8 +17,8 @@ import pytest
 import redis as redis_py
 
 from app import create_app
-from servers import TEST_SECRET, RedisServer
-from test_api import optimal_moves
+from tests.oracle import optimal_moves
+from tests.servers import TEST_SECRET, RedisServer
 from tictactoe import Board
 from web.cache.entries import position_key
 from web.cache.signing import Signer, fixed_secret
@@ -53,7 +53,13 @@ def test_weak_secrets_are_refused_saying_how_to_make_one(secret):
         load_settings(env={"CACHE_SECRET": secret})
 
 
-@pytest.mark.parametrize("secret", [secrets.token_hex(16), secrets.token_hex(32), TEST_SECRET])
+# Named, not shown: a fresh random secret in a test's name would differ between pytest-xdist's
+# workers, which must collect the same tests.
+@pytest.mark.parametrize(
+    "secret",
+    [secrets.token_hex(16), secrets.token_hex(32), TEST_SECRET],
+    ids=["token_hex(16)", "token_hex(32)", "TEST_SECRET"],
+)
 def test_real_secrets_are_taken(secret):
     assert load_settings(env={"CACHE_SECRET": secret}).cache_secret == secret
 

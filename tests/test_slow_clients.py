@@ -24,8 +24,8 @@ from contextlib import ExitStack, closing
 
 import pytest
 
-from servers import ROOT, Gunicorn, gunicorn_settings, wait_until
-from stalled import StalledConnections, timed_request, trickle
+from tests.servers import ROOT, Gunicorn, gunicorn_settings, wait_until
+from tests.stalled import StalledConnections, timed_request, trickle
 from web.http.connections_per_address import DEFAULT_CAP, cap_from_settings
 
 pytestmark = pytest.mark.slow

@@ -11,6 +11,7 @@ import pytest
 import tictactoe.search.analysis as analysis_module
 import tictactoe.search.solver as solver_module
 from tests import minimax
+from tests.oracle import check_against_oracle
 from tictactoe import Board, Rules, SearchTimeout, Solver, analyse, choose_move, solve
 from tictactoe.game.values import Source, Value
 
@@ -23,38 +24,34 @@ def test_the_oracle_sees_the_published_position_counts():
     assert len(LIVE_3X3) == 4520
 
 
-def expected_moves(rows: tuple[str, ...], k: int, rules: Rules) -> dict[int, tuple[str, int]]:
-    """The oracle's (value, plies) of every legal move, keyed by the engine's cell number."""
-    return {rules.cell(r, c): minimax.move_value(rows, k, r, c) for r, c in minimax.moves(rows)}
-
-
-def check_against_oracle(rows: tuple[str, ...], k: int, solver: Solver) -> None:
-    board = Board.from_text(list(rows), k=k)
-    expected = expected_moves(rows, k, board.rules)
-    best = {board.rules.cell(r, c) for r, c in minimax.best_moves(rows, k)}
-    value, plies = minimax.solve(rows, k)
-
-    full = solver.solve(board, all_moves=True)
-    got = {cell: (mv.value, mv.plies) for cell, mv in full.move_values.items()}
-    assert got == expected, board
-    assert set(full.best_moves) == best, board
-    assert (full.value, full.plies, full.proven) == (value, plies, True), board
-
-    short = solver.solve(board)
-    assert set(short.best_moves) == best, board
-    assert (short.value, short.plies) == (value, plies), board
-
-
 def test_every_move_of_every_3x3_position_matches_minimax_from_cold_tables():
     for rows in LIVE_3X3:
         check_against_oracle(rows, 3, Solver(Rules()))
 
 
-def test_every_3x3_position_matches_minimax_with_one_warm_table():
-    """One solver for all positions: entries left by earlier solves must never mislead later ones."""
+def test_every_3x3_position_matches_minimax_with_one_warm_table_and_gives_the_published_figures():
+    """One solver for all positions: entries left by earlier solves must never mislead later ones.
+
+    The same pass counts the published figures about 3x3 under perfect play.
+    """
     solver = Solver(Rules())
+    tally = {"win": 0, "draw": 0, "loss": 0}
+    immediate = with_slower_wins = single_saving_move = 0
     for rows in reversed(LIVE_3X3):
-        check_against_oracle(rows, 3, solver)
+        result = check_against_oracle(rows, 3, solver)
+        tally[result.value] += 1
+        wins_now = [c for c, mv in result.move_values.items() if mv.value == "win" and mv.plies == 1]
+        if wins_now:
+            immediate += 1
+            slower = [c for c, mv in result.move_values.items() if mv.value == "win" and mv.plies > 1]
+            with_slower_wins += bool(slower)
+            assert set(result.best_moves) == set(wins_now)
+        if result.value != "loss":
+            saving = [c for c, mv in result.move_values.items() if mv.value != "loss"]
+            single_saving_move += len(saving) == 1
+    assert tally == {"win": 2836, "draw": 1052, "loss": 632}
+    assert (immediate, with_slower_wins) == (2358, 720)
+    assert single_saving_move == 1838
 
 
 def test_the_perfect_level_always_plays_a_best_move():
@@ -72,28 +69,6 @@ def test_perfect_play_varies_among_equal_moves():
     rng = random.Random(7)
     firsts = {choose_move(Board(), "perfect", rng=rng).move for _ in range(40)}
     assert len(firsts) > 3
-
-
-def test_published_figures_about_3x3_positions_under_perfect_play():
-    solver = Solver(Rules())
-    tally = {"win": 0, "draw": 0, "loss": 0}
-    immediate = with_slower_wins = single_saving_move = 0
-    for rows in LIVE_3X3:
-        board = Board.from_text(list(rows))
-        result = solver.solve(board, all_moves=True)
-        tally[result.value] += 1
-        wins_now = [c for c, mv in result.move_values.items() if mv.value == "win" and mv.plies == 1]
-        if wins_now:
-            immediate += 1
-            slower = [c for c, mv in result.move_values.items() if mv.value == "win" and mv.plies > 1]
-            with_slower_wins += bool(slower)
-            assert set(result.best_moves) == set(wins_now)
-        if result.value != "loss":
-            saving = [c for c, mv in result.move_values.items() if mv.value != "loss"]
-            single_saving_move += len(saving) == 1
-    assert tally == {"win": 2836, "draw": 1052, "loss": 632}
-    assert (immediate, with_slower_wins) == (2358, 720)
-    assert single_saving_move == 1838
 
 
 @pytest.mark.parametrize(

@@ -14,11 +14,6 @@ from web.api.traces import KeptTraces
 POSITION = "x2/1o1/3"
 
 
-@pytest.fixture(scope="module")
-def client(tmp_path_factory):
-    return create_app({"CACHE_DIR": str(tmp_path_factory.mktemp("cache"))}).test_client()
-
-
 def shown_nodes(tree: list[dict]) -> int:
     """The tree's nodes, each counted as 1 or as its folded subtree's size."""
     return sum(node["folded"]["nodes"] if node["folded"] else 1 for node in tree)

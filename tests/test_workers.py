@@ -3,38 +3,15 @@
 from __future__ import annotations
 
 import json
-import threading
 import urllib.error
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from servers import Gunicorn, connections_to_each_worker, wait_for_workers
-from test_api import optimal_moves, position_value
-
-# 5x5, four in a row: a search of about 0.1 s, long enough for requests to meet.
-SLOW = {"board": [".....", "...x.", "o..o.", "..o..", "x...x"], "k": 4}
-# 4x4, four in a row: solved in about a millisecond, so requests rarely overlap;
-# whether they meet in the lock or in the cache, one search must be all there is.
-FOUR_BY_FOUR = {"board": ["x...", ".o..", "....", "...."], "k": 4}
-
-
-def post(url: str, payload: dict) -> tuple[int, dict]:
-    request = urllib.request.Request(
-        url, data=json.dumps(payload).encode(), method="POST", headers={"Content-Type": "application/json"}
-    )
-    try:
-        with urllib.request.urlopen(request, timeout=30) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as error:
-        with error:  # an error answer holds its connection open until closed
-            return error.code, json.loads(error.read())
-
-
-def get(url: str) -> dict:
-    with urllib.request.urlopen(url, timeout=30) as response:
-        return json.loads(response.read())
+from tests.oracle import optimal_moves, position_value
+from tests.search_gate import SearchGate
+from tests.servers import FOUR_BY_FOUR, Gunicorn, connections_to_each_worker, get, post, wait_for_workers
 
 
 @pytest.fixture
@@ -69,62 +46,75 @@ def test_a_position_solved_by_one_worker_is_a_hit_for_the_other(env):
         assert totals["searches"] == 1 and totals["stored"] == 1 and totals["hits"] >= 1
 
 
+def gated_server(env: dict[str, str], gate: SearchGate, extra_args: list[str] | None = None) -> Gunicorn:
+    """Two workers of the app whose searches wait at ``gate`` (tests/gated_search_app.py)."""
+    return Gunicorn(
+        workers=2,
+        env={**env, "SEARCH_GATE": str(gate.folder)},
+        extra_args=extra_args,
+        app="tests.gated_search_app:app",
+    )
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("payload", [SLOW, FOUR_BY_FOUR], ids=["5x5k4", "4x4k4"])
-def test_concurrent_identical_requests_to_two_gevent_workers_run_one_search(env, payload):
-    """gunicorn.conf.py's gevent workers, four requests on each at once."""
-    with Gunicorn(workers=2, env=env) as server:
+def test_concurrent_identical_requests_to_two_gevent_workers_run_one_search(env, tmp_path):
+    """gunicorn.conf.py's gevent workers, four requests on each at once: the first search is
+    held until the seven other requests all wait for it, so all seven wait and none searches."""
+    gate = SearchGate(tmp_path / "gate")
+    with gated_server(env, gate) as server:
         # One gevent worker may accept every new connection of a burst, so the
         # requests go over keep-alive connections known to reach each worker.
         connections = connections_to_each_worker(server.url, workers=2, each=4)
-        barrier = threading.Barrier(len(connections))
 
         def ask(connection):
-            barrier.wait()
-            connection.request("POST", "/move", json.dumps(payload), {"Content-Type": "application/json"})
+            connection.request(
+                "POST", "/move", json.dumps(FOUR_BY_FOUR), {"Content-Type": "application/json"}
+            )
             response = connection.getresponse()
             return response.status, json.loads(response.read())
 
         try:
             with ThreadPoolExecutor(len(connections)) as pool:
-                answers = list(pool.map(ask, connections))
+                answers = pool.map(ask, connections)
+                gate.wait_for(searches=1, waiting=7)
+                gate.release()
+                answers = list(answers)
         finally:
             for connection in connections:
                 connection.close()
-        assert_one_search(server.url, answers)
+        assert_one_search(server.url, answers, waited=7)
         workers = [body["worker"] for _, body in answers]
         assert len(set(workers[:4])) == len(set(workers[4:])) == 1 and workers[0] != workers[4]
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("payload", [SLOW, FOUR_BY_FOUR], ids=["5x5k4", "4x4k4"])
-def test_concurrent_identical_requests_to_two_sync_workers_run_one_search(env, payload):
-    """Sync workers: one request at a time each, so a busy worker leaves the next request to the other."""
-    with Gunicorn(workers=2, env=env, extra_args=["--worker-class", "sync"]) as server:
+def test_concurrent_identical_requests_to_two_sync_workers_run_one_search(env, tmp_path):
+    """Sync workers take one request at a time: while the first search is held, the other
+    worker's request waits for it and the six others queue; they come after the result is
+    stored, so they are hits."""
+    gate = SearchGate(tmp_path / "gate")
+    with gated_server(env, gate, extra_args=["--worker-class", "sync"]) as server:
         wait_for_workers(server.url, 2)  # both have booted, so both can take requests
-        barrier = threading.Barrier(8)
-
-        def ask(_):
-            barrier.wait()
-            return post(server.url + "/move", payload)
-
         with ThreadPoolExecutor(8) as pool:
-            answers = list(pool.map(ask, range(8)))
-        assert_one_search(server.url, answers)
+            answers = pool.map(lambda _: post(server.url + "/move", FOUR_BY_FOUR), range(8))
+            gate.wait_for(searches=1, waiting=1)
+            gate.release()
+            answers = list(answers)
+        assert_one_search(server.url, answers, waited=1)
         assert len({body["worker"] for _, body in answers}) == 2  # both workers took part
 
 
-def assert_one_search(url: str, answers: list[tuple[int, dict]]) -> None:
-    """Eight answers to one position: all proven and equal, and one search behind them all."""
+def assert_one_search(url: str, answers: list[tuple[int, dict]], waited: int) -> None:
+    """Eight answers to one position: all proven and equal, one search behind them all, and
+    ``waited`` of the others waited for it while the rest were hits."""
     assert all(status == 200 for status, _ in answers)
     bodies = [body for _, body in answers]
     assert all(body["proven"] for body in bodies)
     assert len({(body["value"], body["plies"]) for body in bodies}) == 1
     assert sum(not body["cached"] for body in bodies) == 1
     totals = get(url + "/stats")["total"]
-    assert totals["searches"] == 1
-    assert totals["stored"] == 1
-    assert totals["waited"] + totals["hits"] == 7
+    assert (totals["searches"], totals["stored"]) == (1, 1)
+    assert (totals["waited"], totals["hits"]) == (waited, 7 - waited)
 
 
 @pytest.mark.slow

@@ -13,21 +13,8 @@ import shutil
 import pytest
 from playwright.sync_api import sync_playwright
 
-from tests.browser.helpers import ARTIFACTS
+from tests.browser.helpers import ARTIFACTS, CHROMIUM_ARGS, DESKTOP
 from tests.servers import Gunicorn
-
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--disable-sync",
-    "--disable-quic",
-]
-DESKTOP = {"width": 1200, "height": 860}
-PHONE = {"width": 360, "height": 740}
 
 
 @pytest.fixture(scope="session")

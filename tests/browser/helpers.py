@@ -11,6 +11,19 @@ from playwright.sync_api import Frame, Page
 from tests.servers import ROOT
 
 ARTIFACTS = ROOT / "test-artifacts"
+# How the tests launch Debian's Chromium, and the page sizes they open.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+    "--disable-quic",
+]
+DESKTOP = {"width": 1200, "height": 860}
+PHONE = {"width": 360, "height": 740}
 
 READ_BOARD = """() => {
   const grid = document.getElementById('board');

@@ -19,8 +19,7 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, Page, sync_playwright
 
-from tests.browser.conftest import CHROMIUM_ARGS
-from tests.browser.helpers import read_board, stones, wait_settled
+from tests.browser.helpers import CHROMIUM_ARGS, read_board, stones, wait_settled
 from tests.servers import Gunicorn
 
 SIZES = {"1280x800": (1280, 800), "1366x768": (1366, 768), "390x844": (390, 844)}

@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import PHONE
-from tests.browser.helpers import read_board, stones, wait_settled
+from tests.browser.helpers import PHONE, read_board, stones, wait_settled
 
 pytestmark = pytest.mark.browser
 

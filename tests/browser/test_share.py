@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.helpers import cell_name, read_board, stones, wait_settled
-from tests.browser.test_embed import ParentSite
+from tests.browser.parent_site import ParentSite
 
 pytestmark = pytest.mark.browser
 

@@ -37,7 +37,11 @@ DEFAULT_LEVEL = Level.PERFECT
 LEVEL_DESCRIPTIONS: dict[Level, str] = {
     Level.EASY: "random moves, but takes a win in one",
     Level.MEDIUM: "takes a win in one, blocks a loss in one, else random",
-    Level.PERFECT: "the best move: the fastest win, the slowest loss, at random among equally good moves",
+    Level.PERFECT: (
+        "the best move where it is proven (the fastest win, the slowest loss, at random among"
+        " equally good moves), so it never loses there; where the board is too big to prove,"
+        " its best guess within the time limit"
+    ),
 }
 
 

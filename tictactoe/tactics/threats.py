@@ -68,7 +68,10 @@ OUTSIDE_REPLY_PLIES = 4
 # the slow threat search of the first rounds, a ply of that search was worth more
 # (0.15, 0.3 and 0.7 lost to the baseline; 0.05, 0.1 and 0.25 drew level); with the
 # window counts and the deepening's forcing extensions, finding the opponent's
-# threat in time matters more (docs/benchmarks.md, "Threat search: strength at equal time").
+# threat in time matters more.  With the defences tested in rounds (``_holders``),
+# giving them up to 0.92 drew level with 0.75 and their previous tests (100 games at
+# 1 s on 15x15, -7 Elo +- 57): the heuristic search's choice among them is worth its
+# time (docs/benchmarks.md, "Five in a row: strength at equal time").
 OWN_WIN_SHARE = 0.1
 THREAT_SHARE = 0.4
 DEFENCE_SHARE = 0.75
@@ -76,6 +79,9 @@ DEFENCE_SHARE = 0.75
 # legal move tested, ``_loss_proof``) stops.  It is tried only then, where the
 # heuristic search that the rest of the time is for can only choose how to lose.
 LOSS_SHARE = 0.9
+# The first time given to each test of a defence (``_holders``), in seconds: about what
+# the search takes to find a win of a few threats on 15x15.
+FIRST_SLICE = 0.01
 # ... and only on boards with at most this many empty cells (7x7 and smaller): the
 # boards where an answer is meant to be proven, and where testing every move fits.
 # On 15x15 the heuristic search keeps its time for choosing how to resist.
@@ -357,11 +363,28 @@ def find_win(
     ``ValueError`` for k < 4.
     """
     me, opp = board.sides()
+    return threat_win(board.rules, me, opp, deadline, vct, max_depth, max_nodes)
+
+
+def threat_win(
+    rules: Rules,
+    attacker: Bitboard,
+    defender: Bitboard,
+    deadline: float | None = None,
+    vct: bool = True,
+    max_depth: int | None = None,
+    max_nodes: int | None = None,
+) -> ThreatWin | None:
+    """``find_win`` for ``attacker`` as if it were to move, whoever is to move on the board.
+
+    Asked with the opponent as attacker, it is the threat the side to move must
+    refute.  Raises ``ValueError`` for k < 4.
+    """
     try:
-        searches = _Searches(board.rules, deadline, max_nodes)
+        searches = _Searches(rules, deadline, max_nodes)
         if max_depth is None:
-            return searches.win(me, opp, vct)
-        return searches.win(me, opp, vct, max_depth, max_depth)
+            return searches.win(attacker, defender, vct)
+        return searches.win(attacker, defender, vct, max_depth, max_depth)
     except SearchTimeout:
         return None
 
@@ -440,7 +463,7 @@ def examine(board: Board, deadline: float, vct: bool = True) -> Tactics:
             *one_bits(my_raisers & ~my_fours & ~threat.cells),
         ]
     searches.deadline = start + span * DEFENCE_SHARE
-    defences, hopeless = _refutations(board, me, opp, threat, candidates, searches, vct)
+    defences, hopeless = _refutations(board, me, opp, candidates, searches, vct)
     if not defences:
         # The threat cannot be stopped: delay it.
         defences = _cells(board, (threat.cells | my_fours) & board.empty)
@@ -516,67 +539,67 @@ def _refutations(
     board: Board,
     me: Bitboard,
     opp: Bitboard,
-    threat: ThreatWin,
     candidates: list[Bitboard],
     searches: _Searches,
     vct: bool = True,
 ) -> tuple[list[Cell], bool]:
-    """The candidates after which the opponent's threat search finds no win, tested ever deeper.
+    """The candidates after which the opponent's threat search finds no win by ``searches``' deadline.
 
     First every candidate is tested against continuous fours alone (cheap);
     those that lose to them are dropped (with ``vct=False``, the rest are the
-    answer).  The rest are tested by the full search, first as deep as
-    ``threat`` (at least two threats); while more than one candidate holds,
-    the holders are tested one threat deeper (a block that holds for two
-    threats may lose to three), up to ``VCT_DEPTH``.  Returns the candidates
-    holding at the deepest level finished; when the deadline interrupts a
-    level, those that held it so far and those not yet tested at it (they
-    held the level before; at the first level, only when none held).  When
-    none holds at a level, the holders of the level before (they resist
-    longest: at the first level, the survivors of the fours); when none
-    survives the fours, [].  The flag says whether every candidate was
-    found to lose (at some level).
+    answer).  The rest are tested by the full search (VCF, then VCT up to
+    ``VCT_DEPTH`` threats), in rounds of doubling time (``_holders``).
+    Returns the candidates not found to lose; when every one was found to
+    lose to threes, the survivors of the fours (they resist longer); when none
+    survives the fours, [].  The flag says whether every candidate was found
+    to lose.
     """
     cell_of = board.geometry.cell_of
-
-    def loses(vct_depth: int | None) -> Callable[[Bitboard], bool]:
-        """Whether the opponent wins after a move: by fours alone (None), or up to ``vct_depth`` threats."""
-        if vct_depth is None:
-            return lambda move: searches.win(opp, me | move, vct=False) is not None
-        return lambda move: searches.win(opp, me | move, vct_depth=vct_depth) is not None
-
-    # Fours first: a loss by continuous fours is found in milliseconds, so a
-    # deadline that interrupts the slower tests below leaves no such loser.
-    holding, untested = _survivors(candidates, loses(None))
-    if untested or not holding or not vct:
-        return [cell_of[move] for move in holding + untested], not holding and not untested
-    depth = max(threat.depth, 2)
-    first = True
-    while True:
-        passed, untested = _survivors(holding, loses(depth))
-        if untested:
-            return [cell_of[move] for move in (passed or untested if first else passed + untested)], False
-        if not passed:
-            # All lose deeper: keep those that resist longest.
-            return [cell_of[move] for move in holding], True
-        if len(passed) <= 1 or depth >= VCT_DEPTH:
-            return [cell_of[move] for move in passed], False
-        holding, depth, first = passed, depth + 1, False
+    deadline = searches.deadline
+    assert deadline is not None, "examine gives its searches a deadline"
+    # Fours first: a loss by continuous fours is found in milliseconds.
+    sure, unsure = _holders(
+        candidates, lambda move: searches.win(opp, me | move, vct=False) is not None, searches
+    )
+    holding = sorted(sure + unsure, key=candidates.index)
+    if not holding or not vct or time.monotonic() >= deadline:
+        return [cell_of[move] for move in holding], not holding
+    sure, unsure = _holders(holding, lambda move: searches.win(opp, me | move) is not None, searches)
+    if not sure and not unsure:
+        return [cell_of[move] for move in holding], True
+    # A search that ended without a win is a stronger sign than one stopped by the clock.
+    return [cell_of[move] for move in sure or unsure], False
 
 
-def _survivors(
-    moves: list[Bitboard],
-    loses: Callable[[Bitboard], bool],
+def _holders(
+    moves: list[Bitboard], loses: Callable[[Bitboard], bool], searches: _Searches
 ) -> tuple[list[Bitboard], list[Bitboard]]:
-    """The moves found not to lose, and those left untested when the deadline struck (else [])."""
-    passed = []
-    for tested, move in enumerate(moves):
-        try:
-            if not loses(move):
-                passed.append(move)
-        except SearchTimeout:
-            return passed, moves[tested:]
-    return passed, []
+    """The moves not found to lose by ``searches``' deadline, in order: those whose search ended, the rest.
+
+    Each round tests the moves whose search ran out of time in the round before,
+    each with twice the time (from ``FIRST_SLICE`` seconds): the search after a
+    losing move usually finds the win in milliseconds, while the search after a
+    move that holds may run to any deadline, so no move that holds keeps the
+    others untested.  A move whose search was still running at the deadline
+    holds, unproven (the second list).  Testing stops once at most one move is
+    left that was not found to lose: there is nothing more to choose.
+    """
+    deadline = searches.deadline
+    assert deadline is not None
+    held: list[Bitboard] = []
+    pending, time_slice = list(moves), FIRST_SLICE
+    while pending and len(held) + len(pending) > 1 and time.monotonic() < deadline:
+        timed_out = []
+        for move in pending:
+            searches.deadline = min(deadline, time.monotonic() + time_slice)
+            try:
+                if not loses(move):
+                    held.append(move)
+            except SearchTimeout:
+                timed_out.append(move)
+        pending, time_slice = timed_out, time_slice * 2
+    searches.deadline = deadline
+    return sorted(held, key=moves.index), pending
 
 
 __all__ = [
@@ -588,4 +611,5 @@ __all__ = [
     "ThreatWin",
     "examine",
     "find_win",
+    "threat_win",
 ]

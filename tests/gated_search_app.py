@@ -1,0 +1,17 @@
+"""The real app with its searches held at a gate (tests/search_gate.py) in folder ``SEARCH_GATE``.
+
+``gunicorn tests.gated_search_app:app``: every worker holds its searches until the test opens
+the gate, and notes every request refused a search lock, so the single-flight tests see that
+their requests overlapped instead of hoping they did.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from app import create_app
+from tests.search_gate import SearchGate
+
+app = create_app()
+SearchGate(Path(os.environ["SEARCH_GATE"])).install(app.extensions["solved_positions"])
