@@ -13,7 +13,7 @@ from flask import Flask
 from flask.json.provider import DefaultJSONProvider
 
 from web import cache
-from web.api import positions, traces
+from web.api import move_memo, positions, traces
 from web.api import routes as api
 from web.cache import health
 from web.http import compression, errors, protocol, security
@@ -65,10 +65,11 @@ def create_app(config: Mapping[str, object] | None = None) -> Flask:
     )
     app.json = CompactJSON(app)
     # First, so that its hook runs last: it compresses the finished answer and renames its ETag.
-    compression.init_app(app, skip="/move")
+    compression.init_app(app, skip=move_memo.PATH)
 
-    observe = metrics.init_app(app).observe_request
-    request_log.register(app, observe=observe)
+    record = request_log.register(app, observe=metrics.init_app(app).observe_request)
+    # Before rate_limit's ProxyFix, which must wrap it: a replay reads the scheme it fixes.
+    move_memo.init_app(app, record)
     slots = search_slots.SearchSlots(
         budget=settings.search_budget,
         max_searches=settings.max_concurrent_searches,

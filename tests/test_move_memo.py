@@ -1,11 +1,11 @@
-"""The /move view's memo (web/api/move_memo.py): a repeated body answered from the view's own first answer.
+"""Repeated /move bodies (web/api/move_memo.py): Flask's own answer, replayed.
 
 Each position is posted until the view answers it from the cache (which leaves a
-memo), then again: the memo's answer.  It goes through Flask and every hook of
-the app, so a hook registered after ``create_app`` marks it like any other
-answer, and it must equal the first answer byte for byte but for the request
-id, ``Content-Length`` and ``ms``; the counters, the metrics and the log line
-see it as the cache hit it is.
+memo, and Flask's status and headers captured on it), then again: the replay.
+It must equal Flask's answer byte for byte but for the request id,
+``Content-Length`` and ``ms``, so a hook registered after ``create_app`` marks
+every answer; the counters, the metrics and the log line see it as the cache
+hit it is.  A hook that changes the body leaves every answer to Flask.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ def app(tmp_path, monkeypatch):
         response.headers["X-Marked"] = str(next(marks))
         return response
 
-    parsed = []  # the bodies the view parsed: a memo answer parses none
+    parsed = []  # the bodies the view parsed: a replay parses none
     real_parse = routes.parse_position_request
 
     def counting_parse(raw: bytes, endpoint: str):
@@ -73,18 +73,18 @@ def fixed_headers(response) -> dict[str, str]:
 
 
 def first_then_memo(client, app, body: bytes, **headers):
-    """The view's first answer from the cache (a search may come before it), then the memo's answer."""
+    """The view's first answer from the cache (a search may come before it), then the replay."""
     first = post(client, body, **headers)
     if not first.get_json()["cached"]:  # searched (a symmetric position may have been stored already)
         first = post(client, body, **headers)
     assert first.get_json()["cached"]
     before = len(app.parsed)
     again = post(client, body, **headers)
-    assert len(app.parsed) == before, "a known body is answered from the memo, unparsed"
+    assert len(app.parsed) == before, "a known body is replayed, unparsed"
     return first, again
 
 
-def test_every_3x3_position_is_answered_from_the_memo_as_the_view_first_answered_it(client, app):
+def test_every_3x3_position_is_replayed_as_flask_first_answered_it(client, app):
     positions = [board.to_text() for board in counting.reachable_positions() if not board.is_over()]
     for seed, board in enumerate(positions):
         body = json.dumps({"board": board, "seed": seed}).encode()
@@ -101,9 +101,47 @@ def test_every_3x3_position_is_answered_from_the_memo_as_the_view_first_answered
 def test_a_hook_registered_after_create_app_marks_every_one_of_five_identical_answers(client, app):
     body = json.dumps({"board": ["x..", ".o.", "..."], "seed": 1}).encode()
     answers = [post(client, body) for _ in range(5)]
-    assert [answer.headers["X-Marked"] for answer in answers] == ["1", "2", "3", "4", "5"]
+    # The search, then the first answer from the cache (captured): the rest replay it, mark included.
+    assert [answer.headers["X-Marked"] for answer in answers] == ["1", "2", "2", "2", "2"]
     assert [answer.get_json()["cached"] for answer in answers] == [False, True, True, True, True]
-    assert len(app.parsed) == 2  # the search, then the first answer from the cache: the rest from the memo
+    assert len(app.parsed) == 2
+
+
+def test_a_hook_that_changes_the_body_leaves_every_answer_to_flask(client, app):
+    @app.after_request
+    def add_field(response: Response) -> Response:
+        if response.is_json:
+            response.set_data(response.get_data().replace(b'"k":', b'"extra":1,"k":'))
+        return response
+
+    body = json.dumps({"board": ["x..", ".o.", "..."], "seed": 1}).encode()
+    answers = [post(client, body) for _ in range(5)]
+    assert [answer.headers["X-Marked"] for answer in answers] == ["1", "2", "3", "4", "5"]
+    assert all(answer.get_json()["extra"] == 1 for answer in answers)
+    assert len(app.parsed) == 5
+
+
+def test_headers_are_captured_per_scheme(client, app):
+    # x . .
+    # . . .      HTTPS answers carry Strict-Transport-Security, plain HTTP ones do not
+    # . . .
+    body = json.dumps({"board": ["x..", "...", "..."], "seed": 2}).encode()
+    plain, plain_again = first_then_memo(client, app, body)
+    before = len(app.parsed)
+    secure = client.post(
+        "/move", data=body, headers={"Content-Type": "application/json"}, base_url="https://localhost"
+    )
+    assert len(app.parsed) == before + 1  # no HTTPS answer captured yet: Flask answers
+    secure_again = client.post(
+        "/move", data=body, headers={"Content-Type": "application/json"}, base_url="https://localhost"
+    )
+    assert len(app.parsed) == before + 1
+    assert (
+        "Strict-Transport-Security" in secure.headers and "Strict-Transport-Security" in secure_again.headers
+    )
+    assert "Strict-Transport-Security" not in plain_again.headers
+    assert fixed_headers(secure_again) == fixed_headers(secure)
+    assert fixed_headers(post(client, body)) == fixed_headers(plain)
 
 
 def test_a_move_is_not_compressed_for_a_client_that_takes_gzip(client, app):
@@ -124,6 +162,7 @@ def test_the_same_seed_draws_the_same_move_and_unseeded_draws_cover_every_best_m
 
     unseeded = json.dumps({"board": ["x..", ".o.", "..."]}).encode()
     monkeypatch.setattr(routes, "_UNSEEDED", random.Random(1))
+    monkeypatch.setattr(move_memo, "_UNSEEDED", random.Random(2))
     first_then_memo(client, app, unseeded)
     analysis = client.post("/analyze", json={"board": ["x..", ".o.", "..."]}).get_json()
     best = {(cell["row"], cell["col"]) for cell in analysis["best"]}
@@ -133,7 +172,7 @@ def test_the_same_seed_draws_the_same_move_and_unseeded_draws_cover_every_best_m
     assert drawn == best and len(app.parsed) == before
 
 
-def test_the_counters_metrics_and_log_line_see_a_memo_answer(client, app, caplog):
+def test_the_counters_metrics_and_log_line_see_a_replay(client, app, caplog):
     body = json.dumps({"board": ["x..", "...", "..."]}).encode()
     post(client, body), post(client, body)
     hits = client.get("/stats").get_json()["worker"]["hits"]

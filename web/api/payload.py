@@ -58,7 +58,12 @@ def read_json_body(request: Request) -> bytes:
     if mimetype != "application/json":
         given = f"not {mimetype!r}" if mimetype else "and none was given"
         raise ApiError(400, f"Content-Type must be application/json, {given}")
-    return request.get_data(cache=False)
+    length = request.content_length
+    if length is None:  # chunked: read whole by web/http/protocol.py, kept by werkzeug
+        return request.get_data(cache=False)
+    # One read of the length the header gave (at most MAX_CONTENT_LENGTH, checked
+    # before any view): reading to the end would ask the stream again to find it.
+    return request.stream.read(length)
 
 
 def parse_position_request(raw: bytes, endpoint: str) -> PositionRequest:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import dataclasses
 import os
 import random
-import time
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
@@ -33,7 +32,7 @@ from web.api.shapes import (
     StatusFields,
     TeachingFields,
 )
-from web.cache import Answer, SolvedPositions
+from web.cache import Answer
 from web.http.errors import API_BLUEPRINT
 from web.operations import metrics
 from web.operations.per_process import RANDOM
@@ -51,12 +50,8 @@ _UNSEEDED = RANDOM
 @bp.post("/move")
 def move() -> Response:
     """Play the engine's move: see the Move schema in /openapi.json."""
-    started = time.perf_counter()
     raw = read_json_body(request)
     positions = solved()
-    memo = move_memo.recall(positions, raw)
-    if memo is not None:
-        return _move_again(positions, memo, started)
     req = parse_position_request(raw, "move")
     board = req.board
     board.require_moves()
@@ -90,13 +85,6 @@ def move() -> Response:
                 str(answer.source),
             )
     return jsonify(_move_fields(board, cell, req.level, found))
-
-
-def _move_again(positions: SolvedPositions, memo: move_memo.MoveMemo, started: float) -> Response:
-    """The answer to a body answered from the cache before: counted and logged as the cache hit it is."""
-    positions.stats.add(hits=1)
-    note(board=memo.board, source=memo.source)
-    return current_app.response_class(memo.body(_rng(memo.seed), started), content_type=memo.content_type)
 
 
 def _rng(seed: int | None) -> random.Random:

@@ -7,9 +7,10 @@ gets ``Vary: Accept-Encoding``, so a shared cache keeps the two copies apart.
 
 Not compressed:
 
-- ``POST /move``: an answer of a few hundred bytes gains little, and a cached
-  move is held to a speed floor (docs/benchmarks.md, "The speed floor"): even
-  the look at ``Accept-Encoding`` is left out.
+- ``POST /move``: an answer of a few hundred bytes gains little, and a
+  repeated body is answered with the headers Flask sent the first time
+  (web/api/move_memo.py), whatever the next client accepts: the answer must
+  not depend on ``Accept-Encoding``.
 - Answers under ``MIN_SIZE`` bytes, errors, 304s.
 
 Why gzip alone: on the first load of ``/`` (``bench/first_load.py``) Brotli at
