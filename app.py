@@ -6,13 +6,14 @@ takes the same names as overrides, which is how the tests configure it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from flask import Flask
 from flask.json.provider import DefaultJSONProvider
 
 from web import cache
-from web.api import hot_moves, positions, traces
+from web.api import move_memo, positions, traces
 from web.api import routes as api
 from web.cache import health
 from web.http import compression, errors, protocol, security
@@ -31,10 +32,32 @@ class CompactJSON(DefaultJSONProvider):
     compact = True
 
 
+class MoveServer(Flask):
+    """Flask, with each hook's and view's ``async def`` check made once, not on every request.
+
+    Flask asks ``ensure_sync`` of every hook and view on every request, an ``inspect``
+    check each time; a cached /move runs seven of them (its view and six hooks).
+    """
+
+    def __init__(self, import_name: str) -> None:
+        super().__init__(import_name)
+        self._synced: dict[Callable[..., Any], Callable[..., Any]] = {}
+
+    def ensure_sync(self, func: Callable[..., Any]) -> Callable[..., Any]:
+        """``Flask.ensure_sync(func)``, remembered per function (one that cannot be a key is not)."""
+        try:
+            return self._synced[func]
+        except KeyError:
+            synced = self._synced[func] = super().ensure_sync(func)
+            return synced
+        except TypeError:  # unhashable
+            return super().ensure_sync(func)
+
+
 def create_app(config: Mapping[str, object] | None = None) -> Flask:
     """A configured app; raises ``web.operations.config.ConfigError`` for a bad setting."""
     settings = load_settings(overrides=config)
-    app = Flask(__name__)
+    app = MoveServer(__name__)
     app.config.update(
         DEBUG=False,
         PROPAGATE_EXCEPTIONS=False,  # every error becomes a JSON (or page) response
@@ -42,12 +65,11 @@ def create_app(config: Mapping[str, object] | None = None) -> Flask:
     )
     app.json = CompactJSON(app)
     # First, so that its hook runs last: it compresses the finished answer and renames its ETag.
-    compression.init_app(app, skip=hot_moves.PATH)
+    compression.init_app(app, skip=move_memo.PATH)
 
-    observe = metrics.init_app(app).observe_request
-    request_log.register(app, observe=observe)
-    # Before rate_limit's ProxyFix, which must wrap it: the hot path reads the scheme it fixes.
-    hot_moves.init_app(app, observe, security.headers_by_scheme(settings.frame_ancestors))
+    record = request_log.register(app, observe=metrics.init_app(app).observe_request)
+    # Before rate_limit's ProxyFix, which must wrap it: a replay reads the scheme it fixes.
+    move_memo.init_app(app, record)
     slots = search_slots.SearchSlots(
         budget=settings.search_budget,
         max_searches=settings.max_concurrent_searches,

@@ -1,5 +1,5 @@
 """Compressed answers (web/http/compression.py): gzip when the client asks, the same bytes once decompressed,
-nothing compressed when it does not ask, and POST /move never (the hot path answers it uncompressed).
+nothing compressed when it does not ask, and POST /move never (a few hundred bytes).
 """
 
 from __future__ import annotations

@@ -317,7 +317,7 @@ def test_a_browser_gets_a_404_page_and_the_api_answers_json(client):
 
 
 def hsts_of(server: Gunicorn, headers: dict[str, str]) -> list[str | None]:
-    """Strict-Transport-Security of /healthz and of a cached POST /move (the hot path) with ``headers``."""
+    """Strict-Transport-Security of /healthz and of a cached POST /move (the view's memo) with ``headers``."""
     found = []
     for method, path, body in (("GET", "/healthz", None), *[("POST", "/move", json.dumps(BOARD))] * 2):
         connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)

@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import io
 import json
 import logging
+import logging.config
+import types
 import urllib.request
 
 import pytest
+import pythonjsonlogger.json
 
 from app import create_app
 from tests.servers import Gunicorn, post
+from web.operations import request_log
+from web.operations.logs import JsonFormatter, logging_config
 from web.operations.request_log import request_id
 
 SECRET = "s3cret-value-that-must-never-leak-from-logs"
@@ -127,3 +133,82 @@ def test_a_bad_log_format_stops_gunicorn_with_a_message(tmp_path):
     with pytest.raises(RuntimeError, match="gunicorn exited"), server:
         pass
     assert "LOG_FORMAT must be json or text, not 'xml'" in server.log_path.read_text()
+
+
+@pytest.mark.parametrize(
+    ("path", "status", "fields"),
+    [
+        ("/move", 200, {"cache": "hit", "board": "3x3k3", "source": "proof"}),
+        ('/x\n\u00e9"', 404, {}),  # escaped, non-ASCII, a quote; fields absent are null
+        ("/analyze", 503, {"cache": "busy", "board": "15x15k5"}),
+    ],
+)
+def test_the_request_line_from_its_template_is_pythonjsonloggers_line(path, status, fields):
+    # web/operations/logs.py writes the request line from a template: it must equal the general way's.
+    config = logging_config("json")["formatters"]["json"]
+    options = {name: value for name, value in config.items() if name != "()"}
+    template, general = JsonFormatter(**options), pythonjsonlogger.json.JsonFormatter(**options)
+    record = logging.getLogger("web.request").makeRecord(
+        "web.request",
+        logging.INFO,
+        __file__,
+        0,
+        "%s %s %s",
+        ("POST", path, status),
+        None,
+        extra={
+            "request_id": "router-id-1",
+            "method": "POST",
+            "path": path,
+            "status": status,
+            "duration_ms": 1.234,
+            **{name: fields.get(name) for name in ("cache", "board", "source")},
+        },
+    )
+    assert template.format(record) == general.format(record)
+    assert json.loads(template.format(record))["path"] == path
+
+
+@pytest.mark.parametrize("fmt", ["json", "text"])
+@pytest.mark.parametrize(
+    ("path", "fields"),
+    [("/move", {"cache": "hit", "board": "3x3k3", "source": "proof"}), ('/x\n\u00e9"%s', {})],
+)
+def test_the_request_line_written_directly_is_the_handlers_line(monkeypatch, fmt, path, fields):
+    # As deployed (one StreamHandler with the project's formatter), the request line is
+    # written without a LogRecord: it must be the line the handler writes for the record.
+    created = 1_790_000_000.123456
+    formatter = logging.config.DictConfigurator(logging_config(fmt)).configure_formatter(
+        logging_config(fmt)["formatters"][fmt]
+    )
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(formatter)
+    line_logger = logging.getLogger("web.request")
+    monkeypatch.setattr(line_logger, "handlers", [handler])
+    monkeypatch.setattr(line_logger, "propagate", False)
+    monkeypatch.setattr(request_log, "time", types.SimpleNamespace(time=lambda: created))
+    old_level = line_logger.level
+    line_logger.setLevel(logging.INFO)
+    try:
+        request_log.log_request("POST", path, 200, 0.001234, "router-id-1", fields)
+        expected = logging.LogRecord("web.request", logging.INFO, __file__, 0, "%s %s %s", None, None)
+        expected.__dict__.update(
+            args=("POST", request_log.logged_path(path), 200),
+            created=created,
+            msecs=int((created - int(created)) * 1000) + 0.0,
+            request_id="router-id-1",
+            method="POST",
+            path=request_log.logged_path(path),
+            status=200,
+            duration_ms=1.234,
+            **{name: fields.get(name) for name in ("cache", "board", "source")},
+        )
+        assert stream.getvalue() == handler.format(expected) + "\n"
+        # Another handler beside it: the line goes through logging, to both.
+        other = io.StringIO()
+        monkeypatch.setattr(line_logger, "handlers", [handler, logging.StreamHandler(other)])
+        request_log.log_request("POST", path, 200, 0.001234, "router-id-1", fields)
+        assert other.getvalue() == f"POST {request_log.logged_path(path)} 200\n"
+    finally:
+        line_logger.setLevel(old_level)

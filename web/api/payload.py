@@ -31,24 +31,44 @@ FIELDS = {
 class PositionRequest:
     """A checked request: the board (reachable), the level, the optional seed and engine name.
 
-    ``engine`` is None for the default (the production solver behind the shared cache);
-    ``body`` is the request body as it came (web/api/hot_moves.py answers it again by its bytes).
+    ``engine`` is None for the default (the production solver behind the shared cache).
     """
 
     board: Board
     level: Level
     seed: int | None
     engine: str | None = None
-    body: bytes = b""
 
 
 def read_position_request(request: Request, endpoint: str) -> PositionRequest:
-    """Parse and check the JSON body for ``endpoint`` (a key of ``FIELDS``).
+    """Read, parse and check the JSON body for ``endpoint`` (a key of ``FIELDS``).
 
     Raises ``ApiError`` 400 for a body that is not a board request, 409 for a
     board that cannot arise in a game (413 comes from the size limit upstream).
     """
-    raw, body = _json_object(request)
+    return parse_position_request(read_json_body(request), endpoint)
+
+
+def read_json_body(request: Request) -> bytes:
+    """The body as sent, unparsed; ``ApiError`` 400 when its Content-Type is not JSON.
+
+    (413 for a body over ``MAX_CONTENT_LENGTH`` comes from werkzeug.)
+    """
+    mimetype = request.mimetype  # parsed from the header on every read
+    if mimetype != "application/json":
+        given = f"not {mimetype!r}" if mimetype else "and none was given"
+        raise ApiError(400, f"Content-Type must be application/json, {given}")
+    length = request.content_length
+    if length is None:  # chunked: read whole by web/http/protocol.py, kept by werkzeug
+        return request.get_data(cache=False)
+    # One read of the length the header gave (at most MAX_CONTENT_LENGTH, checked
+    # before any view): reading to the end would ask the stream again to find it.
+    return request.stream.read(length)
+
+
+def parse_position_request(raw: bytes, endpoint: str) -> PositionRequest:
+    """Parse and check a body read by ``read_json_body`` for ``endpoint``: see ``read_position_request``."""
+    body = _json_object(raw)
     allowed = FIELDS[endpoint]
     unknown = sorted(set(body) - set(allowed))
     if unknown:
@@ -76,15 +96,11 @@ def read_position_request(request: Request, endpoint: str) -> PositionRequest:
         raise ApiError(400, str(error)) from None
     note(board=board.rules.key())
     # IllegalPositionError (409) goes to its registered handler as it is.
-    return PositionRequest(board=board, level=Level(level), seed=seed, engine=engine, body=raw)
+    return PositionRequest(board=board, level=Level(level), seed=seed, engine=engine)
 
 
-def _json_object(request: Request) -> tuple[bytes, dict[str, object]]:
-    """The body, as sent and as a JSON object, or ``ApiError`` 400 saying what is wrong with it."""
-    if request.mimetype != "application/json":
-        given = f"not {request.mimetype!r}" if request.mimetype else "and none was given"
-        raise ApiError(400, f"Content-Type must be application/json, {given}")
-    data = request.get_data(cache=False)  # over MAX_CONTENT_LENGTH: 413 from werkzeug
+def _json_object(data: bytes) -> dict[str, object]:
+    """The body as a JSON object, or ``ApiError`` 400 saying what is wrong with it."""
     if not data.strip():
         raise ApiError(400, 'the body is empty: send a JSON object such as {"board": ["x..", ".o.", "..."]}')
     try:
@@ -106,7 +122,7 @@ def _json_object(request: Request) -> tuple[bytes, dict[str, object]]:
         raise ApiError(400, "the body is not valid JSON: nested too deeply") from None
     if not isinstance(body, dict):
         raise ApiError(400, f"the body must be a JSON object, not {_kind(body)}")
-    return data, body
+    return body
 
 
 class DuplicateField(ValueError):

@@ -7,6 +7,7 @@ the shared cache: the lab shows what each search really costs.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import random
 
@@ -15,10 +16,10 @@ from flask import Blueprint, Response, current_app, jsonify, request
 from tictactoe import ENGINE_VERSION, Board, Level, Status, choose_move
 from tictactoe.algorithms.base import EngineResult
 from tictactoe.algorithms.registry import describe_engines, get_engine
+from web.api import move_memo
 from web.api.answers import analysis_fields, solved
-from web.api.hot_moves import hot_moves
 from web.api.openapi import build_spec
-from web.api.payload import read_position_request
+from web.api.payload import parse_position_request, read_json_body, read_position_request
 from web.api.shapes import (
     AnalysisAnswer,
     EngineAnalysisAnswer,
@@ -34,24 +35,27 @@ from web.api.shapes import (
 from web.cache import Answer
 from web.http.errors import API_BLUEPRINT
 from web.operations import metrics
+from web.operations.per_process import RANDOM
 from web.operations.request_log import note
 
 bp = Blueprint(API_BLUEPRINT, __name__)
 bp.register_blueprint(metrics.bp)  # GET /metrics is the API's too: JSON errors, no-store
 
 
-# Unseeded choices draw from the OS: no state shared by forked workers, and no
-# per-request seeding (os.urandom) cost.
-_UNSEEDED = random.SystemRandom()
+# Unseeded choices draw from the worker's own random source: no state shared by
+# forked workers, and no system call per request (web/operations/per_process.py).
+_UNSEEDED = RANDOM
 
 
 @bp.post("/move")
 def move() -> Response:
     """Play the engine's move: see the Move schema in /openapi.json."""
-    req = read_position_request(request, "move")
+    raw = read_json_body(request)
+    positions = solved()
+    req = parse_position_request(raw, "move")
     board = req.board
     board.require_moves()
-    rng = random.Random(req.seed) if req.seed is not None else _UNSEEDED
+    rng = _rng(req.seed)
     if req.engine is not None:
         result = _run_engine(board, req.engine, rng)
         cell = result.move
@@ -65,19 +69,27 @@ def move() -> Response:
             **_teaching_fields(board, req.engine, result),
         }
     else:
-        decision = choose_move(board, req.level, rng, analyst=solved().solve)
+        decision = choose_move(board, req.level, rng, analyst=positions.solve)
         cell, answer = decision.move, decision.result
         # A level that searches nothing reports the value only if it is already known.
-        found = _engine_fields(answer if answer is not None else solved().peek(board))
-        if answer is not None and answer.cached and answer.proven:  # may be answered again before Flask
-            hot_moves().remember(
-                req.body,
-                [_move_fields(board, best, req.level, found) for best in answer.best_moves],
+        found = _engine_fields(answer if answer is not None else positions.peek(board))
+        if answer is not None and answer.cached and answer.proven:  # its body is answered from the memo next
+            marked: SolverFields = {**found, "ms": move_memo.MS_MARK}  # type: ignore[typeddict-item]
+            move_memo.remember(
+                positions,
+                raw,
+                dataclasses.replace(answer, move_values=None),  # pick_best needs the best moves only
+                {best: jsonify(_move_fields(board, best, req.level, marked)) for best in answer.best_moves},
                 req.seed,
                 board.rules.key(),
                 str(answer.source),
             )
     return jsonify(_move_fields(board, cell, req.level, found))
+
+
+def _rng(seed: int | None) -> random.Random:
+    """A request's random choice: repeatable with a seed, else drawn from the OS."""
+    return random.Random(seed) if seed is not None else _UNSEEDED
 
 
 @bp.post("/analyze")

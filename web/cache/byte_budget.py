@@ -1,7 +1,7 @@
 """A worker's memory of answers, bounded in bytes: the oldest go first past the budget.
 
 A count of entries bounds nothing when one entry may be a hundred bytes or a
-hundred kilobytes (every move's value on a big board, an answer per best move):
+hundred kilobytes (every move's value on a big board, a /move memo's answer per best move):
 a client that sends big distinct bodies fills a count-bounded memory with big
 entries.  Here each entry is kept with its size in bytes (the caller says what
 it holds), and the sizes together never exceed the budget.

@@ -13,6 +13,9 @@ and shared by every worker (file system) or every instance (Redis):
   ``CACHE_MIN_NODES`` nodes (cheaper ones are searched again; each worker still
   keeps them in memory); an entry that cannot be read or does not fit
   its schema is ignored, counted and recomputed, never served;
+- each worker keeps the checked entries it read or wrote in memory (``local``,
+  bounded in bytes), and in the same memory what the ``/move`` view keeps to
+  answer a repeated body (web/api/move_memo.py): one memory of answers;
 - single-flight: of N concurrent requests for one unsolved position, one takes
   the position's lock and searches, the others poll the cache for its result
   and give up waiting after ``SINGLE_FLIGHT_WAIT`` seconds (then search
@@ -119,7 +122,9 @@ class SolvedPositions:
         self.slots = slots
         self.settings = settings
         self.log = ThrottledLog(logger)
-        self.local: ByteBudget[str, Entry] = ByteBudget(LOCAL_BYTES)  # checked entries, oldest first
+        # This worker's one memory of answers, oldest first: checked entries under their
+        # position keys (str), and what a view keeps to answer a request body (bytes) again.
+        self.local: ByteBudget[str | bytes, object] = ByteBudget(LOCAL_BYTES)
         self._local_lock = threading.Lock()
 
     # -- public ----------------------------------------------------------------
@@ -157,6 +162,14 @@ class SolvedPositions:
         entry = self._read(position_key(canon), canon, all_moves=False)
         self.stats.add(hits=int(entry is not None), misses=int(entry is None))
         return None if entry is None else _from_entry(entry, symmetry.inverse(), start)
+
+    def kept(self, body: bytes) -> object | None:
+        """What ``keep`` kept for the request ``body`` in this worker, or None."""
+        return self.local.get(body)
+
+    def keep(self, body: bytes, answer: object, size: int) -> None:
+        """Keep ``answer`` (``size`` bytes) for the request ``body``, in the memory the entries share."""
+        self.local.put(body, answer, size)
 
     def cacheable(self, board: Board) -> bool:
         """Whether a result for this board could be proven, and so stored.
@@ -242,7 +255,7 @@ class SolvedPositions:
         This worker's own copy first, then the shared store (whose valid
         entries are copied here).
         """
-        entry = self.local.get(key)
+        entry = self._local_entry(key)
         if entry is None or (all_moves and entry.moves is None):
             raw = self._get(key)
             if raw is None or self.backend.signer is None:
@@ -265,10 +278,15 @@ class SolvedPositions:
     def _remember(self, key: str, entry: Entry) -> None:
         """Keep a checked entry in this worker, dropping the oldest past ``LOCAL_BYTES``."""
         with self._local_lock:  # requests of one worker's threads add at once
-            known = self.local.get(key)
+            known = self._local_entry(key)
             if known is not None and known.moves is not None and entry.moves is None:
                 return  # keep the copy that also has the move values
             self.local.put(key, entry, entry_bytes(key, entry))
+
+    def _local_entry(self, key: str) -> Entry | None:
+        """The checked entry this worker keeps for ``key``, or None."""
+        entry = self.local.get(key)
+        return entry if isinstance(entry, Entry) else None
 
     def _write_signed(self, key: str, entry: Entry) -> bool:
         """Store an entry with its signature; False (logged) when it cannot be signed or stored."""

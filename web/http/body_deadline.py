@@ -27,17 +27,26 @@ class Reader(Protocol):
 
 
 class DeadlineReader:
-    """``reader``, whose reads must all be done by ``deadline`` (a ``time.monotonic()`` value)."""
+    """``reader``, whose reads must all be done by ``deadline`` (a ``time.monotonic()`` value).
 
-    def __init__(self, reader: Reader, deadline: float) -> None:
+    ``length``: the body's length when its header gave it (gunicorn's
+    ``LengthReader``), else None.  Once that many bytes have been read, a read
+    returns ``b""`` at once: the body is whole, nothing is left to wait for, and
+    gunicorn reads once more after every request to find its end.
+    """
+
+    def __init__(self, reader: Reader, deadline: float, length: int | None = None) -> None:
         self.reader = reader
         self.deadline = deadline
+        self.left_to_read = length
 
     def read(self, size: int) -> bytes:
         """Up to ``size`` bytes of the body; ``TimeoutError`` once the deadline has passed.
 
         Only under gevent, whose timer can interrupt a read that waits on the socket.
         """
+        if self.left_to_read == 0:
+            return b""
         from gevent import Timeout  # type: ignore[import-untyped]  # gevent ships no types
 
         left = self.deadline - time.monotonic()
@@ -46,7 +55,10 @@ class DeadlineReader:
         # A read may call recv many times (a body of known length is read in one call):
         # the timer bounds them together, where a socket timeout would bound each one.
         with Timeout(left, TimeoutError(TIMED_OUT)):
-            return self.reader.read(size)
+            data = self.reader.read(size)
+        if self.left_to_read is not None:
+            self.left_to_read -= len(data)
+        return data
 
 
 def bound_body(request: Any, seconds: float) -> None:
@@ -62,4 +74,7 @@ def bound_body(request: Any, seconds: float) -> None:
     body: Any = getattr(request, "body", None)
     reader = getattr(body, "reader", None)
     if monkey.is_module_patched("socket") and reader is not None:
-        body.reader = DeadlineReader(reader, time.monotonic() + seconds)
+        from gunicorn.http.body import LengthReader  # type: ignore[import-untyped]  # gunicorn ships no types
+
+        length = reader.length if isinstance(reader, LengthReader) else None
+        body.reader = DeadlineReader(reader, time.monotonic() + seconds, length)

@@ -7,9 +7,10 @@ gets ``Vary: Accept-Encoding``, so a shared cache keeps the two copies apart.
 
 Not compressed:
 
-- ``POST /move``: ``web/api/hot_moves.py`` answers repeated bodies before Flask,
-  uncompressed, and Flask's answer must be the same bytes with the same headers
-  (``tests/test_hot_moves.py``); an answer of a few hundred bytes gains little.
+- ``POST /move``: an answer of a few hundred bytes gains little, and a
+  repeated body is answered with the headers Flask sent the first time
+  (web/api/move_memo.py), whatever the next client accepts: the answer must
+  not depend on ``Accept-Encoding``.
 - Answers under ``MIN_SIZE`` bytes, errors, 304s.
 
 Why gzip alone: on the first load of ``/`` (``bench/first_load.py``) Brotli at

@@ -17,6 +17,7 @@ from urllib.parse import urlsplit
 
 from flask import Flask, Response, request
 from werkzeug.exceptions import RequestEntityTooLarge
+from werkzeug.wsgi import get_content_length
 
 
 def register(app: Flask, max_body_bytes: int) -> None:
@@ -26,21 +27,26 @@ def register(app: Flask, max_body_bytes: int) -> None:
 
     @app.before_request
     def refuse_large_bodies() -> None:
-        length = request.content_length
-        if length is None and request.headers.get("Transfer-Encoding"):
+        # Read from the WSGI environ as werkzeug's request.content_length does, without
+        # building the request's headers: every request passes here.
+        environ = request.environ
+        length = get_content_length(environ)
+        if length is None and environ.get("HTTP_TRANSFER_ENCODING"):
             length = len(request.get_data(cache=True))  # bounded by MAX_CONTENT_LENGTH
         if length is not None and length > max_body_bytes:
             raise RequestEntityTooLarge()
 
     @app.after_request
     def tidy(response: Response) -> Response:
-        if request.method == "OPTIONS" and response.status_code == 200:
+        headers = response.headers
+        if response.status_code == 200 and request.method == "OPTIONS":
             response.status_code = 204
             response.set_data(b"")
-            del response.headers["Content-Type"]
-        location = response.headers.get("Location")
-        if location is not None:
-            response.headers["Location"] = relative_location(location)
+            del headers["Content-Type"]
+        if 300 <= response.status_code < 400:  # only redirects carry a Location here (no view sets one)
+            location = headers.get("Location")
+            if location is not None:
+                headers["Location"] = relative_location(location)
         return response
 
 

@@ -6,11 +6,11 @@ frame it is said by CSP ``frame-ancestors`` (the FRAME_ANCESTORS setting).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from flask import Flask, Response, request
 
 from web.http.errors import is_api_path
+
+NO_STORE = ("Cache-Control", "no-store")
 
 
 def content_security_policy(frame_ancestors: str) -> str:
@@ -34,22 +34,30 @@ def fixed_headers(frame_ancestors: str, secure: bool) -> list[tuple[str, str]]:
     return headers
 
 
-def headers_by_scheme(frame_ancestors: str) -> Callable[[bool], list[tuple[str, str]]]:
-    """``fixed_headers`` made once for each scheme: ``lookup(secure)``."""
-    return {secure: fixed_headers(frame_ancestors, secure) for secure in (False, True)}.__getitem__
-
-
 def register(app: Flask, frame_ancestors: str) -> None:
     """Add the headers to every response of ``app``."""
-    headers_for = headers_by_scheme(frame_ancestors)
+    # Every response gets one of four lists, made here once: by scheme, and with or
+    # without Cache-Control: no-store.  Added in one go: set one by one, each was a
+    # scan of the response's headers (every request passes here).
+    lists = {
+        (secure, no_store): [*fixed_headers(frame_ancestors, secure), *([NO_STORE] if no_store else [])]
+        for secure in (False, True)
+        for no_store in (False, True)
+    }
+    names = frozenset(name.lower() for name, _ in fixed_headers(frame_ancestors, secure=True))
 
     @app.after_request
     def add_headers(response: Response) -> Response:
+        current = request._get_current_object()  # type: ignore[attr-defined]  # one read through the proxy
         headers = response.headers
-        for name, value in headers_for(request.is_secure):
-            headers[name] = value
+        given = {name.lower() for name, _ in headers}
         # Answers about positions, health and counters are computed per request;
         # static files and the OpenAPI document set their own caching.
-        if "Cache-Control" not in headers and (is_api_path(request.path) or response.status_code >= 400):
-            headers["Cache-Control"] = "no-store"
+        no_store = "cache-control" not in given and (response.status_code >= 400 or is_api_path(current.path))
+        added = lists[current.is_secure, no_store]
+        if given.isdisjoint(names):
+            headers[len(headers) :] = added
+        else:  # a view set one of them: ours replace it
+            for name, value in added:
+                headers[name] = value
         return response
