@@ -23,6 +23,12 @@ def lines_of(rows: int, cols: int, k: int) -> tuple[tuple[tuple[int, int], ...],
     return tuple(found)
 
 
+@cache
+def lines_through(rows: int, cols: int, k: int, r: int, c: int) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """The runs of ``lines_of`` that contain cell (r, c)."""
+    return tuple(line for line in lines_of(rows, cols, k) if (r, c) in line)
+
+
 def winner(board: tuple[str, ...], k: int) -> str | None:
     """'x' or 'o' when that side has k in a row, else None."""
     for line in lines_of(len(board), len(board[0]), k):
@@ -66,11 +72,17 @@ def solve(board: tuple[str, ...], k: int) -> tuple[str, int]:
 
 @cache
 def move_value(board: tuple[str, ...], k: int, r: int, c: int) -> tuple[str, int]:
-    """(value, plies) of playing (r, c), for the side making the move."""
+    """(value, plies) of playing (r, c), for the side making the move; the game must not be over."""
     after = play(board, r, c)
-    if winner(after, k):
+    # Nobody had a line before the move, so a line now runs through (r, c): only those are looked
+    # at (scanning every line at every node made the oracle several times slower).
+    mover = after[r][c]
+    if any(
+        all(after[rr][cc] == mover for rr, cc in line)
+        for line in lines_through(len(board), len(board[0]), k, r, c)
+    ):
         return ("win", 1)
-    if not moves(after):
+    if all("." not in row for row in after):
         return ("draw", 1)
     value, plies = solve(after, k)
     flipped = {"win": "loss", "loss": "win", "draw": "draw"}[value]

@@ -6,9 +6,11 @@ Every server binds to 127.0.0.1 on a free port, is polled until it answers
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -19,6 +21,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 START_TIMEOUT = 30.0
+STOP_TIMEOUT = 15.0  # then SIGKILL
+RESIGNAL_SECONDS = 2.0  # far beyond a worker's exit (0.1 to 0.5 s)
 # CACHE_SECRET for tests that use Redis, where one is required (32+ bytes, 10+ distinct characters).
 TEST_SECRET = "tests-only: 0123456789abcdefghijklmnop"
 
@@ -121,8 +125,9 @@ class Gunicorn:
         ]
         if self.command is not None:
             argv = [gunicorn, *(arg.format(port=self.port) for arg in self.command[1:])]
+        # A process group of its own (the master's pid), which __exit__ signals as a whole.
         self.process = subprocess.Popen(
-            argv, cwd=self.root, env=self.env, stdout=self.log, stderr=subprocess.STDOUT
+            argv, cwd=self.root, env=self.env, stdout=self.log, stderr=subprocess.STDOUT, process_group=0
         )
         try:
             wait_until(self._answers, what="gunicorn")
@@ -144,12 +149,25 @@ class Gunicorn:
             return False
 
     def __exit__(self, *exc) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
+        # SIGQUIT, gunicorn's quick stop: the workers exit at once.  SIGTERM's graceful stop waits
+        # for each gevent worker's next one-second tick: 1.5 to 3 s a server, and the suite starts
+        # dozens.  The block's requests have all been answered by now, and the graceful stop has
+        # its own test (tests/test_gunicorn_settings.py).
+        # A worker still booting when the master passed the signal on misses it (seen about once
+        # in a dozen stops), and the master would wait its graceful timeout (20 s) for it: if the
+        # master has not gone within RESIGNAL_SECONDS, the signal goes again to it and its workers (their own
+        # process group).  Not at once: a second SIGQUIT to a worker on its way out prints a
+        # traceback into the log.
+        self.process.send_signal(signal.SIGQUIT)
+        give_up = time.monotonic() + STOP_TIMEOUT
+        while True:
+            try:
+                self.process.wait(timeout=RESIGNAL_SECONDS)
+                break
+            except subprocess.TimeoutExpired:
+                again = signal.SIGQUIT if time.monotonic() < give_up else signal.SIGKILL
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(self.process.pid, again)
         self.log.close()
 
 

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import re
 import shutil
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 import pytest
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import Page, sync_playwright
 
 from tests.browser.helpers import ARTIFACTS, CHROMIUM_ARGS, DESKTOP
 from tests.servers import Gunicorn
@@ -39,13 +41,14 @@ def browser():
         chromium.close()
 
 
-@pytest.fixture
-def open_page(browser, request):
+@contextmanager
+def opened_pages(browser, name: str) -> Iterator[Callable[..., Page]]:
     """A factory of pages, each in a fresh context (own storage); screenshots and checks at the end.
 
-    ``open_page(viewport=PHONE, color_scheme="dark")`` returns a page (with reduced motion unless
-    ``reduced_motion="no-preference"``).  The test fails if a page threw an uncaught error or
-    reported a CSP violation.
+    ``factory(viewport=PHONE, color_scheme="dark")`` returns a page (with reduced motion unless
+    ``reduced_motion="no-preference"``).  On leaving, each page is screenshotted as ``name``
+    into ``test-artifacts/``, and an ``AssertionError`` lists any uncaught error or CSP
+    violation a page reported.
     """
     opened = []
 
@@ -67,7 +70,7 @@ def open_page(browser, request):
 
     yield factory
     ARTIFACTS.mkdir(exist_ok=True)
-    name = re.sub(r"[^A-Za-z0-9_.-]+", "_", request.node.name)
+    name = re.sub(r"[^A-Za-z0-9_.-]+", "_", name)
     for index, (context, page, _) in enumerate(opened):
         suffix = "" if index == 0 else f"-{index + 1}"
         try:
@@ -76,6 +79,22 @@ def open_page(browser, request):
             context.close()
     problems = [p for _, _, found in opened for p in found]
     assert not problems, problems
+
+
+@pytest.fixture
+def open_page(browser, request):
+    """The test's factory of pages (``opened_pages``), named after the test: the test fails if a page
+    threw an uncaught error or reported a CSP violation."""
+    with opened_pages(browser, request.node.name) as factory:
+        yield factory
+
+
+@pytest.fixture(scope="module")
+def open_module_page(browser, request):
+    """The same, for a page that several tests of a module read (set up once: say why where it is
+    used), named after the module; a problem fails the module's last test at its teardown."""
+    with opened_pages(browser, request.module.__name__) as factory:
+        yield factory
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page, expect
 
 from tests.browser.contrast import TRANSITIONS_DONE, lowest_contrast
-from tests.browser.helpers import wait_settled
+from tests.browser.helpers import DESKTOP, wait_settled
 
 pytestmark = pytest.mark.browser
 
@@ -32,6 +32,18 @@ LAB_POSITION = "x../.o./..."
 # their struck-through moves) and table hits.  The other two, alike in kind, would double axe's time.
 WATCHED = {"minimax", "alphabeta-tt"}
 NOT_WATCHED = {"alphabeta", "alphabeta-ordered", "negascout"}
+
+
+@pytest.fixture(scope="module")
+def watched_lab(open_module_page, app_server) -> Page:
+    """The lab with WATCHED's searches watched to the end, at 1280 px in the light scheme.
+
+    One page for the module: watching takes seconds, and the tests only read it, each setting
+    the width and the colour scheme it looks at.
+    """
+    page = open_module_page(viewport={"width": 1280, "height": 844})
+    watch_the_search(page, app_server.url)
+    return page
 
 
 def watch_the_search(page: Page, app_url: str) -> None:
@@ -71,9 +83,10 @@ def test_the_faded_pieces_of_a_won_game_keep_3_to_1(open_page, app_server, schem
 
 
 @pytest.mark.parametrize("scheme", SCHEMES)
-def test_the_struck_through_branches_of_a_watched_search_keep_4_5_to_1(open_page, app_server, scheme):
-    page = open_page(color_scheme=scheme)
-    watch_the_search(page, app_server.url)
+def test_the_struck_through_branches_of_a_watched_search_keep_4_5_to_1(watched_lab, scheme):
+    page = watched_lab
+    page.set_viewport_size(DESKTOP)
+    page.emulate_media(color_scheme=scheme)
     skipped = page.locator(".trace-skipped")
     expect(skipped.first).to_be_visible()
     expect(skipped.first).to_have_css("text-decoration-line", "line-through")
@@ -153,20 +166,30 @@ STATES = {
     "won game": open_won_game,
     "share dialog": open_share_dialog,
     "embed": open_embed,
-    "lab, search watched": watch_the_search,
 }
 
 
-@pytest.mark.parametrize("state", list(STATES))
-def test_axe_finds_nothing_serious(open_page, app_server, state):
-    page = open_page(viewport={"width": VIEWS[0][0], "height": 844}, color_scheme=VIEWS[0][1])
-    STATES[state](page, app_server.url)
+def serious_violations_in_every_view(page: Page) -> list[str]:
+    """``serious_violations`` at each of VIEWS, each line prefixed with its width and scheme."""
     found = []
     for width, scheme in VIEWS:
         page.set_viewport_size({"width": width, "height": 844})
         page.emulate_media(color_scheme=scheme)
         page.evaluate(TRANSITIONS_DONE)
         found += [f"{width} px, {scheme}: {line}" for line in serious_violations(page)]
+    return found
+
+
+@pytest.mark.parametrize("state", list(STATES))
+def test_axe_finds_nothing_serious(open_page, app_server, state):
+    page = open_page(viewport={"width": VIEWS[0][0], "height": 844}, color_scheme=VIEWS[0][1])
+    STATES[state](page, app_server.url)
+    found = serious_violations_in_every_view(page)
+    assert not found, "\n".join(found)
+
+
+def test_axe_finds_nothing_serious_in_the_lab_with_its_search_watched(watched_lab):
+    found = serious_violations_in_every_view(watched_lab)
     assert not found, "\n".join(found)
 
 
