@@ -2,7 +2,10 @@
 
 The browser is launched by hand (``playwright install`` cannot download one
 here, so pytest-playwright's fixtures are not used).  Every page a test opens is
-screenshotted into ``test-artifacts/`` when the test ends, pass or fail.
+screenshotted into ``test-artifacts/`` when the test fails (as pytest-playwright's
+``--screenshot only-on-failure`` does): a full-page screenshot costs about 0.1 s
+of the browser's time, and the pages to look at when nothing failed are drawn by
+tests/browser/screenshots*.py.
 """
 
 from __future__ import annotations
@@ -42,13 +45,13 @@ def browser():
 
 
 @contextmanager
-def opened_pages(browser, name: str) -> Iterator[Callable[..., Page]]:
+def opened_pages(browser, name: str, failed: Callable[[], bool]) -> Iterator[Callable[..., Page]]:
     """A factory of pages, each in a fresh context (own storage); screenshots and checks at the end.
 
     ``factory(viewport=PHONE, color_scheme="dark")`` returns a page (with reduced motion unless
     ``reduced_motion="no-preference"``).  On leaving, each page is screenshotted as ``name``
-    into ``test-artifacts/``, and an ``AssertionError`` lists any uncaught error or CSP
-    violation a page reported.
+    into ``test-artifacts/`` when ``failed()`` or a page reported a problem, and an
+    ``AssertionError`` lists any uncaught error or CSP violation a page reported.
     """
     opened = []
 
@@ -69,23 +72,32 @@ def opened_pages(browser, name: str) -> Iterator[Callable[..., Page]]:
         return page
 
     yield factory
-    ARTIFACTS.mkdir(exist_ok=True)
+    problems = [p for _, _, found in opened for p in found]
+    keep = failed() or bool(problems)
+    if keep:
+        ARTIFACTS.mkdir(exist_ok=True)
     name = re.sub(r"[^A-Za-z0-9_.-]+", "_", name)
     for index, (context, page, _) in enumerate(opened):
         suffix = "" if index == 0 else f"-{index + 1}"
         try:
-            page.screenshot(path=str(ARTIFACTS / f"{name}{suffix}.png"), full_page=True)
+            if keep:
+                page.screenshot(path=str(ARTIFACTS / f"{name}{suffix}.png"), full_page=True)
         finally:
             context.close()
-    problems = [p for _, _, found in opened for p in found]
     assert not problems, problems
+
+
+def failures_since_now(request) -> Callable[[], bool]:
+    """Whether a test of this session failed after this call (its report is in before any teardown)."""
+    before = request.session.testsfailed
+    return lambda: request.session.testsfailed > before
 
 
 @pytest.fixture
 def open_page(browser, request):
     """The test's factory of pages (``opened_pages``), named after the test: the test fails if a page
     threw an uncaught error or reported a CSP violation."""
-    with opened_pages(browser, request.node.name) as factory:
+    with opened_pages(browser, request.node.name, failures_since_now(request)) as factory:
         yield factory
 
 
@@ -93,7 +105,7 @@ def open_page(browser, request):
 def open_module_page(browser, request):
     """The same, for a page that several tests of a module read (set up once: say why where it is
     used), named after the module; a problem fails the module's last test at its teardown."""
-    with opened_pages(browser, request.module.__name__) as factory:
+    with opened_pages(browser, request.module.__name__, failures_since_now(request)) as factory:
         yield factory
 
 
