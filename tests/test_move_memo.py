@@ -121,6 +121,19 @@ def test_a_hook_that_changes_the_body_leaves_every_answer_to_flask(client, app):
     assert len(app.parsed) == 5
 
 
+@pytest.mark.parametrize("header", ["Set-Cookie", "Vary"])
+def test_an_answer_with_a_cookie_or_a_vary_header_is_never_replayed(client, app, header):
+    @app.after_request
+    def per_client(response: Response) -> Response:
+        response.headers[header] = "visitor=1" if header == "Set-Cookie" else "Origin"
+        return response
+
+    body = json.dumps({"board": ["x..", ".o.", "..."], "seed": 1}).encode()
+    answers = [post(client, body) for _ in range(4)]
+    assert [answer.headers["X-Marked"] for answer in answers] == ["1", "2", "3", "4"]
+    assert len(app.parsed) == 4
+
+
 def test_headers_are_captured_per_scheme(client, app):
     # x . .
     # . . .      HTTPS answers carry Strict-Transport-Security, plain HTTP ones do not

@@ -20,9 +20,12 @@ counted and logged by the function the app's own hook calls
 Anything else (another path or method, another body, a content type or length
 it does not know at a glance, a body that stops arriving, a memo whose headers
 are not captured yet for this scheme) goes to Flask, with the body it read
-handed on.  Why a layer in front of Flask: a cached move is held to a speed
-floor beside a bare Flask app (docs/benchmarks.md, "The speed floor"), which
-Flask's request machinery and the app's hooks alone would not meet.
+handed on; so does every answer to a body whose answer a hook changed, or gave
+a cookie or a ``Vary`` header (``UNREPLAYABLE``).
+
+Why a layer in front of Flask: a cached move is held to a speed floor beside a
+bare Flask app (docs/benchmarks.md, "The speed floor"), which Flask's request
+machinery and the app's hooks alone would not meet.
 
 The memos live in the worker's one memory of answers, ``SolvedPositions``'
 (web/cache/solved.py), under the body's bytes beside the entries it keeps under
@@ -70,6 +73,9 @@ JSON_TYPES = frozenset(
 # The headers a replay sets afresh; every other one is as Flask sent it.
 _REQUEST_ID = "x-request-id"
 _LENGTH = "content-length"
+# An answer with one of these is never replayed: a cookie is one client's, and an
+# answer that varies with a request header may not fit the next client's request.
+UNREPLAYABLE = frozenset(("set-cookie", "vary"))
 
 StartResponse = Callable[..., Any]
 WSGIApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
@@ -246,8 +252,9 @@ class Replay:
             close = getattr(answer, "close", None)
             if close is not None:
                 close()
-        if memo.holds(b"".join(chunks)):
-            memo.headers[secure] = sent[0]
+        status, headers = sent[0]
+        if memo.holds(b"".join(chunks)) and not any(name.lower() in UNREPLAYABLE for name, _ in headers):
+            memo.headers[secure] = (status, headers)
         return chunks
 
 
