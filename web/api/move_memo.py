@@ -80,7 +80,8 @@ UNREPLAYABLE = frozenset(("set-cookie", "vary"))
 StartResponse = Callable[..., Any]
 WSGIApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
 Headers = tuple[tuple[str, str], ...]
-# Unseeded draws come from the worker's own random source, as the view's do.
+# Unseeded choices draw from the worker's own random source: no state shared by
+# forked workers, and no system call per request (web/operations/per_process.py).
 _UNSEEDED = RANDOM
 
 
@@ -132,6 +133,11 @@ class MoveMemo:
             ANSWER_OVERHEAD_BYTES + len(before) + len(after) for before, after in self.answers.values()
         )
         return MEMO_OVERHEAD_BYTES + len(body) + text
+
+
+def draw_source(seed: int | None) -> random.Random:
+    """Where a /move request's random choices come from: repeatable with a seed, else the worker's own."""
+    return random.Random(seed) if seed is not None else _UNSEEDED
 
 
 def remember(
@@ -216,7 +222,7 @@ class Replay:
         started: float,
     ) -> list[bytes]:
         status, headers = captured
-        payload = memo.body(random.Random(memo.seed) if memo.seed is not None else _UNSEEDED, started)
+        payload = memo.body(draw_source(memo.seed), started)
         rid = request_id(environ.get(ENVIRON_KEY))
         length = str(len(payload))
         fresh = [

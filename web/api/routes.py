@@ -35,16 +35,10 @@ from web.api.shapes import (
 from web.cache import Answer
 from web.http.errors import API_BLUEPRINT
 from web.operations import metrics
-from web.operations.per_process import RANDOM
 from web.operations.request_log import note
 
 bp = Blueprint(API_BLUEPRINT, __name__)
 bp.register_blueprint(metrics.bp)  # GET /metrics is the API's too: JSON errors, no-store
-
-
-# Unseeded choices draw from the worker's own random source: no state shared by
-# forked workers, and no system call per request (web/operations/per_process.py).
-_UNSEEDED = RANDOM
 
 
 @bp.post("/move")
@@ -55,7 +49,7 @@ def move() -> Response:
     req = parse_position_request(raw, "move")
     board = req.board
     board.require_moves()
-    rng = _rng(req.seed)
+    rng = move_memo.draw_source(req.seed)
     if req.engine is not None:
         result = _run_engine(board, req.engine, rng)
         cell = result.move
@@ -85,11 +79,6 @@ def move() -> Response:
                 str(answer.source),
             )
     return jsonify(_move_fields(board, cell, req.level, found))
-
-
-def _rng(seed: int | None) -> random.Random:
-    """A request's random choice: repeatable with a seed, else drawn from the OS."""
-    return random.Random(seed) if seed is not None else _UNSEEDED
 
 
 @bp.post("/analyze")
