@@ -277,6 +277,8 @@ def connections_to_each_worker(
     import http.client
     from urllib.parse import urlsplit
 
+    # A worker still booting accepts nothing: the others would take every connection.
+    wait_for_workers(url, workers)
     address = urlsplit(url)
     by_worker: dict[int, list] = {}
     for _ in range(attempts):
