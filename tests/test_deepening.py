@@ -15,9 +15,11 @@ import pytest
 
 from tests.diagrams import centred, position
 from tictactoe.game.board import Board
+from tictactoe.game.clock import DEEPENING, THREATS, NodeTime
 from tictactoe.game.errors import GameOverError
 from tictactoe.game.rules import Rules
-from tictactoe.search.deepening import WIN_SCORE, deepen, iterate
+from tictactoe.search.analysis import analyse
+from tictactoe.search.deepening import TICK_NODES, WIN_SCORE, deepen, iterate
 from tictactoe.search.evaluation import evaluator
 from tictactoe.search.solver import WIN, SolveResult, solve
 from tictactoe.tactics.threats import ThreatSearch, find_win
@@ -125,6 +127,21 @@ def test_progress_is_reported_and_the_deadline_kept_on_a_fake_clock(monkeypatch)
     assert_legal(board, result)
     assert reports and all(seconds >= 0.5 for _, seconds in reports)
     assert clock.now < 3.5  # it stopped at the first reading past the deadline
+
+
+def test_a_budget_counted_in_nodes_ends_at_the_same_node_every_time():
+    """On a ``NodeTime`` timer the budget is nodes: the same search, the same move, the same count."""
+    board = Board.from_text(MIDDLE_GAME)
+    found = []
+    for _ in range(2):
+        timer = NodeTime({THREATS: 100_000, DEEPENING: 10_000})
+        result = analyse(board, budget=0.3, timer=timer)
+        found.append((result.best_moves, result.nodes, result.depth, timer.nodes))
+    assert found[0] == found[1]
+    spent = found[0][3]
+    assert spent[THREATS] > 0 and spent[DEEPENING] > 0
+    # Past its deadline a search stops at its next reading of the timer: a batch of nodes late.
+    assert spent[THREATS] / 100_000 + spent[DEEPENING] / 10_000 <= 0.3 + TICK_NODES / 10_000
 
 
 # -- tactics ---------------------------------------------------------------------------

@@ -11,18 +11,16 @@ bounded by depth or by nodes.
 from __future__ import annotations
 
 import random
-from types import SimpleNamespace
 
 import pytest
 
 from tests.diagrams import centred, position
 from tictactoe.game.board import Board
-from tictactoe.game.clock import SearchTimeout
+from tictactoe.game.clock import THREATS, NodeTime, SearchTimeout
 from tictactoe.game.rules import Rules
 from tictactoe.game.values import Source, Value
 from tictactoe.search.analysis import analyse
 from tictactoe.search.solver import Solver
-from tictactoe.tactics import threats
 from tictactoe.tactics.threats import FIRST_SLICE, ThreatSearch, _holders, _Searches, examine, find_win
 
 NO_DEADLINE = float("inf")
@@ -258,15 +256,15 @@ def test_analyse_plays_the_defence_and_reports_threat_wins_proven():
     assert not baseline.proven and baseline.source == Source.HEURISTIC
 
 
-def holders_under_a_stopped_clock(monkeypatch, moves, verdicts):
-    """``_holders`` of ``moves`` with the clock stopped at 0, each test answering the next of its verdicts.
+def holders_under_a_stopped_clock(moves, verdicts):
+    """``_holders`` of ``moves`` with the clock stopped at 0 (no node is searched), each test answering
+    the next of its verdicts.
 
     A verdict is True (a win found: the move loses), False (the search ended
     without one) or None (the search ran out of its time).  Returns the result
     and the tests made, as (move, time given).
     """
-    monkeypatch.setattr(threats, "time", SimpleNamespace(monotonic=lambda: 0.0))
-    searches = _Searches(Rules(15, 15, 5), deadline=1e9)
+    searches = _Searches(Rules(15, 15, 5), deadline=1e9, timer=NodeTime({THREATS: 1.0}))
     answers = {move: iter(answers) for move, answers in verdicts.items()}
     calls = []
 
@@ -280,14 +278,14 @@ def holders_under_a_stopped_clock(monkeypatch, moves, verdicts):
     return _holders(moves, loses, searches), calls, searches
 
 
-def test_a_defence_that_holds_does_not_leave_the_others_untested(monkeypatch):
+def test_a_defence_that_holds_does_not_leave_the_others_untested():
     """1 and 2 lose at once; 4's search ends without a win in round 3; 8 is found to lose in round 4.
 
     Every move is tested in the first round before any is tested again, each
     round giving twice the time; the moves found to lose are dropped.
     """
     verdicts = {8: [None, None, None, True], 1: [True], 4: [None, None, False], 2: [True]}
-    found, calls, searches = holders_under_a_stopped_clock(monkeypatch, [8, 1, 4, 2], verdicts)
+    found, calls, searches = holders_under_a_stopped_clock([8, 1, 4, 2], verdicts)
     assert found == ([4], [])
     first = FIRST_SLICE
     assert calls == [
@@ -304,8 +302,8 @@ def test_a_defence_that_holds_does_not_leave_the_others_untested(monkeypatch):
     assert searches.deadline == 1e9  # given back as it was
 
 
-def test_a_move_still_searching_is_kept_unproven_when_it_is_the_last_one_left(monkeypatch):
-    found, calls, _ = holders_under_a_stopped_clock(monkeypatch, [8, 1, 2], {8: [None], 1: [True], 2: [True]})
+def test_a_move_still_searching_is_kept_unproven_when_it_is_the_last_one_left():
+    found, calls, _ = holders_under_a_stopped_clock([8, 1, 2], {8: [None], 1: [True], 2: [True]})
     assert found == ([], [8]) and len(calls) == 3  # nothing left to choose: no second round
 
 

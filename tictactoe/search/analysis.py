@@ -23,6 +23,7 @@ from collections.abc import Callable
 
 from ..book.lookup import book_answer
 from ..game.board import Board
+from ..game.clock import WALL_TIME, Timer
 from ..game.rules import Rules
 from ..game.values import MoveValue, Source, Value
 from ..tactics.threats import Tactics, examine
@@ -69,6 +70,7 @@ def analyse(
     solver: Solver | None = None,
     progress: Callable[[int, float], None] | None = None,
     threats: bool = True,
+    timer: Timer = WALL_TIME,
 ) -> SolveResult:
     """Solve the position if that fits in ``budget`` seconds, else return the best move found.
 
@@ -76,8 +78,10 @@ def analyse(
     position in the opening book is answered from it (``source`` is
     ``Source.BOOK``).  ``threats=False`` leaves out the threat search and the
     heuristic search's forcing extensions (the baseline engine of the strength
-    matches: the engine as it was before issue 10).  Raises ``GameOverError`` when
-    the game is over.
+    matches: the engine as it was before issue 10).  ``timer`` is the clock the
+    budget is counted on past the exact solver (which always runs on the wall
+    clock): a ``NodeTime`` makes it a budget of nodes.  Raises ``GameOverError``
+    when the game is over.
     """
     board.require_moves()
     # The clock starts before the book is read: the first lookup of a process reads
@@ -101,10 +105,12 @@ def analyse(
     # The deepening search notices its deadline between batches of nodes and
     # then unwinds: aim a little early so the answer is back within the budget.
     margin = min(RETURN_MARGIN, budget * 0.05)
-    deadline = start + budget - margin
+    # On another timer the budget counts from here: the book and the solver ran on the wall clock.
+    begun = start if timer is WALL_TIME else timer.now()
+    deadline = begun + budget - margin
     root_moves = None
     if threats and board.rules.k >= THREAT_MIN_K:
-        tactics = examine(board, deadline=deadline, vct=THREAT_VCT)
+        tactics = examine(board, deadline=deadline, vct=THREAT_VCT, timer=timer)
         if tactics.win is not None and not all_moves:
             return SolveResult(
                 value=Value.WIN,
@@ -118,7 +124,9 @@ def analyse(
         if tactics.lost is not None:
             return _threat_loss(tactics, all_moves, start)
         root_moves = tactics.defences
-    result = deepen(board, deadline=deadline, progress=progress, root_moves=root_moves, forcing=threats)
+    result = deepen(
+        board, deadline=deadline, progress=progress, root_moves=root_moves, forcing=threats, timer=timer
+    )
     result.seconds = time.monotonic() - start
     return result
 

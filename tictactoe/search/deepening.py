@@ -53,7 +53,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from ..game.board import Board
-from ..game.clock import Clock, Progress, SearchTimeout
+from ..game.clock import DEEPENING, WALL_TIME, Clock, Progress, SearchTimeout, Timer
 from ..game.errors import GameOverError
 from ..game.rules import Bitboard, Cell, one_bits
 from ..game.values import Source
@@ -425,8 +425,9 @@ def deepen(
     max_depth: int | None = None,
     root_moves: list[Cell] | None = None,
     forcing: bool = True,
+    timer: Timer = WALL_TIME,
 ) -> SolveResult:
-    """The best move found by deepening until ``deadline`` (a ``time.monotonic()`` instant).
+    """The best move found by deepening until ``deadline`` (an instant of ``timer``: the wall clock's).
 
     Returns an unproven ``SolveResult``: ``best_moves == [move]`` and ``depth``
     the deepest depth completed (0 is the static choice, returned even when the
@@ -435,7 +436,7 @@ def deepen(
     ``root_moves`` limits the moves considered at the root and ``forcing=False``
     leaves out the forcing extensions (see ``iterate``).  Raises ``GameOverError`` when the game is over.
     """
-    clock = Clock(deadline, progress)
+    clock = Clock(deadline, progress, timer, DEEPENING)
     move: Cell | None = None
     depth = nodes = 0
     for found in iterate(board, clock, max_depth, root_moves, forcing):

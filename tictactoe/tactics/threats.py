@@ -45,12 +45,11 @@ opponent's found after every legal move.
 from __future__ import annotations
 
 import dataclasses
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..game.board import Board
-from ..game.clock import Clock, SearchTimeout
+from ..game.clock import THREATS, WALL_TIME, Clock, SearchTimeout, Timer
 from ..game.rules import Bitboard, Cell, Rules, one_bits, per_rules
 from .windows import Windows
 
@@ -313,11 +312,19 @@ class _Searches:
 
     One search of each kind (VCF, VCT) serves every call, so its tables of
     proven and refuted positions carry over: the tests of the defences against
-    one threat meet the same positions again and again.
+    one threat meet the same positions again and again.  ``deadline`` is an
+    instant of ``timer``, which is charged every node searched.
     """
 
-    def __init__(self, rules: Rules, deadline: float | None, max_nodes: int | None = None) -> None:
+    def __init__(
+        self,
+        rules: Rules,
+        deadline: float | None,
+        max_nodes: int | None = None,
+        timer: Timer = WALL_TIME,
+    ) -> None:
         self.rules = rules
+        self.timer = timer
         self.deadline = deadline
         self.max_nodes = max_nodes
         self.nodes = 0
@@ -336,13 +343,14 @@ class _Searches:
         vct_depth: int = VCT_DEPTH,
     ) -> ThreatWin | None:
         """The attacker's (to move) win by VCF, then (``vct``) by VCT; raises ``SearchTimeout``."""
-        clock = Clock(self.deadline)
         for mode in (False, True) if vct else (False,):
             search = self.searches[mode]
+            clock = Clock(self.deadline, timer=self.timer, search=THREATS)
             search.clock, search.nodes = clock, 0  # the node limit is per call
             try:
                 found = search.find(attacker, defender, vct_depth if mode else vcf_depth)
             finally:
+                clock.settle(search.nodes)
                 self.nodes += search.nodes
             if found is not None:
                 return found
@@ -412,7 +420,7 @@ class Tactics:
     nodes: int = 0
 
 
-def examine(board: Board, deadline: float, vct: bool = True) -> Tactics:
+def examine(board: Board, deadline: float, vct: bool = True, timer: Timer = WALL_TIME) -> Tactics:
     """Own forced win first, else the opponent's threat and the moves that refute it.
 
     ``vct=False`` searches continuous fours only (for both sides): fast and
@@ -424,12 +432,13 @@ def examine(board: Board, deadline: float, vct: bool = True) -> Tactics:
     one exception that costs nothing to know: an opponent's standing three
     leaves only its own cells and my fours as replies that do not lose at
     once, so those are the defences even when the searches run out of time.
+    ``deadline`` is an instant of ``timer`` (the wall clock by default).
     Raises ``ValueError`` for k < 4.
     """
-    start = time.monotonic()
+    start = timer.now()
     span = max(0.0, deadline - start)
     me, opp = board.sides()
-    searches = _Searches(board.rules, start + span * OWN_WIN_SHARE)
+    searches = _Searches(board.rules, start + span * OWN_WIN_SHARE, timer=timer)
     try:
         win = searches.win(me, opp, vct)
     except SearchTimeout:
@@ -562,7 +571,7 @@ def _refutations(
         candidates, lambda move: searches.win(opp, me | move, vct=False) is not None, searches
     )
     holding = sorted(sure + unsure, key=candidates.index)
-    if not holding or not vct or time.monotonic() >= deadline:
+    if not holding or not vct or searches.timer.now() >= deadline:
         return [cell_of[move] for move in holding], not holding
     sure, unsure = _holders(holding, lambda move: searches.win(opp, me | move) is not None, searches)
     if not sure and not unsure:
@@ -588,10 +597,11 @@ def _holders(
     assert deadline is not None
     held: list[Bitboard] = []
     pending, time_slice = list(moves), FIRST_SLICE
-    while pending and len(held) + len(pending) > 1 and time.monotonic() < deadline:
+    timer = searches.timer
+    while pending and len(held) + len(pending) > 1 and timer.now() < deadline:
         timed_out = []
         for move in pending:
-            searches.deadline = min(deadline, time.monotonic() + time_slice)
+            searches.deadline = min(deadline, timer.now() + time_slice)
             try:
                 if not loses(move):
                     held.append(move)
