@@ -61,10 +61,11 @@ from tictactoe.tactics.threats import ThreatSearch, ThreatWin, threat_win
 
 RULES = Rules(15, 15, 5)
 PROBE_NODES = 40_000  # a candidate's probe, per search (VCF, then VCT)
-# The long search: nodes for each side's win (VCF, then VCT, each), and for each move tested
-# after it, within a total for the position.  Today's search runs about 100,000 nodes a second.
+# The long search, within a total for the position (today's search runs about 100,000 nodes a
+# second): nodes for a side's win (VCF, then VCT, each), also after each defence tested; and for
+# each other first move of an attack (its proof, if it wins, is the rest of the win already found).
 WIN_NODES = 300_000
-MOVE_NODES = 100_000
+MOVE_NODES = 30_000
 LABEL_NODES = 2_500_000
 LABEL_VCF_DEPTH = 20  # deeper than a move's search (16): fours are narrow
 LABEL_VCT_DEPTH = 8  # deeper than a move's search (6)
