@@ -50,7 +50,7 @@ EXACT_SHARE = 0.8
 # Boards this small are always proven quickly: the solver gets the whole budget.
 ALWAYS_EXACT_MAX_EMPTIES = 16
 THREAT_MIN_K = 4  # below this, "fours" and "threes" are not a game's tactics
-# Threes too in the threat search?  Yes since it keeps window counts (tictactoe/tactics/windows.py,
+# Threes too in the threat search?  Yes since it keeps window counts (now tictactoe/tactics/lines.py,
 # about 3x the nodes a second): on 15x15 it then scored at least level with the baseline
 # and lasted longer as o, where the slower VCT search had cost the heuristic search the
 # plies that decide games and lost (docs/benchmarks.md).

@@ -31,7 +31,7 @@ What each part of the search is for:
   depth whose first move was searched is still safe to use.
 
 With ``forcing`` (the default; k >= 4 only) the search also reads threes, with
-the window counts the threat search keeps (``windows.Windows``):
+the shapes the threat search keeps line by line (``lines.Lines``):
 
 - an open three of the side to move (a cell that makes two winning cells at
   once) is a win in three plies, scored at once: one block cannot stop both;
@@ -57,7 +57,7 @@ from ..game.clock import DEEPENING, WALL_TIME, Clock, Progress, SearchTimeout, T
 from ..game.errors import GameOverError
 from ..game.rules import Bitboard, Cell, one_bits
 from ..game.values import Source
-from ..tactics.windows import Windows
+from ..tactics.lines import FOUR, RAISER, Lines
 from .evaluation import evaluator
 from .solver import SolveResult
 
@@ -119,8 +119,8 @@ class _Search:
         stride = geometry.stride
         self._steps = (1, stride)
         self.full = geometry.full
-        # The live windows of the node at hand (None: no forcing extensions).
-        self.windows = Windows(board.rules) if forcing and board.rules.k >= FORCING_MIN_K else None
+        # The threat shapes of the node at hand (None: no forcing extensions).
+        self.lines = Lines(board.rules) if forcing and board.rules.k >= FORCING_MIN_K else None
         self.negamax = self._make_negamax()
 
     # -- helpers ---------------------------------------------------------------
@@ -190,8 +190,7 @@ class _Search:
         table_get = table.get
         tick = self.tick
         counter = self
-        windows = self.windows
-        fours = self.evaluator.k - 2  # the level of the windows whose empty cells make fours
+        lines = self.lines
 
         def negamax(me: Bitboard, opp: Bitboard, empties: int, depth: int, alpha: int, beta: int) -> int:
             """The score for the side to move (``me``, no line yet), searched ``depth`` plies.
@@ -218,24 +217,24 @@ class _Search:
                 return 0
             allowed = 0  # not 0: the only moves that do not lose (an open three stands)
             danger = 0  # the cells of the opponent's open threes: answering costs no depth
-            if windows is not None:
-                side = windows.side(me & full, opp & full)
-                if windows.three_cells(side):
+            if lines is not None:
+                side = lines.side(me & full, opp & full)
+                if lines.three_cells(side):
                     return WIN_SCORE + empties - 3  # an open four next: one block cannot stop both
-                danger = windows.three_cells(1 - side)
+                danger = lines.three_cells(1 - side)
                 if danger:
-                    allowed = danger | windows.cells(side, fours)
+                    allowed = danger | lines.cells(side, FOUR)
                 if depth <= 0:
                     # On the horizon's first ply the side to move may make fours, past it
                     # not: chains of fours multiply the tree.  Answering a three, every
                     # four is a defence; otherwise only fours that also raise a window
                     # towards a three (a four that makes a three is then seen to win).
-                    mine_fours = windows.cells(side, fours) if not depth or danger else 0
+                    mine_fours = lines.cells(side, FOUR) if not depth or danger else 0
                     if danger:
                         moves = danger | mine_fours if not depth else danger
                         partial = bool(mine_fours & ~moves)
                     else:
-                        moves = mine_fours & windows.cells(side, fours - 1)
+                        moves = mine_fours & lines.cells(side, RAISER)
                         partial = False
                     return quiesce(me, opp, empties, depth, alpha, beta, moves, bool(danger), partial)
             if depth <= 0:

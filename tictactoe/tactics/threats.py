@@ -51,7 +51,7 @@ from dataclasses import dataclass
 from ..game.board import Board
 from ..game.clock import THREATS, WALL_TIME, Clock, SearchTimeout, Timer
 from ..game.rules import Bitboard, Cell, Rules, one_bits, per_rules
-from .windows import Windows
+from .lines import FOUR, RAISER, WIN, Lines
 
 # VCF sequences are narrow (every reply forced): this many fours cost little.
 VCF_DEPTH = 16
@@ -81,10 +81,17 @@ LOSS_SHARE = 0.9
 # The first time given to each test of a defence (``_holders``), in seconds: about what
 # the search takes to find a win of a few threats on 15x15.
 FIRST_SLICE = 0.01
+# Proofs a table keeps (about 400 bytes each) before it starts again: the tables kept
+# between the moves of a game (``kept_proofs``) stay within a few megabytes a process.
+PROOFS_KEPT = 20_000
 # ... and only on boards with at most this many empty cells (7x7 and smaller): the
 # boards where an answer is meant to be proven, and where testing every move fits.
 # On 15x15 the heuristic search keeps its time for choosing how to resist.
 LOSS_PROOF_MAX_EMPTIES = 49
+
+
+# (attacker, defender, attacker to move) -> (depth, plies, cells, move) of a proof: a table of proofs.
+Proofs = dict[tuple[Bitboard, Bitboard, bool], tuple[int, int, Bitboard, Bitboard]]
 
 
 @dataclass(frozen=True)
@@ -109,6 +116,7 @@ class ThreatSearch:
 
     ``vct=False`` plays fours only (VCF).  The search stops at ``clock``'s
     deadline (None: no limit) and after ``max_nodes`` nodes (None: no limit).
+    ``proven`` is its table of proofs, when it is to be shared (``kept_proofs``).
     """
 
     def __init__(
@@ -117,7 +125,8 @@ class ThreatSearch:
         vct: bool = True,
         clock: Clock | None = None,
         max_nodes: int | None = None,
-        windows: Windows | None = None,
+        lines: Lines | None = None,
+        proven: Proofs | None = None,
     ) -> None:
         if rules.k < 4:
             raise ValueError(f"threat search needs k >= 4, not k={rules.k}")
@@ -130,10 +139,9 @@ class ThreatSearch:
         self.max_nodes = max_nodes
         self.nodes = 0
         self.rays = rays(rules)
-        # The live windows of the position at hand, possibly shared with other searches.
-        self.windows = Windows(rules) if windows is None else windows
-        # (attacker, defender, attacker to move) -> (depth, plies, cells, move) of a proof.
-        self.proven: dict[tuple[Bitboard, Bitboard, bool], tuple[int, int, Bitboard, Bitboard]] = {}
+        # The shapes of the position at hand, line by line, possibly shared with other searches.
+        self.lines = Lines(rules) if lines is None else lines
+        self.proven: Proofs = {} if proven is None else proven
         # The same key -> the greatest depth at which the attack failed.
         self.refuted: dict[tuple[Bitboard, Bitboard, bool], int] = {}
 
@@ -146,18 +154,17 @@ class ThreatSearch:
         ``mine``, its empty cells are the winning cells, the four-makers, and the
         cells that bring a window to k-2 (where threes are made).
         """
-        side = self.windows.side(mine, theirs)
-        cells = self.windows.cells
-        k = self.k
-        return cells(side, k - 1), cells(side, k - 2), cells(side, k - 3)
+        side = self.lines.side(mine, theirs)
+        cells = self.lines.cells
+        return cells(side, WIN), cells(side, FOUR), cells(side, RAISER)
 
     def winning_cells(self, mine: Bitboard, theirs: Bitboard) -> Bitboard:
         """The empty cells where one more of ``mine`` makes k in a row."""
-        return self.windows.cells(self.windows.side(mine, theirs), self.k - 1)
+        return self.lines.cells(self.lines.side(mine, theirs), WIN)
 
     def four_makers(self, mine: Bitboard, theirs: Bitboard) -> Bitboard:
         """The empty cells where a stone of ``mine`` makes a four (a winning cell)."""
-        return self.windows.cells(self.windows.side(mine, theirs), self.k - 2)
+        return self.lines.cells(self.lines.side(mine, theirs), FOUR)
 
     def three_cells(self, attacker: Bitboard, defender: Bitboard) -> Bitboard:
         """The cells of the attacker's standing threes: the four-makers that win twice, and their wins.
@@ -166,7 +173,11 @@ class ThreatSearch:
         defender's reply that touches none of these cells (and makes no four)
         loses in ``OUTSIDE_REPLY_PLIES``.
         """
-        return self.windows.three_cells(self.windows.side(attacker, defender))
+        return self.lines.three_cells(self.lines.side(attacker, defender))
+
+    def three_makers(self, mine: Bitboard, theirs: Bitboard) -> Bitboard:
+        """The empty cells, not four-makers, where a stone of ``mine`` makes a new three."""
+        return self.lines.makers(self.lines.side(mine, theirs))
 
     # -- the AND/OR search ---------------------------------------------------------
 
@@ -220,6 +231,8 @@ class ThreatSearch:
             self.refuted[key] = depth
             return None
         plies, cells, move = found
+        if len(self.proven) >= PROOFS_KEPT:
+            self.proven.clear()  # a bound on the memory of a table kept between moves
         self.proven[key] = (depth, plies, cells, move)
         return plies, cells
 
@@ -307,12 +320,41 @@ def rays(rules: Rules) -> dict[Bitboard, Bitboard]:
     return rays
 
 
+class _KeptProofs:
+    """The tables of proofs (VCF's, VCT's) kept between the moves searched in this process.
+
+    A proof is a fact about its position, whatever the game that reached it, so
+    the next move's searches start from the last one's: the position after my
+    defence and the opponent's reply was often met while testing that defence.
+    One set of rules at a time: a request for others starts new tables.
+    """
+
+    def __init__(self) -> None:
+        self.rules: Rules | None = None
+        self.tables: dict[bool, Proofs] = {}
+
+    def tables_for(self, rules: Rules) -> dict[bool, Proofs]:
+        """The VCF (False) and VCT (True) tables of ``rules``, new if the rules changed."""
+        if rules != self.rules:
+            self.rules, self.tables = rules, {False: {}, True: {}}
+        return self.tables
+
+
+_KEPT = _KeptProofs()
+
+
+def kept_proofs(rules: Rules) -> dict[bool, Proofs]:
+    """The process's tables of proofs for ``rules``, by VCT (True) or VCF (False), kept between moves."""
+    return _KEPT.tables_for(rules)
+
+
 class _Searches:
     """Runs threat searches under one deadline and counts their nodes.
 
     One search of each kind (VCF, VCT) serves every call, so its tables of
     proven and refuted positions carry over: the tests of the defences against
-    one threat meet the same positions again and again.  ``deadline`` is an
+    one threat meet the same positions again and again.  The proofs carry over
+    to the next move's searches too (``kept_proofs``).  ``deadline`` is an
     instant of ``timer``, which is charged every node searched.
     """
 
@@ -328,10 +370,9 @@ class _Searches:
         self.deadline = deadline
         self.max_nodes = max_nodes
         self.nodes = 0
-        self.windows = Windows(rules)  # moved from position to position by the searches
+        self.lines = Lines(rules)  # moved from position to position by the searches
         self.searches = {
-            vct: ThreatSearch(rules, vct=vct, max_nodes=max_nodes, windows=self.windows)
-            for vct in (False, True)
+            vct: ThreatSearch(rules, vct=vct, max_nodes=max_nodes, lines=self.lines) for vct in (False, True)
         }
 
     def win(
@@ -445,7 +486,7 @@ def examine(board: Board, deadline: float, vct: bool = True, timer: Timer = WALL
         win = None
     if win is not None:
         return Tactics(win=win, nodes=searches.nodes)
-    probe = ThreatSearch(board.rules, windows=searches.windows)
+    probe = ThreatSearch(board.rules, lines=searches.lines)
     if probe.winning_cells(opp, me):
         # A four: the block is forced, nothing to choose; but after it, the
         # opponent may still win, which one search shows.
@@ -519,7 +560,7 @@ def _loss_proof(
     an opponent's winning cell stand loses to the five at once.  Raises
     ``SearchTimeout`` at ``searches``' deadline.
     """
-    probe = searches.searches[False]  # any search of ``searches`` reads their shared windows
+    probe = searches.searches[False]  # any search of ``searches`` reads their shared lines
     if probe.winning_cells(me, opp):
         return None  # my own five is on the board to take
     fives = probe.winning_cells(opp, me)
