@@ -26,6 +26,8 @@ another makes such a three (``makers`` finds those few by their lines).
 
 from __future__ import annotations
 
+import functools
+
 from ..game.rules import Bitboard, Rules, one_bits, per_rules
 
 # The shapes of one side, in this order in its lanes; the second side's follow the first's.
@@ -75,6 +77,8 @@ class _Geometry:
         )
         # A line's key: its stones (the first side's, then the second's, KEY_BITS each), above its number.
         self.table: dict[int, int] = {}
+        # The raised cells of a line's key and a position on it (``raised``).
+        self.raised_table: dict[tuple[int, int, int], Bitboard] = {}
 
     def spread(self, line: int, mask: int) -> Bitboard:
         """The board bits of the line's cells set in ``mask``."""
@@ -93,6 +97,7 @@ class _Geometry:
         if packed is None:
             if len(self.table) > TABLE_LIMIT:
                 self.table.clear()
+                self.raised_table.clear()
             length = len(self.lines[line])
             packed = 0
             for side, (mine, theirs) in enumerate(((first, second), (second, first))):
@@ -103,6 +108,13 @@ class _Geometry:
 
     def raised(self, line: int, position: int, mine: int, theirs: int) -> Bitboard:
         """The empty cells whose stone brings a window through ``position`` to k-2 (the cell stays empty)."""
+        key = (line, position, mine << KEY_BITS | theirs)
+        found = self.raised_table.get(key)
+        if found is None:
+            found = self.raised_table[key] = self._raised(line, position, mine, theirs)
+        return found
+
+    def _raised(self, line: int, position: int, mine: int, theirs: int) -> Bitboard:
         k = self.k
         found = 0
         for start in range(max(0, position - k + 1), min(position, len(self.lines[line]) - k) + 1):
@@ -146,20 +158,6 @@ def _levels(length: int, k: int, mine: int, theirs: int) -> tuple[int, int, int,
     return win, four, three, raiser
 
 
-def line_shapes(length: int, k: int, mine: int, theirs: int) -> tuple[int, int, int, int, int]:
-    """The shapes of ``mine`` on a line of ``length`` cells, as line masks, in ``WIN``... order.
-
-    A maker is an empty cell, not a four-maker, after whose stone the line has
-    a three cell it did not have.
-    """
-    win, four, three, raiser = _levels(length, k, mine, theirs)
-    maker = 0
-    for cell in _bits(raiser & ~four):
-        if _levels(length, k, mine | cell, theirs)[2] & ~three:
-            maker |= cell
-    return win, four, three, maker, raiser
-
-
 def _bits(mask: int) -> list[int]:
     """The one-bit masks of ``mask``, lowest first."""
     found = []
@@ -168,6 +166,22 @@ def _bits(mask: int) -> list[int]:
         found.append(low)
         mask ^= low
     return found
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def line_shapes(length: int, k: int, mine: int, theirs: int) -> tuple[int, int, int, int, int]:
+    """The shapes of ``mine`` on a line of ``length`` cells, as line masks, in ``WIN``... order.
+
+    A maker is an empty cell, not a four-maker, after whose stone the line has
+    a three cell it did not have.  The same stones make the same shapes on
+    every line of a length: the answers are kept for all of them.
+    """
+    win, four, three, raiser = _levels(length, k, mine, theirs)
+    maker = 0
+    for cell in _bits(raiser & ~four):
+        if _levels(length, k, mine | cell, theirs)[2] & ~three:
+            maker |= cell
+    return win, four, three, maker, raiser
 
 
 @per_rules

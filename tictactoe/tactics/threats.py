@@ -142,6 +142,7 @@ class ThreatSearch:
         # The shapes of the position at hand, line by line, possibly shared with other searches.
         self.lines = Lines(rules) if lines is None else lines
         self.proven: Proofs = {} if proven is None else proven
+        self.makers: dict[tuple[Bitboard, Bitboard], Bitboard] = {}  # ``three_makers``' answers
         # The same key -> the greatest depth at which the attack failed.
         self.refuted: dict[tuple[Bitboard, Bitboard, bool], int] = {}
 
@@ -177,7 +178,14 @@ class ThreatSearch:
 
     def three_makers(self, mine: Bitboard, theirs: Bitboard) -> Bitboard:
         """The empty cells, not four-makers, where a stone of ``mine`` makes a new three."""
-        return self.lines.makers(self.lines.side(mine, theirs))
+        key = (mine, theirs)
+        found = self.makers.get(key)
+        if found is None:
+            if len(self.makers) >= PROOFS_KEPT:
+                self.makers.clear()
+            # Memoised: each deeper iteration of ``find`` asks again at the same attacks.
+            found = self.makers[key] = self.lines.makers(self.lines.side(mine, theirs))
+        return found
 
     # -- the AND/OR search ---------------------------------------------------------
 
@@ -239,7 +247,7 @@ class ThreatSearch:
     def _attack(
         self, attacker: Bitboard, defender: Bitboard, depth: int, focus: Bitboard
     ) -> tuple[int, Bitboard, Bitboard] | None:
-        wins, fours, raisers = self.shapes(attacker, defender)
+        wins = self.winning_cells(attacker, defender)
         if wins:
             return 1, wins, wins & -wins
         threats = self.winning_cells(defender, attacker)
@@ -251,9 +259,11 @@ class ThreatSearch:
             return None if found is None else (1 + found[0], threats | found[1], threats)
         if depth <= 0 or not self.full & ~(attacker | defender):
             return None
-        candidates = list(one_bits(fours))
+        candidates = list(one_bits(self.four_makers(attacker, defender)))
         if self.vct:
-            candidates += one_bits(raisers & ~fours & focus)
+            # Only moves that make a three: after any other, no threat stands and the
+            # defender is free (and were a three standing already, a four would win first).
+            candidates += one_bits(self.three_makers(attacker, defender) & focus)
         for move in candidates:
             narrowed = self.rays[move] if focus == -1 else focus | self.rays[move]
             found = self.defend(attacker | move, defender, depth - 1, narrowed)
