@@ -21,7 +21,15 @@ from tictactoe.game.rules import Rules
 from tictactoe.game.values import Source, Value
 from tictactoe.search.analysis import analyse
 from tictactoe.search.solver import Solver
-from tictactoe.tactics.threats import FIRST_SLICE, ThreatSearch, _holders, _Searches, examine, find_win
+from tictactoe.tactics.threats import (
+    FIRST_SLICE,
+    ThreatSearch,
+    _holders,
+    _Searches,
+    examine,
+    find_win,
+    kept_proofs,
+)
 
 NO_DEADLINE = float("inf")
 
@@ -170,6 +178,22 @@ def test_a_double_threat_is_found_and_holds(drawing, by_fours):
     assert win is not None and win.depth == 2 and win.move in expected
     assert winning_first_moves(board, 2) == expected
     assert_forced_win(board)
+
+
+def test_the_proofs_of_one_move_are_kept_for_the_next():
+    board, expected = position(centred(VCF_9))
+    me, opp = board.sides()
+    for table in kept_proofs(board.rules).values():
+        table.clear()  # whatever the tests before left in this process
+    first = _Searches(board.rules, deadline=None)
+    win = first.win(me, opp)
+    assert win is not None and win.move in expected
+    kept = kept_proofs(board.rules)[False]
+    assert (me, opp, True) in kept
+    # The next move's searches start from these proofs: the same win, fewer nodes.
+    again = _Searches(board.rules, deadline=None)
+    assert again.win(me, opp) == win and again.nodes < first.nodes
+    assert kept_proofs(Rules(9, 9, 5))[False] == {}  # other rules start new tables
 
 
 # -- defences, o to move -------------------------------------------------------------------

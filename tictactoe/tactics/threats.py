@@ -381,8 +381,10 @@ class _Searches:
         self.max_nodes = max_nodes
         self.nodes = 0
         self.lines = Lines(rules)  # moved from position to position by the searches
+        kept = kept_proofs(rules)
         self.searches = {
-            vct: ThreatSearch(rules, vct=vct, max_nodes=max_nodes, lines=self.lines) for vct in (False, True)
+            vct: ThreatSearch(rules, vct=vct, max_nodes=max_nodes, lines=self.lines, proven=kept[vct])
+            for vct in (False, True)
         }
 
     def win(
