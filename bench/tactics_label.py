@@ -57,10 +57,14 @@ from tactics_suite import KINDS, Puzzle, cells_from_labels, labels_of, write_puz
 from tictactoe.game.board import Board, Symmetry
 from tictactoe.game.clock import SearchTimeout
 from tictactoe.game.rules import Bitboard, Rules, one_bits
-from tictactoe.tactics.threats import ThreatSearch, ThreatWin, threat_win
+from tictactoe.tactics.threats import ThreatSearch, ThreatWin
 
 RULES = Rules(15, 15, 5)
 PROBE_NODES = 40_000  # a candidate's probe, per search (VCF, then VCT)
+# A hard candidate's win is not found by this many nodes a search (a few milliseconds' worth) ...
+QUICK_NODES = 3_000
+HARD_PLIES = 24  # ... among the last positions of a decisive game
+HARD_PER_GAME = 2  # positions of each kind a game
 # The long search, within a total for the position (today's search runs about 100,000 nodes a
 # second): nodes for a side's win (VCF, then VCT, each), also after each defence tested; and for
 # each other first move of an attack (its proof, if it wins, is the rest of the win already found).
@@ -76,15 +80,36 @@ RANDOM_RADIUS = 2  # random moves fall within this many cells (Chebyshev) of a s
 # -- candidates ------------------------------------------------------------------------------
 
 
-def probe(board: Board) -> str | None:
-    """``attack`` when the side to move has a threat win found in ``PROBE_NODES``, ``defence``
-    when the opponent would have one, else None."""
+def probe(board: Board, nodes: int = PROBE_NODES) -> str | None:
+    """``attack`` when the side to move has a threat win found in ``nodes`` (a cold search each,
+    VCF then VCT), ``defence`` when the opponent would have one, else None."""
     me, opp = board.sides()
-    if threat_win(board.rules, me, opp, max_nodes=PROBE_NODES) is not None:
+    if long_win(me, opp, Budget(4 * nodes), nodes) is not None:
         return "attack"
-    if threat_win(board.rules, opp, me, max_nodes=PROBE_NODES) is not None:
+    if long_win(opp, me, Budget(4 * nodes), nodes) is not None:
         return "defence"
     return None
+
+
+def hard_candidates(path: str) -> Iterator[dict[str, Any]]:
+    """The last ``HARD_PLIES`` positions of each decisive game where the probe finds a win that a
+    ``QUICK_NODES`` search does not: at most ``HARD_PER_GAME`` of each kind a game, latest first."""
+    with open(path) as lines:
+        header = json.loads(next(lines))
+        for line in lines:
+            game = json.loads(line)
+            if game["winner"] is None:
+                continue
+            moves, opening = game["moves"], game["opening"]
+            source = f"match {Path(path).name} seed {header['seed']} pair {game['pair']} x {game['x_player']}"
+            found = {"attack": 0, "defence": 0}
+            for index in range(len(moves) - 1, max(opening, len(moves) - HARD_PLIES) - 1, -1):
+                board = board_of(moves[:index])
+                kind = probe(board)
+                if kind is None or found[kind] >= HARD_PER_GAME or probe(board, QUICK_NODES) is not None:
+                    continue
+                found[kind] += 1
+                yield {"moves": moves[:index], "source": f"{source}, ply {index}"}
 
 
 def board_of(moves: list[int]) -> Board:
@@ -186,18 +211,21 @@ class Budget:
         self.left -= search.nodes
 
 
-def long_win(attacker: Bitboard, defender: Bitboard, budget: Budget) -> ThreatWin | None:
-    """The attacker's (to move) win by VCF, then VCT, each within ``WIN_NODES``; None if not found."""
-    found = proven_win(attacker, defender, budget)
+def long_win(
+    attacker: Bitboard, defender: Bitboard, budget: Budget, nodes: int | None = None
+) -> ThreatWin | None:
+    """The attacker's (to move) win by VCF, then VCT, each within ``nodes`` (``WIN_NODES``); None if
+    not found."""
+    found = proven_win(attacker, defender, budget, nodes)
     return None if found is None else found[0]
 
 
 def proven_win(
-    attacker: Bitboard, defender: Bitboard, budget: Budget
+    attacker: Bitboard, defender: Bitboard, budget: Budget, nodes: int | None = None
 ) -> tuple[ThreatWin, ThreatSearch] | None:
     """``long_win``'s win and the search that proved it (its table holds the proof)."""
     for vct, depth in ((False, LABEL_VCF_DEPTH), (True, LABEL_VCT_DEPTH)):
-        search = budget.search(WIN_NODES, vct)
+        search = budget.search(WIN_NODES if nodes is None else nodes, vct)
         try:
             found = search.find(attacker, defender, depth)
         except SearchTimeout:
@@ -260,51 +288,6 @@ def bystanders(attacker: Bitboard, defender: Bitboard, threat: ThreatWin) -> Bit
     return empty & ~proof & ~sensitive
 
 
-def still_proven(search: ThreatSearch, attacker: Bitboard, defender: Bitboard, extra: Bitboard) -> bool:
-    """Whether the proof ``search`` found for the attacker (to move) still wins with ``extra`` added
-    to the defender's stones.
-
-    The proof is followed through ``search``'s table of proven positions; at each
-    of its nodes the rules' facts are read again with the extra stone (the
-    defender's fives and counter-fours, the attacker's fives and threes), as
-    ``ThreatSearch._attack`` and ``_defend`` read them.  False whenever the
-    position asks for a move the proof did not search: then only a search can tell.
-    """
-    known: dict[tuple[Bitboard, Bitboard, bool], bool] = {}
-
-    def holds(mine: Bitboard, theirs: Bitboard, to_move: bool) -> bool:
-        key = (mine, theirs, to_move)
-        if key not in known:
-            known[key] = key in search.proven and node(mine, theirs, to_move)
-        return known[key]
-
-    def node(mine: Bitboard, theirs: Bitboard, to_move: bool) -> bool:
-        stones = theirs | extra
-        if to_move:
-            if search.winning_cells(mine, stones):
-                return True
-            move = search.proven[(mine, theirs, True)][3]
-            threats = search.winning_cells(stones, mine)
-            if threats and threats != move:
-                return False
-            return not move & extra and holds(mine | move, theirs, False)
-        empty = RULES.geometry.full & ~(mine | stones)
-        if not empty or search.winning_cells(stones, mine):
-            return False
-        wins = search.winning_cells(mine, stones)
-        if wins & (wins - 1):
-            return True
-        if wins:
-            return holds(mine, theirs | wins, True)
-        three = search.three_cells(mine, stones)
-        if not three:
-            return False
-        replies = (three | search.four_makers(stones, mine)) & empty
-        return all(holds(mine, theirs | reply, True) for reply in one_bits(replies))
-
-    return holds(attacker, defender, True)
-
-
 def refusals(
     attacker: Bitboard, defender: Bitboard, threat: ThreatWin, proof: ThreatSearch, budget: Budget
 ) -> set[Bitboard] | None:
@@ -317,7 +300,7 @@ def refusals(
     for move in one_bits(empty & ~bystanders(attacker, defender, threat)):
         if budget.left <= 0:
             return None
-        if still_proven(proof, attacker, defender, move):
+        if proof.proof_holds(attacker, defender, move):
             continue
         if long_win(attacker, defender | move, budget) is None:
             found.add(move)
@@ -377,6 +360,7 @@ def candidates_command(args: argparse.Namespace) -> None:
     seen = done_ids(args.out)
     with open(args.out, "a") as out:
         sources = [*(match_candidates(path) for path in args.record or [])]
+        sources += [hard_candidates(path) for path in args.hard_record or []]
         sources.append(random_candidates(args.random_games, args.seed))
         for source in sources:
             for candidate in source:
@@ -436,6 +420,9 @@ def main() -> int:
     commands = parser.add_subparsers(dest="command", required=True)
     found = commands.add_parser("candidates", help="write candidate positions")
     found.add_argument("--record", action="append", help="a match record (bench/match.py --record)")
+    found.add_argument(
+        "--hard-record", action="append", help="a match record, its positions whose win a quick search misses"
+    )
     found.add_argument("--random-games", type=int, default=0, help="seeded random games to draw from")
     found.add_argument("--seed", type=int, default=1)
     found.add_argument("--out", required=True)

@@ -18,7 +18,7 @@ from tictactoe.tactics.threats import ThreatSearch
 sys.path.insert(0, str(ROOT / "bench"))
 
 import tactics_label
-from tactics_label import RULES, Budget, bystanders, proven_win, refusals, still_proven
+from tactics_label import RULES, Budget, bystanders, proven_win, refusals
 from tactics_suite import KINDS, SUITE, read_suite, write_puzzle
 
 # o to move: x's open three (x also holds a far two) must be answered at one of its ends.
@@ -60,7 +60,7 @@ def test_a_move_the_labelling_calls_a_bystander_or_leaves_the_proof_standing_doe
     assert untouched and not untouched & threat.cells
     checked = 0
     for move in list(one_bits(board.empty))[::5]:  # a sample: each check is a search
-        if untouched & move or still_proven(proof, opp, me, move):
+        if untouched & move or proof.proof_holds(opp, me, move):
             # The opponent, to move after it, still wins: found again by a fresh search.
             assert ThreatSearch(RULES).find(opp, me | move) is not None
             checked += 1

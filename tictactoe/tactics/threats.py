@@ -305,6 +305,52 @@ class ThreatSearch:
         """The first move of the proof found for this attacker-to-move position (after ``attack``)."""
         return self.proven[(attacker, defender, True)][3]
 
+    def proof_holds(self, attacker: Bitboard, defender: Bitboard, extra: Bitboard) -> bool:
+        """Whether the proof in this search's table for the attacker (to move) still wins with
+        ``extra`` added to the defender's stones.
+
+        The proof is followed through the table of proven positions; at each of
+        its nodes the rules' facts are read again with the extra stone (the
+        defender's fives and counter-fours, the attacker's fives and threes), as
+        ``_attack`` and ``_defend`` read them.  False whenever the position asks
+        for a move the proof did not search (or the table has lost it): then only
+        a search can tell.  A few table look-ups where a search takes thousands of nodes.
+        """
+        known: dict[tuple[Bitboard, Bitboard, bool], bool] = {}
+        full = self.full
+
+        def holds(mine: Bitboard, theirs: Bitboard, to_move: bool) -> bool:
+            key = (mine, theirs, to_move)
+            if key not in known:
+                known[key] = key in self.proven and node(mine, theirs, to_move)
+            return known[key]
+
+        def node(mine: Bitboard, theirs: Bitboard, to_move: bool) -> bool:
+            stones = theirs | extra
+            if to_move:
+                if self.winning_cells(mine, stones):
+                    return True
+                move = self.proven[(mine, theirs, True)][3]
+                threats = self.winning_cells(stones, mine)
+                if threats and threats != move:
+                    return False
+                return not move & extra and holds(mine | move, theirs, False)
+            empty = full & ~(mine | stones)
+            if not empty or self.winning_cells(stones, mine):
+                return False
+            wins = self.winning_cells(mine, stones)
+            if wins & (wins - 1):
+                return True
+            if wins:
+                return holds(mine, theirs | wins, True)
+            three = self.three_cells(mine, stones)
+            if not three:
+                return False
+            replies = (three | self.four_makers(stones, mine)) & empty
+            return all(holds(mine, theirs | reply, True) for reply in one_bits(replies))
+
+        return holds(attacker, defender, True)
+
     def find(self, attacker: Bitboard, defender: Bitboard, max_depth: int | None = None) -> ThreatWin | None:
         """The attacker's (to move) forced win with the fewest threats up to ``max_depth``, or None.
 
@@ -607,8 +653,9 @@ def _refutations(
 ) -> tuple[list[Cell], bool]:
     """The candidates after which the opponent's threat search finds no win by ``searches``' deadline.
 
-    First every candidate is tested against continuous fours alone (cheap);
-    those that lose to them are dropped (with ``vct=False``, the rest are the
+    A candidate after which the threat's own proof still holds (``proof_holds``)
+    loses without a search.  First every candidate is tested against
+    continuous fours alone (cheap); those that lose to them are dropped (with ``vct=False``, the rest are the
     answer).  The rest are tested by the full search (VCF, then VCT up to
     ``VCT_DEPTH`` threats), in rounds of doubling time (``_holders``).
     Returns the candidates not found to lose; when every one was found to
@@ -619,14 +666,27 @@ def _refutations(
     cell_of = board.geometry.cell_of
     deadline = searches.deadline
     assert deadline is not None, "examine gives its searches a deadline"
+
+    def standing(moves: list[Bitboard], mode: bool) -> list[Bitboard]:
+        """The moves after which the threat's proof (if the search of ``mode`` found it) no longer holds."""
+        search = searches.searches[mode]
+        if (opp, me, True) not in search.proven:
+            return moves
+        return [move for move in moves if not search.proof_holds(opp, me, move)]
+
     # Fours first: a loss by continuous fours is found in milliseconds.
     sure, unsure = _holders(
-        candidates, lambda move: searches.win(opp, me | move, vct=False) is not None, searches
+        standing(candidates, False),
+        lambda move: searches.win(opp, me | move, vct=False) is not None,
+        searches,
     )
     holding = sorted(sure + unsure, key=candidates.index)
     if not holding or not vct or searches.timer.now() >= deadline:
         return [cell_of[move] for move in holding], not holding
-    sure, unsure = _holders(holding, lambda move: searches.win(opp, me | move) is not None, searches)
+    open_to_search = standing(holding, True)
+    if not open_to_search:
+        return [cell_of[move] for move in holding], True
+    sure, unsure = _holders(open_to_search, lambda move: searches.win(opp, me | move) is not None, searches)
     if not sure and not unsure:
         return [cell_of[move] for move in holding], True
     # A search that ended without a win is a stronger sign than one stopped by the clock.
