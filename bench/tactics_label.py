@@ -94,22 +94,26 @@ def probe(board: Board, nodes: int = PROBE_NODES) -> str | None:
 def hard_candidates(path: str) -> Iterator[dict[str, Any]]:
     """The last ``HARD_PLIES`` positions of each decisive game where the probe finds a win that a
     ``QUICK_NODES`` search does not: at most ``HARD_PER_GAME`` of each kind a game, latest first."""
+    for source, moves, opening in decisive_games(path):
+        found = {"attack": 0, "defence": 0}
+        for index in range(len(moves) - 1, max(opening, len(moves) - HARD_PLIES) - 1, -1):
+            board = board_of(moves[:index])
+            kind = probe(board)
+            if kind is None or found[kind] >= HARD_PER_GAME or probe(board, QUICK_NODES) is not None:
+                continue
+            found[kind] += 1
+            yield {"moves": moves[:index], "source": f"{source}, ply {index}"}
+
+
+def decisive_games(path: str) -> Iterator[tuple[str, list[int], int]]:
+    """The decisive games of a match record: where each is from, its moves, its opening's length."""
     with open(path) as lines:
         header = json.loads(next(lines))
         for line in lines:
             game = json.loads(line)
-            if game["winner"] is None:
-                continue
-            moves, opening = game["moves"], game["opening"]
-            source = f"match {Path(path).name} seed {header['seed']} pair {game['pair']} x {game['x_player']}"
-            found = {"attack": 0, "defence": 0}
-            for index in range(len(moves) - 1, max(opening, len(moves) - HARD_PLIES) - 1, -1):
-                board = board_of(moves[:index])
-                kind = probe(board)
-                if kind is None or found[kind] >= HARD_PER_GAME or probe(board, QUICK_NODES) is not None:
-                    continue
-                found[kind] += 1
-                yield {"moves": moves[:index], "source": f"{source}, ply {index}"}
+            if game["winner"] is not None:
+                pair = f"pair {game['pair']} x {game['x_player']}"
+                yield f"match {Path(path).name} seed {header['seed']} {pair}", game["moves"], game["opening"]
 
 
 def board_of(moves: list[int]) -> Board:
@@ -127,28 +131,20 @@ def match_candidates(path: str) -> Iterator[dict[str, Any]]:
     win: the earliest is the win; the position before it, the loser to move,
     is where the loser let it through (kept when the probe sees the threat there).
     """
-    with open(path) as lines:
-        header = json.loads(next(lines))
-        for line in lines:
-            game = json.loads(line)
-            if game["winner"] is None:
-                continue
-            moves, opening = game["moves"], game["opening"]
-            winner_parity = (len(moves) - 1) % 2  # the winner made the last move
-            earliest = None
-            for index in range(len(moves) - 1, opening - 1, -1):
-                if index % 2 != winner_parity:
-                    continue  # the winner is to move after index moves when index has its parity
-                board = board_of(moves[:index])
-                if probe(board) != "attack":
-                    break
-                earliest = index
-            if earliest is None:
-                continue
-            source = f"match {Path(path).name} seed {header['seed']} pair {game['pair']} x {game['x_player']}"
-            yield {"moves": moves[:earliest], "source": f"{source}, ply {earliest}"}
-            if earliest - 1 >= opening and probe(board_of(moves[: earliest - 1])) == "defence":
-                yield {"moves": moves[: earliest - 1], "source": f"{source}, ply {earliest - 1}"}
+    for source, moves, opening in decisive_games(path):
+        winner_parity = (len(moves) - 1) % 2  # the winner made the last move
+        earliest = None
+        for index in range(len(moves) - 1, opening - 1, -1):
+            if index % 2 != winner_parity:
+                continue  # the winner is to move after index moves when index has its parity
+            if probe(board_of(moves[:index])) != "attack":
+                break
+            earliest = index
+        if earliest is None:
+            continue
+        yield {"moves": moves[:earliest], "source": f"{source}, ply {earliest}"}
+        if earliest - 1 >= opening and probe(board_of(moves[: earliest - 1])) == "defence":
+            yield {"moves": moves[: earliest - 1], "source": f"{source}, ply {earliest - 1}"}
 
 
 def random_game(rng: random.Random, plies: int) -> Board | None:
