@@ -229,6 +229,15 @@ class Lines:
         self.stones[side] ^= bit
         self.total = None
 
+    def _move(self, side: int, target: Bitboard) -> None:
+        """Move the stones of ``side`` to ``target`` (the other side's stones are not on it)."""
+        flip = self._flip
+        changed = self.stones[side] ^ target
+        while changed:
+            bit = changed & -changed
+            flip(bit, side)
+            changed ^= bit
+
     def _shapes_of(self, key: int) -> int:
         """The shapes of a line's key not in the table yet."""
         mask = (1 << KEY_BITS) - 1
@@ -240,9 +249,20 @@ class Lines:
         Either side may play ``mine``: the one needing fewer stones changed does.
         """
         first, second = self.stones
-        if first == mine and second == theirs:
+        # The search's steps change one side's stones: that side's alone are moved.
+        if first == mine:
+            if second != theirs:
+                self._move(1, theirs)
             return 0
-        if second == mine and first == theirs:
+        if second == mine:
+            if first != theirs:
+                self._move(0, theirs)
+            return 1
+        if second == theirs:
+            self._move(0, mine)
+            return 0
+        if first == theirs:
+            self._move(1, mine)
             return 1
         as_first = (first ^ mine).bit_count() + (second ^ theirs).bit_count()
         as_second = (second ^ mine).bit_count() + (first ^ theirs).bit_count()
