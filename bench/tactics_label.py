@@ -66,11 +66,13 @@ QUICK_NODES = 3_000
 HARD_PLIES = 24  # ... among the last positions of a decisive game
 HARD_PER_GAME = 2  # positions of each kind a game
 # The long search, within a total for the position (today's search runs about 100,000 nodes a
-# second): nodes for a side's win (VCF, then VCT, each), also after each defence tested; and for
-# each other first move of an attack (its proof, if it wins, is the rest of the win already found).
+# second): nodes for a side's win (VCF, then VCT, each), and after each defence tested (a threat
+# that 22 moves refute cost 6.6 million nodes at 300,000 a move); and for each other first move of
+# an attack (its proof, if it wins, is the rest of the win already found).
 WIN_NODES = 300_000
+REFUSAL_NODES = 100_000  # the attacker's win after a defence (VCF, then VCT, each)
 MOVE_NODES = 30_000
-LABEL_NODES = 2_500_000
+LABEL_NODES = 3_000_000
 LABEL_VCF_DEPTH = 20  # deeper than a move's search (16): fours are narrow
 LABEL_VCT_DEPTH = 8  # deeper than a move's search (6)
 RANDOM_PLIES = (14, 40)  # a random game's position is taken at a ply drawn from this range
@@ -298,7 +300,7 @@ def refusals(
             return None
         if proof.proof_holds(attacker, defender, move):
             continue
-        if long_win(attacker, defender | move, budget) is None:
+        if long_win(attacker, defender | move, budget, REFUSAL_NODES) is None:
             found.add(move)
     return found
 
@@ -342,11 +344,13 @@ def label(board: Board, seed: int) -> dict[str, Any]:
 
 
 def done_ids(path: str) -> set[str]:
-    """The ids already labelled in ``path`` (none if it does not exist)."""
+    """The ids already labelled in ``path`` (none if it does not exist), but those that ran out of
+    nodes: a later budget may do (the last line of an id is its label)."""
     if not Path(path).exists():
         return set()
     with open(path) as lines:
-        return {json.loads(line)["id"] for line in lines if line.strip()}
+        entries = [json.loads(line) for line in lines if line.strip()]
+    return {entry["id"] for entry in entries if entry.get("kind") != "spent"}
 
 
 # -- the commands ------------------------------------------------------------------------------

@@ -53,6 +53,7 @@ def test_every_puzzle_of_the_suite_parses_and_its_answers_are_empty_cells():
 
 def test_a_move_the_labelling_calls_a_bystander_or_leaves_the_proof_standing_does_lose(monkeypatch):
     monkeypatch.setattr(tactics_label, "WIN_NODES", 20_000)  # plenty for this position, and quick
+    monkeypatch.setattr(tactics_label, "REFUSAL_NODES", 20_000)
     board, expected = position(centred(OPEN_THREE, size=15))
     me, opp = board.sides()
     threat, proof = proven_win(opp, me, Budget(10**6))
