@@ -29,7 +29,7 @@ the budget of a move:
 
 ``--node-time`` counts the budget in nodes (``tictactoe.game.clock.NodeTime``):
 a threat-search node costs ``1 / --threat-rate`` seconds and a heuristic one
-``1 / --deepening-rate``, the speeds of today's engine on an idle core, so
+``1 / --deepening-rate``, the speeds of today's engine on one core, so
 the figure is the same on a loaded machine.  It prints a line a puzzle on
 stderr and the table on stdout.
 """
@@ -57,10 +57,13 @@ from tictactoe.game.rules import Cell, Rules
 SUITE = Path(__file__).resolve().parent / "data" / "tactics-15x15k5.jsonl"
 KINDS = ("attack", "defence")
 BUDGET = 1.0  # seconds a move: the /move budget
-# Nodes a second on one idle core of the 2-core machine (bench/threat_speed.py's total; the
-# "gomoku" row of `python -m tictactoe bench`): what --node-time charges a node of each search.
+# Nodes a second of today's engine on one core of the 2-core machine, what --node-time charges a
+# node of each search: the threat search's, bench/threat_speed.py's total; the heuristic search's,
+# a deepening to depth 4 of the solver bench's 15x15 position (``python bench/tactics_suite.py
+# --deepening-speed``).
 THREAT_RATE = 93_000
-DEEPENING_RATE = 13_600
+DEEPENING_RATE = 75_000
+SPEED_DEPTH = 4
 
 
 @dataclass(frozen=True)
@@ -156,6 +159,21 @@ def tally(path: Path, solved: list[bool]) -> dict[str, tuple[int, int]]:
     return counts
 
 
+def deepening_speed() -> tuple[int, float]:
+    """Nodes and CPU seconds (fastest of three) of a deepening to ``SPEED_DEPTH`` of the gomoku board."""
+    from tictactoe.search.deepening import iterate
+    from tictactoe.tools.bench import GOMOKU_MIDDLE_GAME
+
+    board = Board.from_text(GOMOKU_MIDDLE_GAME.split(), k=5)
+    fastest, nodes = float("inf"), 0
+    for _ in range(3):
+        started = time.process_time()
+        for found in iterate(board, max_depth=SPEED_DEPTH):
+            nodes = found.nodes
+        fastest = min(fastest, time.process_time() - started)
+    return nodes, fastest
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--suite", type=Path, default=SUITE)
@@ -169,7 +187,14 @@ def main() -> int:
         "--compare", metavar="CHECKOUT", help="also run another checkout's engine, after this one"
     )
     parser.add_argument("--json", action="store_true", help="print the solved flags as JSON")
+    parser.add_argument(
+        "--deepening-speed", action="store_true", help="print the heuristic search's nodes a second, and stop"
+    )
     args = parser.parse_args()
+    if args.deepening_speed:
+        nodes, seconds = deepening_speed()
+        print(f"{nodes:,} nodes in {seconds:.3f} s of CPU: {nodes / seconds:,.0f} nodes a second")
+        return 0
     rates = (args.threat_rate, args.deepening_rate) if args.node_time else None
     started = time.monotonic()
     solved = run(args.suite, args.budget, rates)
