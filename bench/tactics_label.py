@@ -3,8 +3,8 @@
 Three steps, each writing JSON lines as it goes (``tactics_suite`` reads the result)::
 
     # 1. candidate positions: from recorded matches (bench/match.py --record) and seeded random games
-    .venv/bin/python bench/tactics_label.py candidates --record match.jsonl --random-games 400 \\
-        --out candidates.jsonl
+    .venv/bin/python bench/tactics_label.py candidates --hard-record match.jsonl --record match.jsonl \\
+        --random-games 200 --out candidates.jsonl
     # 2. label each candidate, twice, with two seeds (resumable: labelled ids are skipped)
     nice -n 19 .venv/bin/python bench/tactics_label.py label candidates.jsonl --seed 1 --out labels-1.jsonl
     nice -n 19 .venv/bin/python bench/tactics_label.py label candidates.jsonl --seed 2 --out labels-2.jsonl
@@ -14,7 +14,9 @@ Three steps, each writing JSON lines as it goes (``tactics_suite`` reads the res
 A *candidate* is a position where a short threat search (``PROBE_NODES``)
 finds a forced win for one side: from a recorded match, the first position
 of each decisive game where the winner, to move, has one (a win) and the
-position before it (the loser's missed defence); from a seeded random game
+position before it (the loser's missed defence), and (``--hard-record``) the
+last positions of its decisive games whose win a ``QUICK_NODES`` search
+misses; from a seeded random game
 (moves at random near the stones, fives taken and fours blocked), the
 position at a random ply.
 
