@@ -12,7 +12,7 @@ from typing import Any
 from flask import Flask
 from flask.json.provider import DefaultJSONProvider
 
-from web import cache
+from web import cache, rooms
 from web.api import move_memo, positions, traces
 from web.api import routes as api
 from web.cache import health
@@ -79,6 +79,7 @@ def create_app(config: Mapping[str, object] | None = None) -> Flask:
     solved = cache.init_app(app, settings, slots)
     app.extensions["solved_positions"] = solved
     health.init_app(app, settings, solved.backend)
+    rooms.init_app(app, settings)
 
     errors.register(app)
     search_slots.register(app)

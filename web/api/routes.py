@@ -19,7 +19,7 @@ from tictactoe.algorithms.registry import describe_engines, get_engine
 from web.api import move_memo
 from web.api.answers import analysis_fields, solved
 from web.api.openapi import build_spec
-from web.api.payload import parse_position_request, read_json_body, read_position_request
+from web.api.payload import parse_position_request, read_position_request
 from web.api.shapes import (
     AnalysisAnswer,
     EngineAnalysisAnswer,
@@ -34,6 +34,7 @@ from web.api.shapes import (
 )
 from web.cache import Answer
 from web.http.errors import API_BLUEPRINT
+from web.http.json_body import read_json_body
 from web.operations import metrics
 from web.operations.request_log import note
 

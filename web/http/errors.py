@@ -23,7 +23,10 @@ logger = logging.getLogger(__name__)
 API_BLUEPRINT = "api"
 POSITIONS_BLUEPRINT = "positions"
 TRACES_BLUEPRINT = "traces"
-API_BLUEPRINTS = frozenset({API_BLUEPRINT, POSITIONS_BLUEPRINT, TRACES_BLUEPRINT})
+ROOMS_BLUEPRINT = "rooms"
+API_BLUEPRINTS = frozenset({API_BLUEPRINT, POSITIONS_BLUEPRINT, TRACES_BLUEPRINT, ROOMS_BLUEPRINT})
+# Where the API's paths carry variables (/rooms/<room_id>/moves), by their fixed start.
+API_PREFIXES = ("/api/", "/rooms/")
 MAX_BODY_BYTES = 16 * 1024  # far more than a 15x15 board needs
 
 _PAGE = """<!doctype html>
@@ -55,8 +58,8 @@ def api_paths(app: Flask) -> frozenset[str]:
 
 
 def is_api_path(path: str) -> bool:
-    """Whether ``path`` is the API's (a route of its blueprint, or anything under /api/)."""
-    return path in api_paths(current_app) or path.startswith("/api/")
+    """Whether ``path`` is the API's (a route of its blueprints, or anything under ``API_PREFIXES``)."""
+    return path in api_paths(current_app) or path.startswith(API_PREFIXES)
 
 
 def wants_html() -> bool:

@@ -53,6 +53,12 @@ DEFAULT_CACHE_MAX_ENTRIES = 50_000
 # (about 0.1-0.3 ms) costs about what reading and checking an entry does, and
 # less than writing one (docs/reliability.md, "A bounded cache").
 DEFAULT_CACHE_MIN_NODES = 16
+# Rooms one address may make a minute (at once, then that many a minute: web/rooms/service.py):
+# a class of thirty pairing up behind one school address makes fifteen.
+DEFAULT_ROOMS_PER_MINUTE = 20
+# Rooms live at once (a day after their last move); a room's file or keys hold at most about
+# 100 KiB (a 3x3 room about 2 KiB): web/rooms/store.py.
+DEFAULT_ROOMS_MAX = 10_000
 
 # One source of a CSP frame-ancestors list: a keyword, a scheme, or a host
 # source such as https://*.example.com:8443.  Nothing that could end the header
@@ -94,6 +100,8 @@ class Settings:
     cache_max_entries: int = DEFAULT_CACHE_MAX_ENTRIES
     cache_min_nodes: int = DEFAULT_CACHE_MIN_NODES
     metrics_token: str | None = None
+    rooms_per_minute: int = DEFAULT_ROOMS_PER_MINUTE
+    rooms_max: int = DEFAULT_ROOMS_MAX
 
 
 def default_cache_dir() -> Path:
@@ -174,6 +182,8 @@ def load_settings(
         )
     search_seconds = _search_seconds_per_minute(source)
     proxies = trusted_proxies(source)
+    rooms_per_minute = _int_between(source, "ROOMS_PER_MINUTE", DEFAULT_ROOMS_PER_MINUTE, 1, 10_000)
+    rooms_max = _int_between(source, "ROOMS_MAX", DEFAULT_ROOMS_MAX, 1, 10_000_000)
 
     return Settings(
         backend=backend,
@@ -194,6 +204,8 @@ def load_settings(
         cache_max_entries=max_entries,
         cache_min_nodes=min_nodes,
         metrics_token=metrics_token(source.get("METRICS_TOKEN")),
+        rooms_per_minute=rooms_per_minute,
+        rooms_max=rooms_max,
     )
 
 
