@@ -39,6 +39,21 @@ from web.http.errors import MAX_BODY_BYTES
 from web.operations.config import BACKENDS
 from web.operations.error_body import ErrorBody
 from web.operations.stats import Counts, WorkerCounts
+from web.rooms.model import HOST_SIDES, ID_LENGTH
+from web.rooms.routes import BUSY_RETRY_AFTER
+from web.rooms.shapes import (
+    EndEvent,
+    MoveEvent,
+    Players,
+    PlayerState,
+    PresenceEvent,
+    RematchEvent,
+    RoomState,
+    SeatAnswer,
+    SeatLinks,
+)
+from web.rooms.store import MAX_EVENTS
+from web.rooms.stream import HEARTBEAT_SECONDS
 from web.searches.slots import RETRY_AFTER_SECONDS
 
 # A piece of the document: JSON, as nested as OpenAPI makes it.
@@ -573,6 +588,7 @@ def build_spec() -> Schema:
                     },
                 }
             },
+            **_room_paths(),
             "/openapi.json": {
                 "get": {
                     "summary": "This document",
@@ -822,6 +838,7 @@ def _schemas() -> Schema:
                 "worker": {"type": "integer"},
             },
         },
+        **_room_schemas(),
         "Stats": _typed_object(
             StatsAnswer,
             {
@@ -831,4 +848,343 @@ def _schemas() -> Schema:
                 "backend": {"type": "string", "enum": list(BACKENDS)},
             },
         ),
+    }
+
+
+# -- rooms (web/rooms/): a game two browsers share ---------------------------------------
+
+ROOM_ID = {"type": "string", "pattern": f"^[A-Za-z0-9]{{{ID_LENGTH}}}$", "example": "Hx7kP2qa"}
+ROOM_PARAMETER = {
+    "name": "room",
+    "in": "path",
+    "required": True,
+    "schema": ROOM_ID,
+    "description": "The room's id.",
+}
+TOKEN = {"type": "string", "minLength": 1, "maxLength": 100, "description": "A seat's secret token."}
+LINE = {"type": "array", "items": PAIR, "nullable": True, "description": "The winning line as [row, col]."}
+
+
+def _room_ref(name: str) -> Schema:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _room_errors(*statuses: int) -> Schema:
+    """The refusals of the rooms' routes, each with what it means there."""
+    texts = {
+        400: "The body (or a parameter, or Last-Event-ID) is not what the route takes: not JSON,"
+        " an unknown field, a field of the wrong type, rules that do not fit (rows and cols"
+        " 3..15, k 3..the longer side). The message says which.",
+        403: "The token (or invite) is missing, or holds no seat in this room.",
+        404: "No room has this id.",
+        409: "The room's rules refuse it now: a move out of turn, on an occupied cell or off"
+        " the room's board, or in a finished game; an invite already used; a rematch while the"
+        " game goes on. The message says which.",
+        410: "The room has expired: nothing was played in it for a day.",
+        413: f"The body is larger than {MAX_BODY_BYTES // 1024} KiB.",
+        429: "This address has made as many rooms as ROOMS_PER_MINUTE allows; try again after"
+        " Retry-After seconds (also in the body as retry_after).",
+        503: "The rooms' store could not answer, or holds ROOMS_MAX live rooms; try again after"
+        " Retry-After seconds.",
+    }
+    out = {}
+    for status in statuses:
+        headers = None
+        if status in (429, 503):
+            headers = {
+                "Retry-After": {
+                    "description": "Seconds to wait before trying again.",
+                    "schema": {"type": "integer", "minimum": 1, "example": BUSY_RETRY_AFTER},
+                }
+            }
+        out[str(status)] = _json(ERROR, texts[status], headers)
+    return out
+
+
+def _room_body(schema: Schema) -> Schema:
+    return {"required": True, "content": {"application/json": {"schema": schema}}}
+
+
+def _room_request(properties: Schema, required: list[str]) -> Schema:
+    return {"type": "object", "required": required, "additionalProperties": False, "properties": properties}
+
+
+def _new_room_request() -> Schema:
+    """POST /rooms: rows, cols, k and side, all optional; k at most the longer side (an anyOf of cases:
+    k at most 3, or rows given and at least k, or cols given and at least k)."""
+    size = {"type": "integer", "minimum": MIN_SIZE, "maximum": MAX_SIZE, "default": 3}
+    schema = _room_request(
+        {
+            "rows": {**size, "description": "Rows of the board."},
+            "cols": {**size, "description": "Columns of the board."},
+            "k": {
+                "type": "integer",
+                "minimum": MIN_K,
+                "maximum": MAX_SIZE,
+                "description": "Stones in a row to win, at most the longer side. Default: 3 on 3x3,"
+                " otherwise min(rows, cols, 5).",
+            },
+            "side": {
+                "type": "string",
+                "enum": list(HOST_SIDES),
+                "default": "random",
+                "description": "The creator's side in the first game (x moves first); random: chance"
+                " decides. Sides swap at every rematch.",
+            },
+        },
+        [],
+    )
+    schema["anyOf"] = [{"properties": {"k": {"maximum": MIN_K}}}] + [
+        {"required": [side], "properties": {"k": {"maximum": k}, side: {"minimum": k}}}
+        for side in ("rows", "cols")
+        for k in SIZES
+        if k > MIN_K
+    ]
+    return schema
+
+
+def _room_paths() -> Schema:
+    """The rooms' routes (web/rooms/routes.py)."""
+    seat = _room_ref("Seat")
+    state = _room_ref("RoomState")
+    location = {"Location": {"description": "The room: /rooms/{id}.", "schema": {"type": "string"}}}
+    token_body = _room_request({"token": TOKEN}, ["token"])
+    move_cell = {"type": "integer", "minimum": 0, "maximum": MAX_SIZE - 1}
+    return {
+        "/rooms": {
+            "post": {
+                "summary": "Make a room to play a friend",
+                "description": "Makes a room of the given rules and seats its creator (the host)."
+                " The answer holds the host's secret token and three page links: the host's own seat"
+                " (keep it secret: it plays for you), the invite for the friend (the first to use it"
+                " takes the other seat; after that it only watches), and the watch link for anyone."
+                " Tokens are 128 random bits; the room keeps only their hashes. A room expires a day"
+                " after its last move. Each address may make ROOMS_PER_MINUTE rooms a minute.",
+                "requestBody": _room_body(_new_room_request()),
+                "responses": {
+                    "201": _json(seat, "The room, made, and the host's seat.", location),
+                    **_room_errors(400, 413, 429, 503),
+                },
+            }
+        },
+        "/rooms/{room}/seats": {
+            "post": {
+                "summary": "Take the invited seat",
+                "description": "The friend's page sends the invite's token: the first to do so takes"
+                " the other seat and gets its own secret token (join is sent to the room's streams);"
+                " the invite is then spent (409 for anyone after).",
+                "parameters": [ROOM_PARAMETER],
+                "requestBody": _room_body(_room_request({"invite": TOKEN}, ["invite"])),
+                "responses": {
+                    "201": _json(seat, "The guest's seat.", location),
+                    **_room_errors(400, 403, 404, 409, 410, 413, 503),
+                },
+            }
+        },
+        "/rooms/{room}": {
+            "get": {
+                "summary": "A room as it stands",
+                "description": "The rules, the current game's moves and board, whose turn, the status"
+                " and winning line, both sides (which seat, taken, connected, wins), draws, rematch"
+                " offers, the id of the last event and when the room expires. Never cached"
+                " (Cache-Control: no-store).",
+                "parameters": [ROOM_PARAMETER],
+                "responses": {"200": _json(state, "The room."), **_room_errors(404, 410, 503)},
+            }
+        },
+        "/rooms/{room}/moves": {
+            "post": {
+                "summary": "Play a move in a room",
+                "description": "The seat of the token plays the cell; the engine's rules (Board.play)"
+                " judge it. The move (and end, when the game ends) goes to every stream of the room.",
+                "parameters": [ROOM_PARAMETER],
+                "requestBody": _room_body(
+                    _room_request(
+                        {
+                            "token": TOKEN,
+                            "move": {
+                                "type": "object",
+                                "required": ["row", "col"],
+                                "additionalProperties": False,
+                                "properties": {"row": move_cell, "col": move_cell},
+                                "description": "The cell, counted from 0 (row 0 is the top row).",
+                            },
+                        },
+                        ["token", "move"],
+                    )
+                ),
+                "responses": {
+                    "200": _json(state, "The room after the move."),
+                    **_room_errors(400, 403, 404, 409, 410, 413, 503),
+                },
+            }
+        },
+        "/rooms/{room}/rematch": {
+            "post": {
+                "summary": "Ask for a rematch",
+                "description": "Once the game has ended, either seat asks; when the other asks too, the"
+                " next game starts with the sides swapped, and the score is kept. Asking twice changes"
+                " nothing.",
+                "parameters": [ROOM_PARAMETER],
+                "requestBody": _room_body(token_body),
+                "responses": {
+                    "200": _json(state, "The room after the request."),
+                    **_room_errors(400, 403, 404, 409, 410, 413, 503),
+                },
+            }
+        },
+        "/rooms/{room}/events": {
+            "get": {
+                "summary": "A room's events, as they happen (server-sent events)",
+                "description": "A text/event-stream. Without Last-Event-ID, the first event is state (the"
+                " room, as GET /rooms/{id} answers, with the id of its last event); then each event as"
+                " it happens: move (MoveEvent), end (EndEvent), join and leave (PresenceEvent: a seat's"
+                " page connected, or its last stream closed), rematch (RematchEvent). Each has an id;"
+                " a reconnection with Last-Event-ID gets exactly the events after it (the room keeps"
+                f" its last {MAX_EVENTS}; older, it gets state instead), then the live ones. A comment"
+                f" is sent every {HEARTBEAT_SECONDS:g} s of quiet. Cache-Control: no-cache,"
+                " X-Accel-Buffering: no, never compressed. With a seat's token, the stream holds that"
+                " seat's presence (connected) while it is open.",
+                "parameters": [
+                    ROOM_PARAMETER,
+                    {
+                        "name": "token",
+                        "in": "query",
+                        "required": False,
+                        "schema": TOKEN,
+                        "description": "A seat's token: the stream then marks the seat connected.",
+                    },
+                    {
+                        "name": "Last-Event-ID",
+                        "in": "header",
+                        "required": False,
+                        "schema": {"type": "string", "pattern": "^[0-9]{1,18}$"},
+                        "description": "The id of the last event received: the stream resumes after it.",
+                    },
+                ],
+                "responses": {
+                    "200": {
+                        "description": "The events, one by one, as they happen.",
+                        "headers": {
+                            "Cache-Control": {"schema": {"type": "string", "enum": ["no-cache"]}},
+                            "X-Accel-Buffering": {"schema": {"type": "string", "enum": ["no"]}},
+                        },
+                        "content": {"text/event-stream": {"schema": {"type": "string"}}},
+                    },
+                    **_room_errors(400, 403, 404, 410, 503),
+                },
+            }
+        },
+    }
+
+
+def _room_schemas() -> Schema:
+    """The rooms' answers and events, generated from their TypedDicts (web/rooms/shapes.py)."""
+    count = {"type": "integer", "minimum": 0}
+    player = _typed_object(
+        PlayerState,
+        {
+            "seat": {"type": "string", "enum": ["host", "guest"], "description": "Who plays this side."},
+            "seated": {"type": "boolean", "description": "Whether the seat is taken."},
+            "connected": {"type": "boolean", "description": "Whether the seat's page holds a stream."},
+            "wins": {**count, "description": "The seat's wins in this room."},
+        },
+    )
+    players = _typed_object(Players, {"x": player, "o": player})
+    rules = {
+        "rows": {"type": "integer", "minimum": MIN_SIZE, "maximum": MAX_SIZE},
+        "cols": {"type": "integer", "minimum": MIN_SIZE, "maximum": MAX_SIZE},
+        "k": {"type": "integer", "minimum": MIN_K},
+    }
+    game = {"type": "integer", "minimum": 1, "description": "The game's number in the room."}
+    status = {**STATUS, "description": "The game after the move."}
+    to_move = {**PLAYER, "nullable": True, "enum": ["x", "o", None]}
+    state = _typed_object(
+        RoomState,
+        {
+            "room": ROOM_ID,
+            **rules,
+            "game": game,
+            "moves": {"type": "array", "items": PAIR, "description": "The game's moves, in order."},
+            "board": BOARD_OUT,
+            "to_move": {**to_move, "description": "The side to move; null once the game is over."},
+            "status": STATUS,
+            "line": LINE,
+            "players": players,
+            "draws": count,
+            "rematch": {"type": "array", "items": PLAYER, "description": "The sides asking for a rematch."},
+            "event": {**count, "description": "The id of the room's last event."},
+            "expires": {
+                "type": "string",
+                "format": "date-time",
+                "description": "When the room expires, unless a move is played before.",
+            },
+        },
+    )
+    links = _typed_object(
+        SeatLinks,
+        {
+            "seat": {
+                "type": "string",
+                "description": "This seat's page, /?room=<id>#host=<token> or #guest=<token> (secret: it"
+                " plays for you).",
+            },
+            "invite": {
+                "type": "string",
+                "description": "The page that seats the friend: /?room=<id>#invite=<token>, the host's.",
+            },
+            "watch": {"type": "string", "description": "The page that watches the room, /?room=<id>."},
+        },
+    )
+    seat = _typed_object(
+        SeatAnswer,
+        {
+            "room": ROOM_ID,
+            "seat": {"type": "string", "enum": ["host", "guest"]},
+            "side": {**PLAYER, "description": "The seat's side in the current game."},
+            "token": {**TOKEN, "description": "The seat's secret token (for moves, rematches, its stream)."},
+            "links": links,
+            "state": state,
+        },
+    )
+    move = _typed_object(
+        MoveEvent,
+        {
+            "game": game,
+            "ply": {"type": "integer", "minimum": 1, "description": "The move's number in the game."},
+            "side": {**PLAYER, "description": "The side that moved."},
+            "move": CELL,
+            "status": status,
+            "line": LINE,
+            "to_move": to_move,
+        },
+    )
+    end = _typed_object(
+        EndEvent,
+        {
+            "game": game,
+            "status": STATUS,
+            "winner": {**PLAYER, "nullable": True, "enum": ["x", "o", None]},
+            "line": LINE,
+            "players": players,
+            "draws": count,
+        },
+    )
+    presence = _typed_object(PresenceEvent, {"side": PLAYER, "players": players})
+    rematch = _typed_object(
+        RematchEvent,
+        {
+            "offers": {"type": "array", "items": PLAYER},
+            "started": {"type": "boolean", "description": "Whether the next game has started."},
+            "game": game,
+            "players": players,
+        },
+    )
+    return {
+        "RoomState": state,
+        "Seat": seat,
+        "MoveEvent": move,
+        "EndEvent": end,
+        "PresenceEvent": presence,
+        "RematchEvent": rematch,
     }

@@ -155,7 +155,7 @@ def events(room_id: str) -> Response:
 def _seat_answer(room: Room, seat: Seat, token: str, invite: str | None = None) -> SeatAnswer:
     """What a seat's holder is given: its token, its page links, and the room."""
     page = f"/?room={room.id}"
-    links: SeatLinks = {"seat": f"{page}#seat={token}", "watch": page}
+    links: SeatLinks = {"seat": f"{page}#{seat}={token}", "watch": page}
     if invite is not None:
         links = {"seat": links["seat"], "invite": f"{page}#invite={invite}", "watch": page}
     state: RoomState = room.state(rooms().clock())
