@@ -16,7 +16,7 @@ import pytest
 from tictactoe import Rules
 from web.pages.closed_sets import server_sets
 from web.rooms.model import LEASE_SECONDS, TTL_SECONDS, Refused, Room, WrongToken, digest
-from web.rooms.store import MAX_EVENTS, TOMBSTONE_SECONDS, FileRoomStore
+from web.rooms.store import COMPACT_LINES, MAX_EVENTS, TOMBSTONE_SECONDS, FileRoomStore
 
 PER_MINUTE = 3
 
@@ -316,25 +316,28 @@ def test_the_store_keeps_the_last_events_and_sweeps_rooms_a_week_after_they_expi
     room, _, _ = Room.open("Abcdefgh", Rules(), "x", now=0.0)
     assert store.add(room, [], now=0.0)
 
-    def come_and_go(times: int):
-        def change(room: Room, now: float) -> list:
-            events = []
-            for _ in range(times):
-                events += room.connect("host", "tab", now) + room.disconnect("host", "tab", now)
-            return events
+    def come_and_go(room: Room, now: float) -> list:
+        events = []
+        for _ in range(8):  # a join and a leave each time
+            events += room.connect("host", "tab", now) + room.disconnect("host", "tab", now)
+        return events
 
-        return change
-
-    # A join and a leave each time, in two writes: past the events a room keeps.
-    store.change(room.id, 1.0, come_and_go(MAX_EVENTS // 4))
-    store.change(room.id, 1.0, come_and_go(MAX_EVENTS // 4 + 3))
+    # Past the lines a log holds before it is rewritten as one, and past the events a room keeps.
+    for _ in range(COMPACT_LINES + 2):
+        store.change(room.id, 1.0, come_and_go)
     last = store.load(room.id, 2.0).last_event
-    assert last == 2 * (MAX_EVENTS // 2 + 3)
+    assert last == 16 * (COMPACT_LINES + 2) > MAX_EVENTS
+    assert len(store.path(room.id).read_bytes().splitlines()) < COMPACT_LINES
     assert [e.id for e in store.events_after(room.id, last - 3)] == [last - 2, last - 1, last]
-    assert [e.type for e in store.events_after(room.id, last - MAX_EVENTS)] == ["join", "leave"] * (
-        MAX_EVENTS // 2
-    )
-    assert store.events_after(room.id, last - MAX_EVENTS - 1) is None  # dropped: the stream sends the state
+    kept = store.events_after(room.id, last - MAX_EVENTS)
+    assert [e.id for e in kept] == list(range(last - MAX_EVENTS + 1, last + 1))
+    assert store.events_after(room.id, 0) is None  # the first events are gone: the stream sends the state
+    # A writer that died mid-line leaves a fragment: readers skip it, the next writer cuts it off.
+    with open(store.path(room.id), "ab") as log:
+        log.write(b'{"format": 1, "room": {"id": "Abc')
+    assert store.load(room.id, 2.0).last_event == last
+    store.change(room.id, 3.0, come_and_go)
+    assert store.load(room.id, 3.0).last_event == last + 16
     path = store.path(room.id)
     old = time.time() - TTL_SECONDS - TOMBSTONE_SECONDS - 1
     os.utime(path, (old, old))
