@@ -8,6 +8,7 @@
 // The tokens ride in the fragment, which the browser never sends to a server.
 
 import { createRoomGame, roomApi } from "./room.js";
+import { copyField } from "./share.js";
 
 const SEATS_KEY = "rooms";
 const KEEP = 20; // the seats this browser remembers, newest first
@@ -135,12 +136,5 @@ async function panelClick(event, els, inviteUrl) {
     }
     return;
   }
-  const field = document.getElementById(button.dataset.copy);
-  field.select();
-  try {
-    await navigator.clipboard.writeText(field.value);
-    els.copied.textContent = "Copied.";
-  } catch {
-    els.copied.textContent = "Selected: press Ctrl+C (or ⌘C) to copy.";
-  }
+  els.copied.textContent = await copyField(document.getElementById(button.dataset.copy));
 }

@@ -200,6 +200,11 @@ def _errors(*statuses: int) -> Schema:
         " (also in the body as retry_after).",
         503: "Every search of this worker is in use; try again after Retry-After seconds.",
     }
+    return _error_responses(texts, statuses, RETRY_AFTER_SECONDS)
+
+
+def _error_responses(texts: dict[int, str], statuses: tuple[int, ...], retry_after: int) -> Schema:
+    """The error answers of ``statuses``, each saying its ``texts`` entry; a 429 or 503 with Retry-After."""
     out = {}
     for status in statuses:
         headers = None
@@ -207,7 +212,7 @@ def _errors(*statuses: int) -> Schema:
             headers = {
                 "Retry-After": {
                     "description": "Seconds to wait before retrying.",
-                    "schema": {"type": "integer", "minimum": 1, "example": RETRY_AFTER_SECONDS},
+                    "schema": {"type": "integer", "minimum": 1, "example": retry_after},
                 }
             }
         out[str(status)] = _json(ERROR, texts[status], headers)
@@ -887,18 +892,7 @@ def _room_errors(*statuses: int) -> Schema:
         503: "The rooms' store could not answer, or holds ROOMS_MAX live rooms; try again after"
         " Retry-After seconds.",
     }
-    out = {}
-    for status in statuses:
-        headers = None
-        if status in (429, 503):
-            headers = {
-                "Retry-After": {
-                    "description": "Seconds to wait before trying again.",
-                    "schema": {"type": "integer", "minimum": 1, "example": BUSY_RETRY_AFTER},
-                }
-            }
-        out[str(status)] = _json(ERROR, texts[status], headers)
-    return out
+    return _error_responses(texts, statuses, BUSY_RETRY_AFTER)
 
 
 def _room_body(schema: Schema) -> Schema:
