@@ -15,7 +15,7 @@ import urllib.request
 import pytest
 
 from tests.event_stream import EventStream
-from tests.servers import Gunicorn, connections_to_each_worker, post
+from tests.servers import SLOW, Gunicorn, connections_to_each_worker, post
 
 pytestmark = pytest.mark.slow
 
@@ -74,6 +74,34 @@ def test_a_move_posted_to_one_worker_reaches_a_stream_held_by_the_other(server):
                 assert (event.type, event.data["move"]) == ("move", {"row": row, "col": col})
     finally:
         second.close()
+
+
+def threads_of(pid: int) -> int:
+    """The threads of process ``pid`` (/proc)."""
+    with open(f"/proc/{pid}/status") as status:
+        return next(int(line.split()[1]) for line in status if line.startswith("Threads:"))
+
+
+def test_streams_held_cost_their_worker_no_thread_and_no_search_slot(server):
+    room = seated(server.url)[0]["room"]
+    pinned = connections_to_each_worker(server.url, workers=2, each=4)
+    for other in pinned[4:]:
+        other.close()
+    held, asking = pinned[:3], pinned[3]  # all four on one worker
+    try:
+        asking.request("GET", "/healthz")
+        worker = json.loads(asking.getresponse().read())["worker"]
+        before = threads_of(worker)
+        streams = [EventStream(server.url, f"/rooms/{room}/events", connection=c) for c in held]
+        for stream in streams:
+            assert stream.next_event().type == "state"
+        assert threads_of(worker) == before
+        # A search on that worker takes a slot at once: the streams hold none.
+        status, answer = post_on(asking, "/move", SLOW)
+        assert status == 200 and answer["worker"] == worker and answer["nodes"] > 0
+    finally:
+        for connection in pinned[:4]:
+            connection.close()
 
 
 def test_a_reconnection_with_last_event_id_gets_exactly_the_events_it_missed(server):

@@ -343,3 +343,18 @@ def test_the_store_keeps_the_last_events_and_sweeps_rooms_a_week_after_they_expi
     os.utime(path, (old, old))
     assert store.live_rooms(time.time()) == 0
     assert not path.exists()
+
+
+def test_a_quiet_stream_sends_a_heartbeat_comment(client, monkeypatch):
+    from web.rooms import stream
+
+    monkeypatch.setattr(stream, "HEARTBEAT_SECONDS", 0.01)  # 15 s as deployed: under Heroku's 55 s
+    room = make_room(client)["room"]
+    answer = client.get(f"/rooms/{room}/events", buffered=False)
+    chunks = iter(answer.response)
+    try:
+        assert next(chunks) == b"retry: 2000\n\n"
+        assert next(chunks).startswith(b"id: 0\nevent: state\ndata: {")
+        assert next(chunks) == b": heartbeat\n\n"  # nothing happened in the room
+    finally:
+        answer.close()
