@@ -11,7 +11,14 @@ games at human pace: the side to move waits 2 to 5 s (seeded), posts a random
 empty cell (a new connection each time, from its own address), and when a game
 ends both ask for a rematch and the next one starts.
 
-Measured, for every move: whether it reached the other seat's stream, and the
+First, on this machine's disk and kernel (a few seconds): what one change of a
+room costs written as a whole file renamed over the old one, against a line
+appended to its log (web/rooms/store.py); and how long a wake-up takes from one
+process to another through a named pipe, as web/rooms/wakeups.py sends it
+(ping-pong between two processes, each sleeping in ``select`` until its pipe
+has a line).
+
+Then, for every move: whether it reached the other seat's stream, and the
 time from sending its POST to that event's arrival (the client's own clock;
 the bench's one asyncio loop reads every stream); streams that ended or
 failed; each process's RSS every second (master and workers, against the
@@ -29,8 +36,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing
+import os
 import random
 import resource
+import select
 import shutil
 import statistics
 import sys
@@ -209,6 +219,54 @@ async def sample_memory(server: Gunicorn, samples: Samples, stop: asyncio.Event)
             await asyncio.wait_for(stop.wait(), 1.0)
 
 
+def write_costs(folder: Path, count: int = 500) -> dict[str, float]:
+    """Median ms of a room's change written whole and renamed over the old file, and appended as a line."""
+    line = b"x" * 1500 + b"\n"  # about a 3x3 room's line
+    path = folder / "room.log"
+    path.write_bytes(line)
+    times: dict[str, list[float]] = {"write a new file, rename it over the old": [], "append a line": []}
+    for index in range(count):
+        started = time.perf_counter()
+        temp = folder / f".tmp-{index}"
+        temp.write_bytes(line)
+        os.replace(temp, path)
+        times["write a new file, rename it over the old"].append(time.perf_counter() - started)
+        started = time.perf_counter()
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND)
+        os.write(fd, line)
+        os.close(fd)
+        times["append a line"].append(time.perf_counter() - started)
+    return {name: 1000 * statistics.median(values) for name, values in times.items()}
+
+
+def _echo(there: str, back: str, count: int) -> None:
+    """The other process of ``wake_up_latency``: each line that comes on ``there`` goes back on ``back``."""
+    reader = os.open(there, os.O_RDONLY | os.O_NONBLOCK)
+    writer = os.open(back, os.O_WRONLY)
+    for _ in range(count):
+        select.select([reader], [], [])
+        os.write(writer, os.read(reader, 64))
+
+
+def wake_up_latency(folder: Path, count: int = 2000) -> list[float]:
+    """One-way ms of wake-ups through named pipes to another process asleep in select (half round trips)."""
+    there, back = folder / "there.fifo", folder / "back.fifo"
+    os.mkfifo(there)
+    os.mkfifo(back)
+    other = multiprocessing.get_context("spawn").Process(target=_echo, args=(str(there), str(back), count))
+    other.start()
+    writer = os.open(there, os.O_WRONLY)
+    reader = os.open(back, os.O_RDONLY)
+    trips = []
+    for _ in range(count):
+        started = time.perf_counter()
+        os.write(writer, b"Hx7kP2qa\n")
+        os.read(reader, 64)
+        trips.append(1000 * (time.perf_counter() - started) / 2)
+    other.join(timeout=30)
+    return trips
+
+
 async def measure(
     args: argparse.Namespace, app: Gunicorn, rows: list[Row]
 ) -> tuple[Figures, Samples, dict[int, float]]:
@@ -262,6 +320,8 @@ def main(argv: list[str] | None = None) -> int:
     bodies = positions()
     with tempfile.TemporaryDirectory() as tmp, ExitStack() as servers:
         folder = Path(tmp)
+        costs = write_costs(folder)
+        wakes = wake_up_latency(folder)
         env = {
             "CACHE_DIR": str(folder / "cache"),
             "SEARCH_SECONDS_PER_MINUTE": "off",
@@ -283,6 +343,13 @@ def main(argv: list[str] | None = None) -> int:
         for row in rows:
             warm_up(row, len(bodies), CONNECTIONS)
         figures, samples, start = asyncio.run(measure(args, app, rows))
+    print("a room's change on this disk (median of 500):")
+    for name, ms in costs.items():
+        print(f"  {name:<44} {ms:.3f} ms")
+    print(
+        f"a wake-up through a named pipe to another process: p50 {statistics.median(wakes):.3f} ms,"
+        f" p99 {percentile(wakes, 0.99):.3f} ms (one way, {len(wakes)} round trips)"
+    )
     report(args, figures, samples, start, rows)
     return 0
 
@@ -305,6 +372,12 @@ def report(
             f"{'POST to the other stream, ms':<38} p50 {statistics.median(ms):.1f}"
             f"  p99 {percentile(ms, 0.99):.1f}  max {max(ms):.1f}"
         )
+    quiet = [1000 * value for value in figures.latencies(set(figures.sent) - figures.during_wrk)]
+    if quiet:
+        print(
+            f"{'  of which while wrk did not run, ms':<38} p50 {statistics.median(quiet):.1f}"
+            f"  p99 {percentile(quiet, 0.99):.1f}  ({len(quiet)} moves)"
+        )
     if during:
         print(
             f"{'  of which while wrk ran, ms':<38} p50 {statistics.median(during):.1f}"
@@ -313,7 +386,8 @@ def report(
     answered = [1000 * value for value in figures.answered]
     if answered:
         print(
-            f"{'POST answered, ms':<38} p50 {statistics.median(answered):.1f}  p99 {percentile(answered, 0.99):.1f}"
+            f"{'POST answered, ms':<38} p50 {statistics.median(answered):.1f}"
+            f"  p99 {percentile(answered, 0.99):.1f}"
         )
     print(
         f"{'streams open / refused / dropped':<38} {figures.streams_open} / {figures.streams_refused}"
