@@ -2,7 +2,7 @@
 a rematch, and every bad input answered in words while nothing changes (web/rooms/).
 
 The streams, across workers and instances, are tests/test_room_streams.py's and tests/test_redis.py's;
-two browsers playing through the invite are tests/browser/test_rooms.py's.
+two browsers playing through the invite are tests/browser/test_play_a_friend.py's.
 """
 
 from __future__ import annotations
