@@ -62,6 +62,7 @@ PACE = (2.0, 5.0)  # seconds a player thinks before each move
 CONNECTIONS = 16  # wrk's
 SETTING_UP = 50  # rooms made at once while they are set up
 SETTLE_SECONDS = 10  # the rooms play this long before wrk runs
+DRAIN_SECONDS = 10  # once play stops, the moves on their way are given this long to arrive
 
 Move = tuple[str, int, int]  # room, game, ply
 
@@ -79,6 +80,11 @@ class Figures:
     streams_refused: int = 0
     streams_dropped: int = 0
     wrk_running: bool = False
+    readers: list[asyncio.Future] = field(default_factory=list)  # every stream's reading task
+
+    def undelivered(self) -> int:
+        """Moves sent that have not reached the other seat's stream (yet)."""
+        return len(self.sent) - len(self.latencies())
 
     def latencies(self, moves: set[Move] | None = None) -> list[float]:
         """Seconds from each move's POST to its event on the other seat's stream (delivered ones)."""
@@ -166,49 +172,43 @@ async def play_room(
         status, guest = await request(port, guest_address, "POST", f"/rooms/{room}/seats", {"invite": invite})
         assert status == 201, guest
         seats = {"host": (host_address, host["token"]), "guest": (guest_address, guest["token"])}
-        readers = []
         for name, (source, token) in seats.items():
             opened = await open_stream(port, source, room, token)
             if opened is None:
                 figures.streams_refused += 1
                 continue
             figures.streams_open += 1
-            readers.append(asyncio.ensure_future(read_stream(opened, room, name, figures)))
+            figures.readers.append(asyncio.ensure_future(read_stream(opened, room, name, figures)))
     await ready.wait()
     state = guest["state"]
-    try:
-        while not stop.is_set():
-            with suppress(TimeoutError):
-                await asyncio.wait_for(stop.wait(), rng.uniform(*PACE))
-                break
-            if state["status"] != "in_progress":  # both ask for the next game
-                for name in ("host", "guest"):
-                    source, token = seats[name]
-                    status, state = await request(
-                        port, source, "POST", f"/rooms/{room}/rematch", {"token": token}
-                    )
-                continue
-            side = state["to_move"]
-            name = state["players"][side]["seat"]
-            source, token = seats[name]
-            empty = [(r, c) for r, row in enumerate(state["board"]) for c, ch in enumerate(row) if ch == "."]
-            row, col = rng.choice(empty)
-            move = (room, state["game"], len(state["moves"]) + 1)
-            figures.sent[move] = (time.perf_counter(), name)
-            if figures.wrk_running:
-                figures.during_wrk.add(move)
-            body = {"token": token, "move": {"row": row, "col": col}}
-            status, answer = await request(port, source, "POST", f"/rooms/{room}/moves", body)
-            figures.answered.append(time.perf_counter() - figures.sent[move][0])
-            if status != 200:
-                figures.refused += 1
-                del figures.sent[move]
-                continue
-            state = answer
-    finally:
-        for reader in readers:
-            reader.cancel()
-        await asyncio.gather(*readers, return_exceptions=True)
+    while not stop.is_set():
+        with suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), rng.uniform(*PACE))
+            break
+        if state["status"] != "in_progress":  # both ask for the next game
+            for name in ("host", "guest"):
+                source, token = seats[name]
+                status, state = await request(
+                    port, source, "POST", f"/rooms/{room}/rematch", {"token": token}
+                )
+            continue
+        side = state["to_move"]
+        name = state["players"][side]["seat"]
+        source, token = seats[name]
+        empty = [(r, c) for r, row in enumerate(state["board"]) for c, ch in enumerate(row) if ch == "."]
+        row, col = rng.choice(empty)
+        move = (room, state["game"], len(state["moves"]) + 1)
+        figures.sent[move] = (time.perf_counter(), name)
+        if figures.wrk_running:
+            figures.during_wrk.add(move)
+        body = {"token": token, "move": {"row": row, "col": col}}
+        status, answer = await request(port, source, "POST", f"/rooms/{room}/moves", body)
+        figures.answered.append(time.perf_counter() - figures.sent[move][0])
+        if status != 200:
+            figures.refused += 1
+            del figures.sent[move]
+            continue
+        state = answer
 
 
 async def sample_memory(server: Gunicorn, samples: Samples, stop: asyncio.Event) -> None:
@@ -296,6 +296,13 @@ async def measure(
     await asyncio.sleep(max(0.0, args.seconds - (time.monotonic() - started)))
     stop.set()
     await asyncio.gather(*rooms, memory, return_exceptions=True)
+    # The moves still on their way when play stopped: given DRAIN_SECONDS at most to arrive.
+    drained = time.monotonic() + DRAIN_SECONDS
+    while figures.undelivered() and time.monotonic() < drained:
+        await asyncio.sleep(0.1)
+    for reader in figures.readers:
+        reader.cancel()
+    await asyncio.gather(*figures.readers, return_exceptions=True)
     return figures, samples, start
 
 
@@ -366,7 +373,7 @@ def report(
     print(f"{args.seconds} s of play on gunicorn.conf.py (2 gevent workers, the file store), 127.0.0.1")
     print(f"{'moves posted (200)':<38} {posted:>8}")
     print(f"{'moves refused':<38} {figures.refused:>8}")
-    print(f"{'delivered to the other seat':<38} {len(ms):>8}   (not delivered: {posted - len(ms)})")
+    print(f"{'delivered to the other seat':<38} {len(ms):>8}   (not delivered: {figures.undelivered()})")
     if ms:
         print(
             f"{'POST to the other stream, ms':<38} p50 {statistics.median(ms):.1f}"
