@@ -54,7 +54,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.memory import PLAN_MIB, Samples  # noqa: E402
-from bench.wrk_move import Row, fill, positions, warm_up, write_script  # noqa: E402
+from bench.wrk_move import Row, cpu_seconds, fill, positions, warm_up, worker_pids, write_script  # noqa: E402
 from tests.servers import Gunicorn, wait_for_workers  # noqa: E402
 
 WORKERS = 2
@@ -81,6 +81,9 @@ class Figures:
     streams_dropped: int = 0
     wrk_running: bool = False
     readers: list[asyncio.Future] = field(default_factory=list)  # every stream's reading task
+    play_seconds: float = 0.0  # how long the rooms played, wrk's runs included
+    worker_cpu: float = 0.0  # the workers' CPU seconds (user + system) while the rooms played
+    client_cpu: float = 0.0  # this script's, meanwhile
 
     def undelivered(self) -> int:
         """Moves sent that have not reached the other seat's stream (yet)."""
@@ -284,6 +287,8 @@ async def measure(
     while figures.streams_open + figures.streams_refused < 2 * args.rooms:
         await asyncio.sleep(0.2)  # the bench's own pace of reporting, nothing waits on it
     print(f"{figures.streams_open} streams open, {figures.streams_refused} refused: playing", file=sys.stderr)
+    workers = worker_pids(app)
+    cpu_before, client_before = cpu_seconds(workers), time.process_time()
     ready.set()
     started = time.monotonic()
     await asyncio.sleep(SETTLE_SECONDS)
@@ -295,6 +300,9 @@ async def measure(
         print(f"wrk round {round_ + 1} of {args.rounds} done", file=sys.stderr)
     await asyncio.sleep(max(0.0, args.seconds - (time.monotonic() - started)))
     stop.set()
+    figures.play_seconds = time.monotonic() - started
+    figures.worker_cpu = cpu_seconds(workers) - cpu_before
+    figures.client_cpu = time.process_time() - client_before
     await asyncio.gather(*rooms, memory, return_exceptions=True)
     # The moves still on their way when play stopped: given DRAIN_SECONDS at most to arrive.
     drained = time.monotonic() + DRAIN_SECONDS
@@ -395,6 +403,13 @@ def report(
         print(
             f"{'POST answered, ms':<38} p50 {statistics.median(answered):.1f}"
             f"  p99 {percentile(answered, 0.99):.1f}"
+        )
+    if posted:
+        label = "the workers' CPU per move posted"
+        print(
+            f"{label:<38} {1000 * figures.worker_cpu / posted:.2f} ms"
+            f"  (of the whole play: {figures.worker_cpu / figures.play_seconds:.2f} cores, wrk's runs"
+            f" included; this script: {figures.client_cpu / figures.play_seconds:.2f} cores)"
         )
     print(
         f"{'streams open / refused / dropped':<38} {figures.streams_open} / {figures.streams_refused}"
