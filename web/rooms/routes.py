@@ -148,7 +148,6 @@ def events(room_id: str) -> Response:
     seat = None if token is None else room.holder(token)
     client = request.environ.get("gunicorn.socket")
     body = stream.events(rooms(), room, seat, last, client if isinstance(client, socket.socket) else None)
-    note(cache="stream")
     return Response(body, mimetype=stream.MIMETYPE, headers=stream.HEADERS)
 
 
