@@ -67,7 +67,8 @@ def create_app(config: Mapping[str, object] | None = None) -> Flask:
     # First, so that its hook runs last: it compresses the finished answer and renames its ETag.
     compression.init_app(app, skip=move_memo.PATH)
 
-    record = request_log.register(app, observe=metrics.init_app(app).observe_request)
+    measures = metrics.init_app(app)
+    record = request_log.register(app, observe=measures.observe_request)
     # Before rate_limit's ProxyFix, which must wrap it: a replay reads the scheme it fixes.
     move_memo.init_app(app, record)
     slots = search_slots.SearchSlots(
@@ -75,6 +76,9 @@ def create_app(config: Mapping[str, object] | None = None) -> Flask:
         max_searches=settings.max_concurrent_searches,
         table_limit=settings.solver_table_limit,
         allowance=rate_limit.init_app(app, settings),
+        client=rate_limit.requesting_client,
+        queue_wait=settings.search_queue_wait,
+        observe_wait=measures.observe_wait,
     )
     solved = cache.init_app(app, settings, slots)
     app.extensions["solved_positions"] = solved
@@ -86,7 +90,7 @@ def create_app(config: Mapping[str, object] | None = None) -> Flask:
     security.register(app, settings.frame_ancestors)
     app.register_blueprint(api.bp)
     app.register_blueprint(positions.bp)
-    app.register_blueprint(traces.bp)
+    traces.init_app(app)
     app.register_blueprint(pages.bp)
     static_files.init_app(app, settings.static_max_age)
     return app

@@ -413,24 +413,24 @@ def test_a_lock_that_is_never_released_only_delays(tmp_path):
 
 
 def test_busy_when_every_search_slot_is_taken(tmp_path):
-    # 4x4 k=4 positions (more than 9 empty cells: a search takes a slot), and a 3x3 one:
+    # 4x4 k=4 positions (a search takes a slot), and a 3x3 one (a free search: no slot):
     #
     #   x . . .     x o . .     x o .
     #   . . . .     . . . .     . . .
     #   . . . .     . . . .     . . .
     #   . . . .     . . . .
     known, unknown = ["x...", "....", "....", "...."], ["xo..", "....", "....", "...."]
-    app = make_app(tmp_path, MAX_CONCURRENT_SEARCHES="1")
+    app = make_app(tmp_path, MAX_CONCURRENT_SEARCHES="1", SEARCH_QUEUE_WAIT="0")
     client = app.test_client()
     client.post("/move", json={"board": known, "k": 4})  # cached from now on
-    slots = app.extensions["solved_positions"].slots._slots
-    assert slots.acquire(blocking=False)  # another request is searching
+    slots = app.extensions["solved_positions"].slots.slots
+    assert slots.try_acquire("another")  # another client is searching
     try:
         busy = client.post("/move", json={"board": unknown, "k": 4})
         hit = client.post("/move", json={"board": known, "k": 4})
         small = client.post("/move", json={"board": ["xo.", "...", "..."]})  # needs no slot
     finally:
-        slots.release()
+        slots.release("another")
     assert busy.status_code == 503 and busy.headers["Retry-After"] == "1"
     assert "busy" in busy.get_json()["error"]
     assert hit.status_code == 200 and hit.get_json()["cached"] is True

@@ -1,8 +1,8 @@
 """Fairness per client: each address spends seconds of search, charged as its searches cost.
 
 The rules pinned here (web/searches/rate_limit.py, web/searches/slots.py): a search is
-charged the time it held its slot; a search of at most 9 empty cells (every
-3x3 position) is never checked nor charged; a client that has spent its
+charged the time it held its slot; a search on a 3x3 board is never checked nor
+charged, and a search of 9 empty cells on a bigger board is; a client that has spent its
 allowance gets 429 with the seconds to wait; a trace is charged like a search
 and cannot take every search slot.
 """
@@ -148,38 +148,42 @@ def test_a_search_is_charged_the_time_it_held_its_slot():
     assert ledger.charges == [0.75, 4.5, 0.0]
 
 
-def test_searches_of_at_most_nine_empty_cells_are_neither_checked_nor_charged_nor_queued():
+def test_searches_on_3x3_boards_are_neither_checked_nor_charged_nor_queued():
     ledger = Ledger(refuse=True)
-    slots = SearchSlots(budget=1.0, max_searches=2, table_limit=10_000, allowance=ledger)
+    slots = SearchSlots(budget=1.0, max_searches=2, table_limit=10_000, allowance=ledger, queue_wait=0)
     # Other clients' long searches hold every slot: a free search does not wait for one.
-    assert slots._slots.acquire(blocking=False) and slots._slots.acquire(blocking=False)
-    # Nine empty cells on a board of any size, and the empty 3x3 board itself:
+    assert slots.slots.try_acquire("other") and slots.slots.try_acquire("other")
+    for rows in (["...", "...", "..."], ["x..", ".o.", "..."]):
+        assert slots.search(Board.from_text(rows), all_moves=True).proven
+    assert ledger.checks == 0
+    # Nine empty cells on a bigger board: its cost is not bounded by its rules, so it is
+    # checked (and refused here) like any other search.
     #
-    #   x o x o x          . . .
-    #   o x o x o          . . .
-    #   . . . x o          . . .
+    #   x o x o x
+    #   o x o x o
+    #   . . . x o
     #   . . . o x
     #   . . . x o
     small = Board.from_text(["xoxox", "oxoxo", "...xo", "...ox", "...xo"], k=5)
-    for board in (small, Board.from_text(["...", "...", "..."])):
-        assert slots.search(board, all_moves=True).proven
-    assert ledger.checks == 0
-    with pytest.raises(RateLimited):
-        slots.search(Board.from_text(COSTLY, k=4), all_moves=False)
-    assert (ledger.checks, ledger.charges) == (1, [])
+    for board in (small, Board.from_text(COSTLY, k=4)):
+        with pytest.raises(RateLimited):
+            slots.search(board, all_moves=False)
+    assert (ledger.checks, ledger.charges) == (2, [])
 
 
 def test_traces_cannot_take_every_search_slot(tmp_path):
-    app, client = limited_client(tmp_path, seconds_per_minute="off", MAX_CONCURRENT_SEARCHES="2")
+    app, client = limited_client(
+        tmp_path, seconds_per_minute="off", MAX_CONCURRENT_SEARCHES="2", SEARCH_QUEUE_WAIT="0"
+    )
     slots = app.extensions["solved_positions"].slots
     # One trace is running: it holds the one trace slot of two search slots.
-    assert slots._trace_slots.acquire(blocking=False) and slots._slots.acquire(blocking=False)
+    assert slots.trace_slots.try_acquire("other") and slots.slots.try_acquire("other")
     try:
         second_trace = client.get("/trace?board=x2/3/3&engine=minimax")
         search = client.post("/analyze", json={"board": COSTLY, "k": 4})
     finally:
-        slots._slots.release()
-        slots._trace_slots.release()
+        slots.slots.release("other")
+        slots.trace_slots.release("other")
     assert second_trace.status_code == 503 and "busy" in second_trace.get_json()["error"]
     assert search.status_code == 200
 

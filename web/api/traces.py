@@ -12,15 +12,17 @@ Bounded: boards up to 4x4 only (422 otherwise), and a search stops after
 empty board visits 549,946) or ``TRACE_BUDGET_FACTOR`` times the search budget,
 whichever comes first; then ``finished`` is false and the tree is the part
 searched.  The searches are deterministic, so a finished trace is cacheable,
-and each worker keeps its last few traces, so that opening branch after
-branch of one search runs it once.
+each worker keeps its last few traces, so that opening branch after branch of
+one search runs it once, and the requests for a trace that is being searched
+wait for that search (web/searches/shared_runs.py): a class opening the same
+experiment at once costs each worker one search of it.
 """
 
 from __future__ import annotations
 
 import math
 
-from flask import Blueprint, Response, current_app, jsonify, request
+from flask import Blueprint, Flask, Response, current_app, jsonify, request
 
 from tictactoe import Board
 from tictactoe.algorithms.base import EngineResult
@@ -32,6 +34,7 @@ from web.api.answers import solved
 from web.api.positions import read_position_query
 from web.api.shapes import TraceAnswer, TraceNode
 from web.http.errors import TRACES_BLUEPRINT, ApiError
+from web.searches.shared_runs import SharedRuns
 
 bp = Blueprint(TRACES_BLUEPRINT, __name__)
 
@@ -41,7 +44,9 @@ MAX_SIDE = 4  # 4x4 at most: a tree worth watching, a search that ends
 MAX_TRACE_NODES = 600_000  # every 3x3 tree fits; about 16 bytes a node
 TRACE_BUDGET_FACTOR = 10  # 10 s with the default budget of 1 s
 MAX_NODE_DIGITS = 7  # no trace has 10 million nodes
-KEPT_TRACES = 3  # per worker: the searches whose branches are being opened
+# Per worker: the lab's two experiments with each of the four traceable engines that
+# count nodes alike (the searches whose branches are being opened).
+KEPT_TRACES = 8
 # ... and their nodes together at most (about 10 MiB): one full-size trace leaves room for no other.
 KEPT_NODES = MAX_TRACE_NODES
 FINISHED_MAX_AGE = 86_400  # a finished trace never changes (for one engine version)
@@ -67,6 +72,15 @@ class KeptTraces(BoundedLRU[Key, tuple[EngineResult, Trace]]):
     def nodes(self) -> int:
         """The nodes of the kept traces together."""
         return self.weight
+
+
+TracedRuns = SharedRuns[Key, tuple[EngineResult, Trace]]
+
+
+def init_app(app: Flask) -> None:
+    """Serve GET /trace on ``app``, with this worker's kept and running traces."""
+    app.extensions["traces"] = TracedRuns(KeptTraces())
+    app.register_blueprint(bp)
 
 
 @bp.get("/trace")
@@ -145,13 +159,13 @@ def _node_fields(board: Board, node: ShownNode) -> TraceNode:
 
 
 def _traced(board: Board, engine: str) -> tuple[EngineResult, Trace]:
-    """The engine's traced search of ``board``: kept from an earlier request, or run now in a slot."""
+    """The engine's traced search of ``board``: kept, under way for another request, or run now in a slot."""
     rules = board.rules
     key = (engine, rules.rows, rules.cols, rules.k, board.x, board.o)
-    kept: KeptTraces = current_app.extensions.setdefault("kept_traces", KeptTraces())
-    found = kept.get(key)
-    if found is None:
-        seconds = TRACE_BUDGET_FACTOR * current_app.config["SETTINGS"].search_budget
-        found = solved().slots.trace(board, TRACEABLE[engine], seconds, MAX_TRACE_NODES)
-        kept.put(key, found)
-    return found
+    runs: TracedRuns = current_app.extensions["traces"]
+    settings = current_app.config["SETTINGS"]
+    seconds = TRACE_BUDGET_FACTOR * settings.search_budget
+    slots = solved().slots
+    # A request waits for a run under way as long as that run may wait for its slot and then search.
+    wait = settings.search_queue_wait + seconds
+    return runs.get(key, lambda: slots.trace(board, TRACEABLE[engine], seconds, MAX_TRACE_NODES), wait)

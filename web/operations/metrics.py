@@ -22,6 +22,7 @@ every Prometheus version parses.
 | ``tictactoe_cache_events_total`` | event | the cache's work: the counters of /stats |
 | ``tictactoe_refused_total`` | reason | ``busy`` (503, no search slot) or ``rate_limited`` (429) |
 | ``tictactoe_search_seconds`` | board | time of each engine search, by board size (``15x15``) |
+| ``tictactoe_search_wait_seconds`` | | time each search (or trace) waited for its slot, a histogram |
 | ``tictactoe_answers_total`` | source | answers by how they are known (proof, book, threats, heuristic) |
 
 ``endpoint`` is the route's pattern (``/move``), or ``other`` for a path no
@@ -54,6 +55,8 @@ METHODS = frozenset(("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
 # A cache hit takes about a millisecond, a search up to SEARCH_BUDGET (at most 2 s).
 REQUEST_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
 SEARCH_BUCKETS = (0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 1.5, 2.0, 3.0)
+# A search waits for a slot no time at all, a search or two, or its client's whole queue (SEARCH_QUEUE_WAIT).
+WAIT_BUCKETS = (0.001, 0.01, 0.1, 0.5, 1.0, 2.0, 3.0, 5.0, 10.0)
 
 if getattr(values.ValueClass, "_multiprocess", False):
     # Under gunicorn (PROMETHEUS_MULTIPROC_DIR set before this worker imported
@@ -108,6 +111,12 @@ class Metrics:
             buckets=SEARCH_BUCKETS,
             registry=self.registry,
         )
+        self.search_wait = Histogram(
+            "tictactoe_search_wait_seconds",
+            "Time each search waited for a search slot",
+            buckets=WAIT_BUCKETS,
+            registry=self.registry,
+        )
         self.answers = Counter(
             "tictactoe_answers", "Answers by how they are known", ("source",), registry=self.registry
         )
@@ -159,6 +168,10 @@ class Metrics:
     def observe_search(self, board: str, seconds: float) -> None:
         """Record one engine search of ``seconds`` on a ``board`` such as ``15x15``."""
         self._child(self.search_time, board).observe(seconds)
+
+    def observe_wait(self, seconds: float) -> None:
+        """Record that a search waited ``seconds`` for its slot."""
+        self.search_wait.observe(seconds)
 
     def worker_counts(self) -> dict[str, int]:
         """This process's cache events and ``busy``, by name (the counters of /stats)."""

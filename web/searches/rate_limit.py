@@ -2,11 +2,11 @@
 
 What is charged is what a search costs: the time it held its search slot
 (web/searches/slots.py), measured when it ends.  A cache hit, a wait for another
-worker's search, a 4xx, a GET that needs no search, and every search of a
-position with at most ``FREE_EMPTY_CELLS`` empty cells (every 3x3 position,
-cached or not: at most a few milliseconds each, docs/reliability.md) are free
-and never refused, so a class of thirty behind one school address plays on
-whatever else that address sends.  A trace of the lab is charged for the time
+worker's search, a 4xx, a GET that needs no search, and every search on a
+board of at most ``FREE_CELLS`` cells (every 3x3 position, cached or not: a
+few milliseconds each at most, docs/reliability.md) are free and never refused,
+so a class of thirty behind one school address plays on whatever else that
+address sends.  A trace of the lab is charged for the time
 it held its slot, like a search.
 
 The shape is a token bucket of search seconds (GCRA, kept as one number per
@@ -50,7 +50,7 @@ from web.operations.breaker import Breaker
 from web.operations.config import Settings
 from web.operations.error_body import error_body
 from web.operations.throttled_log import ThrottledLog
-from web.searches.slots import FREE_EMPTY_CELLS
+from web.searches.slots import FREE_CELLS
 
 if TYPE_CHECKING:
     import redis
@@ -179,14 +179,15 @@ class RequestAllowance:
 
     def check(self) -> None:
         """Raise ``RateLimited`` when the requesting client may not start a search now."""
-        self.limit.check(_client())
+        self.limit.check(requesting_client())
 
     def charge(self, seconds: float) -> None:
         """Charge the requesting client for ``seconds`` of search."""
-        self.limit.charge(_client(), seconds)
+        self.limit.charge(requesting_client(), seconds)
 
 
-def _client() -> str:
+def requesting_client() -> str:
+    """The client of Flask's current request, as allowances and search slots count clients: its address."""
     return request.remote_addr or "unknown"
 
 
@@ -195,7 +196,7 @@ def refusal(error: RateLimited) -> str:
     return (
         f"too many searches came from your network (address): it may use {error.seconds_per_minute:g}"
         f" seconds of search a minute; try again in {error.retry_after} s. Positions already solved,"
-        f" and every position with at most {FREE_EMPTY_CELLS} empty cells, are still answered"
+        f" and every game on a board of {FREE_CELLS} cells (3x3), are still answered"
     )
 
 
