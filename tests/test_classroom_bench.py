@@ -22,7 +22,7 @@ from tests.servers import ROOT
 sys.path.insert(0, str(ROOT / "bench"))
 
 import classroom
-from fairness import Reply
+from traffic import Reply
 
 HARNESS = ROOT / "tests" / "page_traffic.mjs"
 

@@ -180,10 +180,12 @@ def _errors(*statuses: int) -> Schema:
         " sends, one that is not proven has none (only If-Match: * holds for it).",
         413: f"The body is larger than {MAX_BODY_BYTES // 1024} KiB.",
         429: "This client (by its address) has spent the seconds of search a minute that"
-        " SEARCH_SECONDS_PER_MINUTE allows; positions already solved, and positions with at"
-        " most 9 empty cells, are still answered. Try again after Retry-After seconds"
-        " (also in the body as retry_after).",
-        503: "Every search of this worker is in use; try again after Retry-After seconds.",
+        " SEARCH_SECONDS_PER_MINUTE allows; positions already solved, and every 3x3 position,"
+        " are still answered. Try again after Retry-After seconds (also in the body as"
+        " retry_after).",
+        503: "No search slot of this worker came free while the search waited its turn"
+        " (SEARCH_QUEUE_WAIT; the slots are shared fairly across client addresses); try again"
+        " after Retry-After seconds.",
     }
     out = {}
     for status in statuses:
