@@ -10,6 +10,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # gunicorn reads this before chdir
 from web.http.body_deadline import bound_body
+from web.http.body_framing import explain_framing_errors
 from web.http.connections_per_address import DEFAULT_CAP, ConnectionsPerAddress, cap_from_settings
 from web.http.gunicorn_errors import no_store_errors
 from web.operations.config import trusted_proxies
@@ -39,18 +40,21 @@ connections_per_address = cap_from_settings(
 
 
 def pre_request(worker, req):
-    """Give the request's body the same time again, in all, and every write on its connection.
+    """Give the request's body the same time again, in all, and every write on its connection;
+    tell a broken chunked body in words.
 
     gevent's timeout above covers the head only; the body is read later, by the
     app.  It must arrive whole within ``keepalive`` seconds of the head, however
     it trickles (web/http/body_deadline.py), or the app answers 408 (web/http/errors.py)
-    and the connection is closed.  The socket's own timeout bounds each write to
-    a client that stops reading.
+    and the connection is closed.  A chunked body's framing is parsed as the app
+    reads it too: a broken one is a 400 that says what is wrong (web/http/body_framing.py).
+    The socket's own timeout bounds each write to a client that stops reading.
     """
     worker.log.debug("%s %s", req.method, req.path)
     sock = getattr(req.unreader, "sock", None)
     if sock is not None:
         sock.settimeout(keepalive)
+    explain_framing_errors(req)
     bound_body(req, keepalive)
 
 

@@ -268,6 +268,37 @@ def test_x_forwarded_for_is_ignored_unless_proxies_are_trusted(tmp_path):
     ) == [200, 200, 429]
 
 
+@pytest.mark.parametrize(
+    "first, second, shared",
+    [
+        ("2001:db8:1:2::1", "2001:db8:1:2:ffff:ffff:ffff:fffe", True),  # one /64: one subscriber
+        ("2001:db8:1:2::1", "2001:db8:1:3::1", False),  # the next /64
+        ("192.0.2.1", "::ffff:192.0.2.1", True),  # IPv4, and as a dual-stack socket reports it
+    ],
+)
+def test_an_ipv6_client_is_its_64_and_a_mapped_ipv4_one_its_ipv4_address(tmp_path, first, second, shared):
+    _, client = limited_client(tmp_path)
+
+    def status(board, address):
+        return client.post(
+            "/move", json={"board": board, "k": 4}, environ_base={"REMOTE_ADDR": address}
+        ).status_code
+
+    assert status(COSTLY, first) == 200  # spends the allowance of its key
+    assert status(["....", ".x..", "..o.", "...."], second) == (429 if shared else 200)
+
+
+def test_a_forwarded_ipv6_address_is_counted_by_its_64_too(tmp_path):
+    _, behind_router = limited_client(tmp_path, TRUSTED_PROXIES="1")
+    boards = [COSTLY, ["....", ".x..", "..o.", "...."], ["x...", "....", "....", "...o"]]
+    chains = ["2001:db8:7:7::1", "2001:db8:7:8::1", "2001:db8:7:7:abcd::2"]
+    statuses = [
+        behind_router.post("/move", json={"board": board, "k": 4}, headers={"X-Forwarded-For": chain})
+        for board, chain in zip(boards, chains, strict=True)
+    ]
+    assert [answer.status_code for answer in statuses] == [200, 200, 429]
+
+
 def test_off_turns_the_limit_off(tmp_path):
     _, client = limited_client(tmp_path, seconds_per_minute="off")
     for board in (COSTLY, ["....", ".x..", "..o.", "...."]):

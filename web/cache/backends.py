@@ -104,7 +104,9 @@ def open_backend(app: Flask, settings: Settings) -> Backend:
                 settings.backend, None, LocalLocks(), None, breaker, failure="cache folder unusable"
             )
         signer = Signer(
-            fixed_secret(settings.cache_secret) if settings.cache_secret else file_secret(folders["secret"])
+            fixed_secret(settings.cache_secret)
+            if settings.cache_secret
+            else file_secret(folders["secret"], folders["locks"] / "secret.lock")
         )
         return Backend(settings.backend, _store(app), FileLocks(folders["locks"]), signer, breaker)
     _init_null(app)

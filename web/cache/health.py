@@ -13,6 +13,9 @@ workers from real requests.  So, in each worker:
   answer is 503 at once, without touching the backend; once its cooldown is
   over, a probe in the background is the trial that closes it (or opens it
   again), so requests never wait for a hung backend twice (web/operations/breaker.py);
+- the file cache's probe also makes sure its signing secret can be had (it
+  writes a missing one): without it nothing is stored or read, so a secret
+  that cannot be written (a full disk) is 503 like a folder that cannot be;
 - Redis is probed over a connection of its own with a short timeout
   (``PROBE_TIMEOUT``) and no retry, in one pipelined round trip: a probe
   of a hung Redis ends after at most about 2 x ``PROBE_TIMEOUT`` (connect,
@@ -32,6 +35,7 @@ from cachelib.base import BaseCache
 from flask import Flask
 
 from web.cache.backends import Backend
+from web.cache.signing import SecretUnavailable, Signer
 from web.operations.breaker import Breaker
 from web.operations.config import Settings
 from web.operations.throttled_log import ThrottledLog
@@ -121,8 +125,9 @@ class HealthCheck:
         return self._last
 
 
-def store_round_trip(store: BaseCache) -> RoundTrip:
-    """Write, read back and delete a unique key through a cachelib store (the file cache)."""
+def store_round_trip(store: BaseCache, signer: Signer | None) -> RoundTrip:
+    """Write, read back and delete a unique key through a cachelib store (the file cache),
+    then make sure ``signer`` has its secret: without it no entry is stored or read."""
 
     def round_trip() -> tuple[bool, str]:
         token = secrets.token_hex(8)
@@ -132,6 +137,11 @@ def store_round_trip(store: BaseCache) -> RoundTrip:
         if store.get(key) != token:
             return False, "cache read-back failed"
         store.delete(key)
+        if signer is not None:
+            try:
+                signer.secret()  # written now if it is missing: the cache comes back with the room
+            except SecretUnavailable as error:
+                return False, f"the cache can neither store nor read entries: {error}"
         return True, "read and write ok"
 
     return round_trip
@@ -187,7 +197,7 @@ def init_app(app: Flask, settings: Settings, backend: Backend) -> HealthCheck:
     elif backend.name == "redis" and settings.redis_url is not None:
         round_trip = redis_round_trip(settings.redis_url, settings.cache_key_prefix)
     else:
-        round_trip = store_round_trip(backend.store)
+        round_trip = store_round_trip(backend.store, backend.signer)
     # A folder answers (or fails) at once: each poll may look for itself, one at a time.
     fresh = FRESH_SECONDS if backend.name == "redis" else 0.0
     check = HealthCheck(round_trip, backend.breaker, log, fresh=fresh)

@@ -19,7 +19,8 @@ budget): that overshoot is owed, not forgiven, and the client waits it out.
 Refused: ``429`` with ``Retry-After`` (the seconds until a search may start)
 and a JSON error that says so in words.
 
-Who is a client: its address as the router reports it.  ``TRUSTED_PROXIES``
+Who is a client: its address as the router reports it, an IPv6 address
+counted by its /64 (web/http/client_key.py).  ``TRUSTED_PROXIES``
 (default 0) is how many proxies in front of the app append to
 ``X-Forwarded-For`` (werkzeug's ``ProxyFix``); with 0 the header is ignored
 (anyone could write it) and the address is the TCP peer's.
@@ -45,6 +46,7 @@ from typing import TYPE_CHECKING, Protocol
 from flask import Flask, Response, jsonify, request
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from web.http.client_key import client_key
 from web.http.errors import error_response, wants_html
 from web.operations.breaker import Breaker
 from web.operations.config import Settings
@@ -187,8 +189,9 @@ class RequestAllowance:
 
 
 def requesting_client() -> str:
-    """The client of Flask's current request, as allowances and search slots count clients: its address."""
-    return request.remote_addr or "unknown"
+    """The client of Flask's current request, as allowances and search slots count clients: its
+    address's key (an IPv6 address's /64, web/http/client_key.py)."""
+    return client_key(request.remote_addr or "unknown")
 
 
 def refusal(error: RateLimited) -> str:
