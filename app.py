@@ -13,7 +13,7 @@ from flask import Flask
 from flask.json.provider import DefaultJSONProvider
 
 from web import cache
-from web.api import move_memo, positions, traces
+from web.api import positions, traces
 from web.api import routes as api
 from web.cache import health
 from web.http import compression, errors, protocol, security
@@ -65,12 +65,10 @@ def create_app(config: Mapping[str, object] | None = None) -> Flask:
     )
     app.json = CompactJSON(app)
     # First, so that its hook runs last: it compresses the finished answer and renames its ETag.
-    compression.init_app(app, skip=move_memo.PATH)
+    compression.init_app(app, skip=api.MOVE_PATH)
 
     measures = metrics.init_app(app)
-    record = request_log.register(app, observe=measures.observe_request)
-    # Before rate_limit's ProxyFix, which must wrap it: a replay reads the scheme it fixes.
-    move_memo.init_app(app, record)
+    request_log.register(app, observe=measures.observe_request)
     slots = search_slots.SearchSlots(
         budget=settings.search_budget,
         max_searches=settings.max_concurrent_searches,

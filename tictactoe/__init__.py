@@ -9,7 +9,7 @@ from .game.errors import BoardFormatError, GameOverError, IllegalMoveError, Ille
 from .game.rules import MAX_SIZE, MIN_SIZE, Rules
 from .game.values import Level, MoveValue, Player, Source, Status, Value
 from .game.version import ENGINE_VERSION
-from .search.analysis import DEFAULT_BUDGET, analyse
+from .search.analysis import DEFAULT_BUDGET, analyse, within_proof
 from .search.levels import DEFAULT_LEVEL, LEVELS, Decision, choose_move, pick_best, quick_move
 from .search.solver import DRAW, LOSS, WIN, SearchTimeout, Solver, SolveResult, solve
 
@@ -17,6 +17,7 @@ __all__ = [
     "ENGINE_VERSION",
     "DEFAULT_BUDGET",
     "analyse",
+    "within_proof",
     "O",
     "X",
     "Board",

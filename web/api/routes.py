@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import random
+import time
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
@@ -32,7 +33,7 @@ from web.api.shapes import (
     StatusFields,
     TeachingFields,
 )
-from web.cache import Answer
+from web.cache import Answer, SolvedPositions
 from web.http.errors import API_BLUEPRINT
 from web.operations import metrics
 from web.operations.request_log import note
@@ -41,18 +42,29 @@ bp = Blueprint(API_BLUEPRINT, __name__)
 bp.register_blueprint(metrics.bp)  # GET /metrics is the API's too: JSON errors, no-store
 
 
-@bp.post("/move")
+MOVE_PATH = "/move"
+
+
+@bp.post(MOVE_PATH)
 def move() -> Response:
-    """Play the engine's move: see the Move schema in /openapi.json."""
+    """Play the engine's move: see the Move schema in /openapi.json.
+
+    A body answered from the cache before is answered from the view's memo of it
+    (web/api/move_memo.py): unparsed, not looked up, its answer rendered once per
+    move; the level still chooses the move.
+    """
+    started = time.perf_counter()
     raw = read_json_body(request)
     positions = solved()
+    memo = move_memo.recall(positions, raw)
+    if memo is not None:
+        return _answer_from(memo, positions, started)
     req = parse_position_request(raw, "move")
     board = req.board
     board.require_moves()
     rng = move_memo.draw_source(req.seed)
     if req.engine is not None:
         result = _run_engine(board, req.engine, rng)
-        cell = result.move
         found: FoundFields | SolverFields = {
             "value": result.value,
             "plies": None,
@@ -62,23 +74,36 @@ def move() -> Response:
             "source": None,
             **_teaching_fields(board, req.engine, result),
         }
-    else:
-        decision = choose_move(board, req.level, rng, analyst=positions.solve)
-        cell, answer = decision.move, decision.result
-        # A level that searches nothing reports the value only if it is already known.
-        found = _engine_fields(answer if answer is not None else positions.peek(board))
-        if answer is not None and answer.cached and answer.proven:  # its body is answered from the memo next
-            marked: SolverFields = {**found, "ms": move_memo.MS_MARK}  # type: ignore[typeddict-item]
-            move_memo.remember(
-                positions,
-                raw,
-                dataclasses.replace(answer, move_values=None),  # pick_best needs the best moves only
-                {best: jsonify(_move_fields(board, best, req.level, marked)) for best in answer.best_moves},
-                req.seed,
-                board.rules.key(),
-                str(answer.source),
-            )
-    return jsonify(_move_fields(board, cell, req.level, found))
+        return jsonify(_move_fields(board, result.move, req.level, found))
+    decision = choose_move(board, req.level, rng, analyst=positions.solve)
+    # A level that searches nothing reports the value only if it is already known.
+    answer = decision.result if decision.result is not None else positions.peek(board)
+    if answer is None or not (answer.cached and answer.proven):
+        return jsonify(_move_fields(board, decision.move, req.level, _engine_fields(answer)))
+    # Known from the cache: a fact that never changes, so the body's answer is kept to be given again
+    # (choose_move reads the best moves, not every move's value).
+    memo = move_memo.MoveMemo(req, dataclasses.replace(answer, move_values=None))
+    response = _answer_from(memo, positions, started, decision.move)
+    move_memo.remember(positions, raw, memo)
+    return response
+
+
+def _answer_from(
+    memo: move_memo.MoveMemo, positions: SolvedPositions, started: float, cell: int | None = None
+) -> Response:
+    """The answer to a memo's body: the move its level chooses now (``cell`` when chosen already)."""
+    req, answer = memo.request, memo.answer
+    if cell is None:
+        # The kept result is the analysis: the level decides, as it does for a new body.
+        cell = choose_move(req.board, req.level, move_memo.draw_source(req.seed), analyst=memo.analysis).move
+        positions.stats.add(hits=1)
+        note(board=req.board.rules.key(), source=str(answer.source))
+
+    def render(played: int) -> bytes:
+        marked: SolverFields = {**_engine_fields(answer), "ms": move_memo.MS_MARK}  # type: ignore[typeddict-item]
+        return jsonify(_move_fields(req.board.copy(), played, req.level, marked)).get_data()
+
+    return current_app.response_class(memo.body(cell, render, started), mimetype="application/json")
 
 
 @bp.post("/analyze")

@@ -28,8 +28,6 @@ ENVIRON_KEY = "HTTP_X_REQUEST_ID"  # the header as WSGI hands it over (no other 
 MAX_LOGGED_PATH = 200  # characters: a path is the client's to choose, a log line is not
 # observe(method, endpoint, status, seconds, fields): how the metrics see an answered request.
 Observe = Callable[[str, str, int, float, dict[str, str]], None]
-# record(method, endpoint, path, status, seconds, request_id, fields): count and log an answered request.
-Record = Callable[[str, str, str, int, float, str, dict[str, str]], None]
 REQUEST_LINE_FORMATTERS = (JsonFormatter, TextFormatter)
 _SANE_ID = re.compile(r"[A-Za-z0-9._:@+=/-]{1,200}")
 
@@ -62,24 +60,12 @@ def note(**fields: str) -> None:
             logged.update(fields)
 
 
-def register(
-    app: Flask,
-    observe: Observe | None = None,
-) -> Record:
+def register(app: Flask, observe: Observe | None = None) -> None:
     """Log every request of ``app`` once it has its response; also hand it to ``observe``.
 
     ``observe(method, endpoint, status, seconds, fields)`` is how the metrics
-    see the same request with the same clock.  Returns what the hook does with
-    an answered request, for an answer given in front of Flask
-    (web/api/move_memo.py).
+    see the same request with the same clock.
     """
-
-    def record(
-        method: str, endpoint: str, path: str, status: int, seconds: float, rid: str, fields: dict[str, str]
-    ) -> None:
-        if observe is not None:
-            observe(method, endpoint, status, seconds, fields)
-        log_request(method, path, status, seconds, rid, fields)
 
     @app.before_request
     def start() -> None:
@@ -100,18 +86,10 @@ def register(
         response.headers.add(HEADER, rid)  # no view sets it: no scan for one to replace
         current = request._get_current_object()  # type: ignore[attr-defined]
         rule = current.url_rule
-        record(
-            current.method,
-            rule.rule if rule else "other",
-            current.path,
-            response.status_code,
-            seconds,
-            rid,
-            fields,
-        )
+        if observe is not None:
+            observe(current.method, rule.rule if rule else "other", response.status_code, seconds, fields)
+        log_request(current.method, current.path, response.status_code, seconds, rid, fields)
         return response
-
-    return record
 
 
 def log_request(
