@@ -43,6 +43,7 @@ bp.register_blueprint(metrics.bp)  # GET /metrics is the API's too: JSON errors,
 
 
 MOVE_PATH = "/move"
+JSON = "application/json"  # what jsonify names its answers
 
 
 @bp.post(MOVE_PATH)
@@ -103,7 +104,7 @@ def _answer_from(
         marked: SolverFields = {**_engine_fields(answer), "ms": move_memo.MS_MARK}  # type: ignore[typeddict-item]
         return jsonify(_move_fields(req.board.copy(), played, req.level, marked)).get_data()
 
-    return current_app.response_class(memo.body(cell, render, started), mimetype="application/json")
+    return current_app.response_class(memo.body(cell, render, started), content_type=JSON)
 
 
 @bp.post("/analyze")
