@@ -45,7 +45,7 @@ from traffic import FLOODER_ADDRESS, Client, Tally, flood, percentile, random_15
 
 from tests.servers import Gunicorn, wait_for_workers  # noqa: E402
 from tictactoe import Board, Rules  # noqa: E402
-from web.operations.config import DEFAULT_SEARCH_BUDGET  # noqa: E402
+from web.config import DEFAULT_SEARCH_BUDGET  # noqa: E402
 
 # (name, rules, address) of each player.
 PLAYERS = (

@@ -14,12 +14,13 @@ from pathlib import Path
 
 from gevent import monkey
 
-from app import create_app
+from web.assembly import create_app
+from web.parts import parts
 
 HOLD_TIMEOUT = 60.0
 app = create_app()
 gate = Path(os.environ["SWEEP_GATE"])
-store = app.extensions["solved_positions"].backend.store
+store = parts(app).solved.backend.store
 sweep = store.sweep
 blocking_sleep = monkey.get_original("time", "sleep")  # gevent's would let the other greenlets run
 

@@ -20,13 +20,14 @@ from pathlib import Path
 import pytest
 from cachelib.file import FileSystemCache
 
-from app import create_app
 from bench.flood_cache import post_move, random_position
 from tests.servers import Gunicorn, RedisServer, wait_for_workers, wait_until
 from tictactoe import Board, solve
+from web.assembly import create_app
 from web.cache.entries import position_key
 from web.cache.eviction import LOW_WATER, STALE_TEMP_SECONDS, SWEEP_SHARE, BoundedFileCache
-from web.operations.config import ConfigError, load_settings
+from web.config import ConfigError, load_settings
+from web.parts import parts
 
 TEMP_SUFFIX = FileSystemCache._fs_transaction_suffix
 
@@ -209,7 +210,7 @@ def test_a_write_interrupted_by_any_exception_leaves_no_temp_file(tmp_path):
 
 def test_failed_writes_through_move_still_answer_and_leave_nothing(tmp_path, monkeypatch):
     app = create_app({"CACHE_DIR": str(tmp_path), "CACHE_MIN_NODES": 0})
-    store = app.extensions["solved_positions"].backend.store
+    store = parts(app).solved.backend.store
     monkeypatch.setattr(store, "serializer", DiskFull())
     client = app.test_client()
     for board in positions(10, seed=3):
@@ -253,7 +254,7 @@ def test_cheap_positions_are_searched_again_and_dear_ones_stored(tmp_path):
     assert again["cached"] is False and again["value"] == "win" and again["plies"] == 1
     assert other.post("/move", json={"board": dear}).get_json()["cached"] is True
     key = position_key(Board.from_text(cheap).canonical()[0])
-    assert other.application.extensions["solved_positions"].backend.store.get(key) is None
+    assert parts(other.application).solved.backend.store.get(key) is None
 
 
 @pytest.mark.parametrize(

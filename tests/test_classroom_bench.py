@@ -16,8 +16,8 @@ import sys
 import threading
 import time
 
-from app import create_app
 from tests.servers import ROOT
+from web.assembly import create_app
 
 sys.path.insert(0, str(ROOT / "bench"))
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from app import create_app
 from tictactoe.algorithms.registry import ENGINES
+from web.assembly import create_app
 
 # x . .
 # . o .

@@ -14,6 +14,7 @@ import pytest
 
 import web.searches.slots as search_slots
 from tests.servers import wait_until
+from web.parts import parts
 from web.searches.fair_slots import FairSlots
 
 HANG_GUARD = 30.0  # seconds: far above any wait here, far below "never"
@@ -166,7 +167,7 @@ def post_from(app, address: str, board: list[str], answers: list[int]) -> thread
 
 def test_a_newcomer_address_gets_the_next_search_slot_of_a_flooded_worker(app, monkeypatch):
     gate = Gate(monkeypatch)
-    slots = app.extensions["solved_positions"].slots.slots
+    slots = parts(app).solved.slots.slots
     answers: list[int] = []
     # One address alone takes both slots, and its other searches queue.
     threads = [post_from(app, FLOOD, board, answers) for board in POSITIONS[:4]]

@@ -23,6 +23,7 @@ from web.api import move_memo, payload, routes
 from web.api.move_memo import MAX_BODY_BYTES, MoveMemo
 from web.cache import Answer
 from web.cache.byte_budget import ByteBudget
+from web.parts import parts
 
 # Headers whose value differs between two answers by design.
 PER_REQUEST = {"X-Request-ID", "Content-Length", "X-Marked"}
@@ -49,18 +50,18 @@ class Counted:
 
     def __init__(self, monkeypatch) -> None:
         self.parsed = self.rendered = 0
-        parse, fields = routes.parse_position_request, routes._move_fields
+        parse, render = routes.parse_position_request, routes.jsonify
 
         def counting_parse(raw, endpoint):
             self.parsed += 1
             return parse(raw, endpoint)
 
-        def counting_fields(*args):
+        def counting_render(*args, **fields):
             self.rendered += 1
-            return fields(*args)
+            return render(*args, **fields)
 
         monkeypatch.setattr(routes, "parse_position_request", counting_parse)
-        monkeypatch.setattr(routes, "_move_fields", counting_fields)
+        monkeypatch.setattr(routes, "jsonify", counting_render)
 
 
 @pytest.fixture
@@ -172,7 +173,7 @@ def test_the_counters_metrics_and_log_line_see_a_memo_hit(app, client, caplog):
     body = json.dumps({"board": [".x.", "...", "..."]}).encode()
     first_from_cache(client, body)
     hits = client.get("/stats").get_json()["worker"]["hits"]
-    registry = app.extensions["metrics"].registry
+    registry = parts(app).metrics.registry
     proofs = registry.get_sample_value("tictactoe_answers_total", {"source": "proof"})
     with caplog.at_level(logging.INFO, logger="web.request"):
         again = post(client, body, **{"X-Request-ID": "router-id-42"})

@@ -14,11 +14,12 @@ import signal
 
 import pytest
 
-from app import create_app
 from tests.servers import TEST_SECRET, RedisServer, wait_until
 from tictactoe import Board
 from tictactoe.algorithms.minimax import Minimax
-from web.operations.config import ConfigError, load_settings
+from web.assembly import create_app
+from web.config import ConfigError, load_settings
+from web.parts import parts
 from web.searches.rate_limit import WINDOW, MemoryBuckets, RateLimited, SearchAllowance
 from web.searches.slots import SearchSlots
 
@@ -175,7 +176,7 @@ def test_traces_cannot_take_every_search_slot(tmp_path):
     app, client = limited_client(
         tmp_path, seconds_per_minute="off", MAX_CONCURRENT_SEARCHES="2", SEARCH_QUEUE_WAIT="0"
     )
-    slots = app.extensions["solved_positions"].slots
+    slots = parts(app).solved.slots
     # One trace is running: it holds the one trace slot of two search slots.
     assert slots.trace_slots.try_acquire("other") and slots.slots.try_acquire("other")
     try:
@@ -344,7 +345,7 @@ def test_instances_sharing_a_redis_share_each_clients_allowance(tmp_path):
         answer = clients[0].post("/move", json={"board": other, "k": 4})
         assert answer.status_code == 200 and answer.get_json()["proven"] is True
         # The next requests skip the store (no wait for its timeout) until a probe finds it back.
-        assert not apps[0][0].extensions["search_allowance"].breaker.allows()
+        assert not parts(apps[0][0]).allowance.breaker.allows()
 
 
 class CountingBuckets:
@@ -372,7 +373,7 @@ def test_a_paused_redis_costs_one_call_then_searches_skip_it_until_a_probe_finds
             CACHE_SECRET=TEST_SECRET,
             REDIS_TIMEOUT="0.2",
         )
-        limit = app.extensions["search_allowance"]
+        limit = parts(app).allowance
         limit.buckets = counting = CountingBuckets(limit.buckets)
         rng = random.Random(3)
         cells = [(row, col) for row in range(4) for col in range(4)]

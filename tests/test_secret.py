@@ -21,13 +21,13 @@ from pathlib import Path
 import pytest
 import redis as redis_py
 
-from app import create_app
 from tests.oracle import optimal_moves
 from tests.servers import TEST_SECRET, RedisServer
 from tictactoe import Board
+from web.assembly import create_app
 from web.cache.entries import position_key
 from web.cache.signing import Signer, file_secret, fixed_secret
-from web.operations.config import ConfigError, load_settings
+from web.config import ConfigError, load_settings
 
 OLD_SECRET = "old: " + secrets.token_hex(16)
 NEW_SECRET = "new: " + secrets.token_hex(16)

@@ -6,10 +6,11 @@ import threading
 
 import pytest
 
-from app import create_app
 from tests.servers import wait_until
 from tictactoe.algorithms.registry import TRACEABLE
 from web.api.traces import KEPT_TRACES, KeptTraces
+from web.assembly import create_app
+from web.parts import parts
 from web.searches.slots import Busy
 
 HANG_GUARD = 30.0  # seconds: far above any wait here, far below "never"
@@ -103,7 +104,7 @@ def test_a_capped_search_says_it_did_not_finish(client, monkeypatch):
 def test_opening_branches_runs_the_search_once(tmp_path, monkeypatch):
     app = create_app({"CACHE_DIR": str(tmp_path)})
     client = app.test_client()
-    slots = app.extensions["solved_positions"].slots
+    slots = parts(app).solved.slots
     runs = []
     search = slots.trace
     monkeypatch.setattr(slots, "trace", lambda *args: runs.append(args[1].name) or search(*args))
@@ -126,7 +127,7 @@ def test_a_worker_keeps_its_last_traces():
 
 def test_a_class_asking_for_one_trace_at_once_gets_one_search(tmp_path, monkeypatch):
     app = create_app({"CACHE_DIR": str(tmp_path)})
-    slots, runs = app.extensions["solved_positions"].slots, app.extensions["traces"]
+    slots, runs = parts(app).solved.slots, parts(app).traces
     go, searched = threading.Event(), []
     search = slots.trace
 

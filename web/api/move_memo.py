@@ -31,7 +31,7 @@ from typing import Protocol
 
 from web.api.payload import PositionRequest
 from web.cache import Answer
-from web.operations.per_process import RANDOM
+from web.runtime.per_process import RANDOM
 
 # Bodies longer than this are never kept: a 15x15 board is about 300 bytes, and
 # boards that size are never proven anyway.
@@ -47,7 +47,7 @@ ANSWER_OVERHEAD_BYTES = 200
 MS_MARK = "ms-of-this-answer"
 _MS_MARK_JSON = f'"{MS_MARK}"'.encode()
 # Unseeded choices draw from the worker's own random source: no state shared by
-# forked workers, and no system call per request (web/operations/per_process.py).
+# forked workers, and no system call per request (web/runtime/per_process.py).
 _UNSEEDED = RANDOM
 
 # render(cell): the view's answer playing ``cell``, as JSON, with ``MS_MARK`` as its ms.

@@ -11,13 +11,21 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from tictactoe import DEFAULT_LEVEL, ENGINE_VERSION, LEVELS, MAX_SIZE, MIN_SIZE, Source, Status, Value
+from tictactoe import (
+    ENGINE_VERSION,
+    LEVELS,
+    MAX_SIZE,
+    MAX_TEXT_LENGTH,
+    MIN_K,
+    MIN_SIZE,
+    Source,
+    Status,
+    Value,
+)
 from tictactoe.algorithms.folding import DEFAULT_CAP as FOLD_CAP
-from tictactoe.algorithms.registry import ENGINES, TRACEABLE, EngineDescription, describe_levels
+from tictactoe.algorithms.registry import ENGINES, TRACEABLE, EngineDescription
 from tictactoe.algorithms.trace import KINDS
-from tictactoe.game.notation import MAX_TEXT_LENGTH
-from tictactoe.game.rules import MIN_K
-from web.api.payload import FIELDS, MAX_SEED
+from web.api.payload import BODIES, ENGINE, LEVEL, SEED, Field
 from web.api.shapes import (
     AnalysisAnswer,
     CellAnswer,
@@ -35,10 +43,10 @@ from web.api.shapes import (
 from web.api.traces import DEFAULT_ENGINE as DEFAULT_TRACE_ENGINE
 from web.api.traces import MAX_NODE_DIGITS, MAX_TRACE_NODES, TRACE_BUDGET_FACTOR
 from web.api.traces import MAX_SIDE as TRACE_MAX_SIDE
+from web.cache.stats import Counts, WorkerCounts
+from web.config import BACKENDS
+from web.http.error_body import ErrorBody
 from web.http.errors import MAX_BODY_BYTES
-from web.operations.config import BACKENDS
-from web.operations.error_body import ErrorBody
-from web.operations.stats import Counts, WorkerCounts
 from web.searches.slots import RETRY_AFTER_SECONDS
 
 # A piece of the document: JSON, as nested as OpenAPI makes it.
@@ -84,8 +92,9 @@ STATUS = {"type": "string", "enum": list(Status)}
 BOARD_OUT = {"type": "array", "items": {"type": "string", "pattern": "^[xo.]+$"}}
 
 
-def _request_schema(fields: tuple[str, ...]) -> Schema:
-    """The request body: the fields, and an anyOf of the board shapes and k ranges accepted.
+def _request_schema(fields: tuple[Field, ...]) -> Schema:
+    """The request body: its declared fields (web/api/payload.py), and an anyOf of the board
+    shapes and k ranges accepted.
 
     JSON Schema cannot say "all rows have one length" or "k is at most the longer
     side" directly, so the anyOf lists cases, each of them simple: rows of
@@ -94,28 +103,6 @@ def _request_schema(fields: tuple[str, ...]) -> Schema:
     its form.  (One flat anyOf: schemathesis cannot generate from an allOf of
     two anyOfs.)
     """
-    properties = {
-        "board": {
-            "type": "array",
-            "minItems": MIN_SIZE,
-            "maxItems": MAX_SIZE,
-            "items": {"type": "string", "pattern": f"^[xXoO.]{{{MIN_SIZE},{MAX_SIZE}}}$"},
-            "description": "Rows, top first: x and o in either case, '.' for empty, all rows"
-            " of one length. X moves first, so the side to move follows from"
-            " the counts.",
-            "example": ["x..", ".o.", "..."],
-        },
-        "k": {
-            "type": "integer",
-            "minimum": MIN_K,
-            "maximum": MAX_SIZE,
-            "description": "Stones in a row to win, at most the longer side. Default: 3 on"
-            " 3x3, otherwise min(rows, cols, 5).",
-        },
-        "level": {"$ref": "#/components/schemas/Level"},
-        "seed": {"$ref": "#/components/schemas/Seed"},
-        "engine": {"$ref": "#/components/schemas/EngineName"},
-    }
 
     def case(width: int, k_min: int, k_max: int, min_rows: int) -> Schema:
         board: Schema = {"items": {"pattern": f"^[xXoO.]{{{width}}}$"}}
@@ -125,12 +112,17 @@ def _request_schema(fields: tuple[str, ...]) -> Schema:
 
     return {
         "type": "object",
-        "required": ["board"],
+        "required": [field.name for field in fields if field.missing is not None],
         "additionalProperties": False,
-        "properties": {name: properties[name] for name in fields},
+        "properties": {field.name: _field_schema(field) for field in fields},
         "anyOf": [case(w, MIN_K, w, MIN_SIZE) for w in SIZES]
         + [case(w, k, k, k) for w in SIZES for k in SIZES if k > w],
     }
+
+
+def _field_schema(field: Field) -> Schema:
+    """A field's schema in a body: a reference to its component when it has one."""
+    return field.schema if field.component is None else {"$ref": f"#/components/schemas/{field.component}"}
 
 
 def _closed(schema: Schema) -> Schema:
@@ -204,7 +196,7 @@ def _errors(*statuses: int) -> Schema:
 def _post(
     summary: str,
     description: str,
-    fields: tuple[str, ...],
+    fields: tuple[Field, ...],
     answer: str | Schema,
     answer_text: str,
     errors: tuple[int, ...],
@@ -472,7 +464,7 @@ def build_spec() -> Schema:
                 " afresh within the search budget and never cached; the answer adds engine,"
                 " finished, note, leaves and principal_variation, value is the engine's own"
                 " (null when it did not prove one) and plies is null.",
-                FIELDS["move"],
+                BODIES["move"],
                 "Move",
                 "The move played and the new board.",
                 (400, 409, 413, 429, 503),
@@ -484,7 +476,7 @@ def build_spec() -> Schema:
                 " ignored (the analysis is always perfect). With engine, the answer is that"
                 " teaching engine's search of the position instead (EngineAnalysis), run"
                 " afresh within the search budget and never cached.",
-                FIELDS["analyze"],
+                BODIES["analyze"],
                 {
                     "anyOf": [
                         {"$ref": "#/components/schemas/Analysis"},
@@ -500,7 +492,7 @@ def build_spec() -> Schema:
                 "The status of a position",
                 "Whether the game on this board goes on or how it ended, and the winning"
                 " line. Finished games are answered here, not refused.",
-                FIELDS["state"],
+                BODIES["state"],
                 "State",
                 "The position's status.",
                 (400, 409, 413),
@@ -595,18 +587,6 @@ def build_spec() -> Schema:
 def _schemas() -> Schema:
     """The components: each answer's schema generated from its TypedDict (web/api/shapes.py)."""
     counters = dict.fromkeys(Counts.__annotations__, COUNTER)
-    level = {
-        "type": "string",
-        "enum": list(LEVELS),
-        "default": DEFAULT_LEVEL,
-        "description": "; ".join(f"{entry['name']}: {entry['description']}" for entry in describe_levels()),
-    }
-    seed = {
-        "type": "integer",
-        "minimum": 0,
-        "maximum": MAX_SEED,
-        "description": "Makes the random choices of this request reproducible.",
-    }
     common = {
         "proven": {
             "type": "boolean",
@@ -642,14 +622,9 @@ def _schemas() -> Schema:
         "worker": {"type": "integer", "description": "Process id of the worker that answered."},
         "k": {"type": "integer", "minimum": MIN_K},
     }
-    engine_name = {
-        "type": "string",
-        "enum": list(ENGINES),
-        "description": "A teaching engine (GET /engines) to run instead of the"
-        " default, the production solver behind the shared cache.",
-    }
+
     teaching = {
-        "engine": {**engine_name, "description": "The engine that searched."},
+        "engine": {**ENGINE.schema, "description": "The engine that searched."},
         "finished": {
             "type": "boolean",
             "description": "Whether the engine finished its search (false: stopped at"
@@ -705,9 +680,7 @@ def _schemas() -> Schema:
         posted,
     )
     return {
-        "Level": level,
-        "Seed": seed,
-        "EngineName": engine_name,
+        **{field.component: field.schema for field in (LEVEL, SEED, ENGINE) if field.component},
         "Engines": _typed_object(
             EnginesAnswer,
             {

@@ -17,8 +17,8 @@ from flask import Blueprint, Response, current_app, jsonify, request
 from tictactoe import ENGINE_VERSION, Board, Level, Status, choose_move
 from tictactoe.algorithms.base import EngineResult
 from tictactoe.algorithms.registry import describe_engines, get_engine
-from web.api import move_memo
-from web.api.answers import analysis_fields, solved
+from web.api import metrics_page, move_memo
+from web.api.answers import analysis_fields
 from web.api.openapi import build_spec
 from web.api.payload import parse_position_request, read_json_body, read_position_request
 from web.api.shapes import (
@@ -35,11 +35,11 @@ from web.api.shapes import (
 )
 from web.cache import Answer, SolvedPositions
 from web.http.errors import API_BLUEPRINT
-from web.operations import metrics
-from web.operations.request_log import note
+from web.parts import current
+from web.telemetry.request_log import note
 
 bp = Blueprint(API_BLUEPRINT, __name__)
-bp.register_blueprint(metrics.bp)  # GET /metrics is the API's too: JSON errors, no-store
+bp.register_blueprint(metrics_page.bp)  # GET /metrics is the API's too: JSON errors, no-store
 
 
 MOVE_PATH = "/move"
@@ -56,7 +56,7 @@ def move() -> Response:
     """
     started = time.perf_counter()
     raw = read_json_body(request)
-    positions = solved()
+    positions = current().solved
     memo = move_memo.recall(positions, raw)
     if memo is not None:
         return _answer_from(memo, positions, started)
@@ -126,7 +126,7 @@ def analyze() -> Response:
             **_teaching_fields(board, req.engine, result),
         }
         return jsonify(searched)
-    answer = solved().solve(board, all_moves=True)
+    answer = current().solved.solve(board, all_moves=True)
     analysis: AnalysisAnswer = {**analysis_fields(board, answer), **_engine_fields(answer)}
     return jsonify(analysis)
 
@@ -161,8 +161,8 @@ def livez() -> Response:
 @bp.get("/healthz")
 def healthz() -> Response:
     """200 when the cache backend made a real round trip a moment ago, else 503 (web/cache/health.py)."""
-    positions = solved()
-    ok, detail = current_app.extensions["health"].status()
+    positions = current().solved
+    ok, detail = current().health.status()
     response = jsonify(
         status="ok" if ok else "unavailable",
         cache={"backend": positions.backend.name, "ok": ok, "detail": detail},
@@ -176,7 +176,7 @@ def healthz() -> Response:
 @bp.get("/stats")
 def stats() -> Response:
     """Counters of this worker and, where the backend keeps them, of all workers."""
-    positions = solved()
+    positions = current().solved
     answer: StatsAnswer = {**positions.stats.snapshot(), "backend": positions.backend.name}
     return jsonify(answer)
 
@@ -252,7 +252,7 @@ def _engine_fields(answer: Answer | None) -> SolverFields:
 
 def _run_engine(board: Board, name: str, rng: random.Random | None) -> EngineResult:
     """Run the teaching engine ``name`` (already checked) within the budget, outside the cache."""
-    return solved().slots.run(board, get_engine(name), rng)
+    return current().slots.run(board, get_engine(name), rng)
 
 
 def _teaching_fields(board: Board, name: str, result: EngineResult) -> TeachingFields:

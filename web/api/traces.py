@@ -22,18 +22,18 @@ from __future__ import annotations
 
 import math
 
-from flask import Blueprint, Flask, Response, current_app, jsonify, request
+from flask import Blueprint, Flask, Response, jsonify, request
 
 from tictactoe import Board
 from tictactoe.algorithms.base import EngineResult
 from tictactoe.algorithms.folding import DEFAULT_CAP, ShownNode, fold
 from tictactoe.algorithms.registry import TRACEABLE
 from tictactoe.algorithms.trace import CUT, HIT, Trace
-from tictactoe.game.lru import BoundedLRU
-from web.api.answers import solved
 from web.api.positions import read_position_query
 from web.api.shapes import TraceAnswer, TraceNode
 from web.http.errors import TRACES_BLUEPRINT, ApiError
+from web.parts import current
+from web.runtime.lru import BoundedLRU
 from web.searches.shared_runs import SharedRuns
 
 bp = Blueprint(TRACES_BLUEPRINT, __name__)
@@ -51,7 +51,7 @@ KEPT_TRACES = 8
 KEPT_NODES = MAX_TRACE_NODES
 FINISHED_MAX_AGE = 86_400  # a finished trace never changes (for one engine version)
 
-Key = tuple[str, int, int, int, int, int]
+Key = tuple[str, str]  # the engine, and the position (Board.text_key: rules and rows)
 
 
 def _nodes(found: tuple[EngineResult, Trace]) -> int:
@@ -77,10 +77,10 @@ class KeptTraces(BoundedLRU[Key, tuple[EngineResult, Trace]]):
 TracedRuns = SharedRuns[Key, tuple[EngineResult, Trace]]
 
 
-def init_app(app: Flask) -> None:
-    """Serve GET /trace on ``app``, with this worker's kept and running traces."""
-    app.extensions["traces"] = TracedRuns(KeptTraces())
+def init_app(app: Flask) -> TracedRuns:
+    """Serve GET /trace on ``app``; returns this worker's kept and running traces for it."""
     app.register_blueprint(bp)
+    return TracedRuns(KeptTraces())
 
 
 @bp.get("/trace")
@@ -160,12 +160,10 @@ def _node_fields(board: Board, node: ShownNode) -> TraceNode:
 
 def _traced(board: Board, engine: str) -> tuple[EngineResult, Trace]:
     """The engine's traced search of ``board``: kept, under way for another request, or run now in a slot."""
-    rules = board.rules
-    key = (engine, rules.rows, rules.cols, rules.k, board.x, board.o)
-    runs: TracedRuns = current_app.extensions["traces"]
-    settings = current_app.config["SETTINGS"]
+    key = (engine, board.text_key())
+    made = current()
+    runs, settings, slots = made.traces, made.settings, made.slots
     seconds = TRACE_BUDGET_FACTOR * settings.search_budget
-    slots = solved().slots
     # A request waits for a run under way as long as that run may wait for its slot and then search.
     wait = settings.search_queue_wait + seconds
     return runs.get(key, lambda: slots.trace(board, TRACEABLE[engine], seconds, MAX_TRACE_NODES), wait)

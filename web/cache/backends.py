@@ -32,10 +32,10 @@ from flask_caching import Cache
 
 from web.cache.locks import FileLocks, LocalLocks, Locks, RedisLocks
 from web.cache.signing import Signer, file_secret, fixed_secret
-from web.operations.breaker import Breaker
-from web.operations.config import Settings
-from web.operations.redis_client import redis_client
-from web.operations.throttled_log import throttle_library_logs
+from web.config import Settings
+from web.runtime.breaker import Breaker
+from web.runtime.redis_client import redis_client
+from web.telemetry.throttled_log import throttle_library_logs
 
 logger = logging.getLogger(__name__)
 

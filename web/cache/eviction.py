@@ -13,7 +13,7 @@ time, which is 0 for every entry here.  This cache instead:
   ``sweep_every`` writes (``max_entries // 50``, at least 1), lists the
   folder's names once under a ``flock`` taken without waiting, so one worker
   sweeps at a time and the others go on.  The sweep runs in a real thread
-  (web/operations/offload.py), not on gevent's event loop: file calls do not
+  (web/runtime/offload.py), not on gevent's event loop: file calls do not
   yield to other greenlets, and a sweep over 50,000 files takes about half a
   second, for which every other connection of the worker (``/livez``
   included) would wait (bench/sweep_probe.py).  The write that triggered it
@@ -50,7 +50,7 @@ from typing import Any
 from flask import Flask
 from flask_caching.backends.filesystemcache import FileSystemCache
 
-from web.operations.offload import off_event_loop
+from web.runtime.offload import off_event_loop
 
 logger = logging.getLogger(__name__)
 

@@ -6,7 +6,7 @@ real one (re-searching to check it would cost the search the cache saves).
 So every entry carries an HMAC-SHA256 of its key and its canonical JSON, made
 with a secret that every worker and instance shares:
 
-- ``CACHE_SECRET`` when it is set; with Redis it must be (web/operations/config.py): a
+- ``CACHE_SECRET`` when it is set; with Redis it must be (web/config.py): a
   secret kept in the same Redis would sign entries for whoever can write
   there.  Rotating it turns every stored entry into one that fails its check:
   each is ignored, searched again and stored under the new secret;

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from typing import Any
 
 from web.http.client_key import client_key
-from web.operations.error_body import error_body
+from web.http.error_body import error_body
 
 # Connections one address may hold in one worker: a quarter of gunicorn's 1000, and
 # four times the 60 or so kept-alive connections of a class of 30 behind one address.

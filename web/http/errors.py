@@ -16,7 +16,7 @@ from werkzeug.exceptions import ClientDisconnected, HTTPException, InternalServe
 
 from tictactoe import IllegalPositionError
 from web.http.body_framing import MalformedBody
-from web.operations.error_body import error_body
+from web.http.error_body import error_body
 
 logger = logging.getLogger(__name__)
 
@@ -84,7 +84,7 @@ def error_response(status: int, message: str, title: str = "") -> Response:
     return response
 
 
-def register(app: Flask) -> None:
+def init_app(app: Flask) -> None:
     """Install the handlers that turn every error into a JSON (or page) response."""
 
     @app.errorhandler(ApiError)

@@ -44,15 +44,14 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
 from flask import Flask, Response, jsonify, request
-from werkzeug.middleware.proxy_fix import ProxyFix
 
+from web.config import Settings
 from web.http.client_key import client_key
+from web.http.error_body import error_body
 from web.http.errors import error_response, wants_html
-from web.operations.breaker import Breaker
-from web.operations.config import Settings
-from web.operations.error_body import error_body
-from web.operations.throttled_log import ThrottledLog
+from web.runtime.breaker import Breaker
 from web.searches.slots import FREE_CELLS
+from web.telemetry.throttled_log import ThrottledLog
 
 if TYPE_CHECKING:
     import redis
@@ -203,14 +202,8 @@ def refusal(error: RateLimited) -> str:
     )
 
 
-def init_app(app: Flask, settings: Settings) -> RequestAllowance | None:
-    """Trust the configured proxies and set up the search allowance of ``app``.
-
-    Returns the allowance for the search slots (None when ``SEARCH_SECONDS_PER_MINUTE`` is off).
-    """
-    if settings.trusted_proxies:
-        proxies = settings.trusted_proxies
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)  # type: ignore[method-assign]
+def init_app(app: Flask, settings: Settings) -> SearchAllowance | None:
+    """The search allowance of ``app`` and its 429 (None when ``SEARCH_SECONDS_PER_MINUTE`` is off)."""
     if settings.search_seconds_per_minute is None:
         return None
 
@@ -224,16 +217,14 @@ def init_app(app: Flask, settings: Settings) -> RequestAllowance | None:
         response.headers["Retry-After"] = str(error.retry_after)
         return response
 
-    limit = SearchAllowance(settings.search_seconds_per_minute, *_buckets(settings))
-    app.extensions["search_allowance"] = limit
-    return RequestAllowance(limit)
+    return SearchAllowance(settings.search_seconds_per_minute, *_buckets(settings))
 
 
 def _buckets(settings: Settings) -> tuple[Buckets, Breaker | None]:
     """The app's Redis (with a breaker whose probe runs off the requests) when it has one, else memory."""
     if settings.redis_url is None:
         return MemoryBuckets(), None
-    from web.operations.redis_client import (
+    from web.runtime.redis_client import (
         redis_client,  # here: a deployment on the file system never loads redis
     )
 

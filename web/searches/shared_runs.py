@@ -16,7 +16,7 @@ import threading
 from collections.abc import Callable, Hashable
 from typing import Generic, TypeVar
 
-from tictactoe.game.lru import BoundedLRU
+from web.runtime.lru import BoundedLRU
 from web.searches.slots import Busy
 
 Key = TypeVar("Key", bound=Hashable)

@@ -6,7 +6,7 @@ fewest), so one address flooding the server queues behind its own searches and
 every other address gets the next free slot.  A search waits for its slot at
 most ``queue_wait`` seconds (SEARCH_QUEUE_WAIT), then is refused (``Busy``: the
 client retries).  Every search runs off the worker's event loop, in a thread
-(web/operations/offload.py), so the worker's other connections are served meanwhile.
+(web/runtime/offload.py), so the worker's other connections are served meanwhile.
 
 Each search is charged to the requesting client's allowance (web/searches/rate_limit.py)
 for the time it held its slot, and may be refused (``RateLimited``) before it
@@ -39,9 +39,9 @@ from tictactoe import Board, Rules, Solver, SolveResult, analyse
 from tictactoe.algorithms.base import Engine as TeachingEngine
 from tictactoe.algorithms.base import EngineResult
 from tictactoe.algorithms.trace import Trace, Traceable, trace_search
-from tictactoe.game.lru import BoundedLRU
 from web.http.errors import error_response
-from web.operations.offload import off_event_loop
+from web.runtime.lru import BoundedLRU
+from web.runtime.offload import off_event_loop
 from web.searches.fair_slots import FairSlots
 
 # Rule sets (board size and k) whose solver a thread keeps warm at once, and the
@@ -67,7 +67,7 @@ class Busy(Exception):
         self.waited = waited
 
 
-def register(app: Flask) -> None:
+def init_app(app: Flask) -> None:
     """Answer ``Busy`` with a 503 that says so and when to try again."""
 
     @app.errorhandler(Busy)

@@ -18,8 +18,8 @@ from typing import Any, Protocol
 
 from flask import Flask, Response, g, has_request_context, request
 
-from web.operations.logs import REQUEST_FIELDS, REQUEST_LOGGER, JsonFormatter, TextFormatter
-from web.operations.per_process import RANDOM, process_id
+from web.runtime.per_process import RANDOM, process_id
+from web.telemetry.logs import REQUEST_FIELDS, REQUEST_LOGGER, JsonFormatter, TextFormatter
 
 logger = logging.getLogger(REQUEST_LOGGER)
 
@@ -60,7 +60,7 @@ def note(**fields: str) -> None:
             logged.update(fields)
 
 
-def register(app: Flask, observe: Observe | None = None) -> None:
+def init_app(app: Flask, observe: Observe | None = None) -> None:
     """Log every request of ``app`` once it has its response; also hand it to ``observe``.
 
     ``observe(method, endpoint, status, seconds, fields)`` is how the metrics
@@ -127,7 +127,7 @@ def log_request(
 
 
 class RequestLineFormatter(Protocol):
-    """A formatter that writes the request line without a record (web/operations/logs.py's)."""
+    """A formatter that writes the request line without a record (web/telemetry/logs.py's)."""
 
     def request_line(self, created: float, pid: int, message: str, values: list[object]) -> str:
         """The line of a request line record with ``values`` (``REQUEST_FIELDS``') at ``created``."""
@@ -138,7 +138,7 @@ def _only_handler() -> logging.StreamHandler[Any] | None:
 
     That is: nothing filters the line, exactly one handler takes it, a plain
     ``StreamHandler`` at INFO or below, formatting with one of
-    web/operations/logs.py's formatters (as deployed).  Anything else (a
+    web/telemetry/logs.py's formatters (as deployed).  Anything else (a
     test's capturing handler, an operator's own configuration) gets a record.
     """
     if logger.filters or logger.disabled:
