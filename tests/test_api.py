@@ -766,7 +766,7 @@ def test_a_field_the_document_lacks_fails_the_schema_check(spec, monkeypatch, tm
 
     status = api._status
     monkeypatch.setattr(api, "_status", lambda board: {**status(board), "shadow": True})
-    # A fresh app: the module's app may replay a remembered /move answer without the view.
+    # A fresh app: the module's app may answer a remembered /move body from its memo.
     client = create_app({"CACHE_DIR": str(tmp_path)}).test_client()
     for path, schema in (("/move", "Move"), ("/state", "State")):
         body = client.post(path, json={"board": ["x.o", ".x.", "o.."]}).get_json()
