@@ -74,7 +74,7 @@ from traffic import FLOODER_ADDRESS, Client, Reply, Tally, flood, percentile, ra
 
 from tests.servers import Gunicorn, wait_for_workers  # noqa: E402
 from tictactoe import Rules  # noqa: E402
-from tictactoe.algorithms.registry import TRACEABLE  # noqa: E402
+from tictactoe.algorithms.registry import ENGINES, TRACEABLE  # noqa: E402
 from tictactoe.game.notation import position_text  # noqa: E402
 
 PLAYER_ADDRESS = "127.0.0.1"
@@ -242,19 +242,23 @@ class Pupil:
                 self.page.tally.shown()
 
 
-def experiment_paths() -> list[str]:
-    """What /lab's Watch the search asks, in order, for the lab's two experiments (the empty 3x3
-    board, then X in the centre) with the engines it has checked (every traceable one but negascout:
-    templates/lab.html), as api.js trace() writes it: board, engine, node, k."""
-    return [
-        "/trace?"
-        + urlencode({"board": position_text(rows), "engine": engine, "node": 0, "k": PAGE_K}).replace(
-            "%2F", "/"
-        )
-        for rows in (EMPTY, CENTRE)
-        for engine in TRACEABLE
-        if engine != "negascout"
-    ]
+def experiment_requests() -> list[tuple[str, str, str, dict | None]]:
+    """What /lab asks, in order, as (kind, method, path, body), for its two experiments (the empty
+    3x3 board, then X in the centre): the experiment's button runs every engine (GET /engines, then
+    POST /analyze with each, static/js/lab.js runAll), then Watch the search loads the engines it has
+    checked (every traceable one but negascout: templates/lab.html), as api.js trace() writes it:
+    board, engine, node, k.  (The line of perfect play after the table is cached /move: left out.)"""
+    requests: list[tuple[str, str, str, dict | None]] = []
+    for rows in (EMPTY, CENTRE):
+        requests.append(("lab page", "GET", "/engines", None))
+        requests += [("lab engine", "POST", "/analyze", {"board": rows, "engine": name}) for name in ENGINES]
+        query = {"board": position_text(rows), "node": 0, "k": PAGE_K}
+        requests += [
+            ("trace", "GET", "/trace?" + urlencode({**query, "engine": name}).replace("%2F", "/"), None)
+            for name in TRACEABLE
+            if name != "negascout"
+        ]
+    return requests
 
 
 def in_threads(count: int, target: Callable[[int], None]) -> list[threading.Thread]:
@@ -337,13 +341,13 @@ def classroom(server: Gunicorn, args: argparse.Namespace, stop: threading.Event)
     traces_until = time.monotonic() + args.trace_seconds
 
     def lab_pupil(_: int) -> None:
-        # The lab's Watch the search, through api.js (one retry), one search after another.
+        # The lab's table, then Watch the search, through api.js (one retry), one search after another.
         page = Page(Client(server.port, TRACE_ADDRESS), tally, traces_until, stop)
-        for path in experiment_paths():
+        for kind, method, path, body in experiment_requests():
             if time.monotonic() >= traces_until or stop.is_set():
                 return
-            if page.send("trace", "GET", path).status != 200:
-                return  # the page shows the refusal and watches nothing more
+            if page.send(kind, method, path, body).status != 200:
+                return  # the page shows the refusal and runs nothing more
 
     other_hints: Counter = Counter()
 
@@ -372,7 +376,8 @@ def classroom(server: Gunicorn, args: argparse.Namespace, stop: threading.Event)
     return Run(tally, other_hints, (load_at_start, os.getloadavg()[0]))
 
 
-KINDS = ("page", "hint", "state", "move", "review", "flood", "livez", "trace", "other hint")
+LAB_KINDS = ("lab page", "lab engine", "trace")
+KINDS = ("page", "hint", "state", "move", "review", "flood", "livez", *LAB_KINDS, "other hint")
 PUPIL_KINDS = ("page", "hint", "state", "move", "review")
 SHOWN = (200, 304, 429, 503)
 
@@ -417,14 +422,14 @@ def report(run: Run, args: argparse.Namespace, env: dict[str, str]) -> bool:
     flood, livez = tally.get(FLOOD, "flood"), tally.get(FLOOD, "livez")
     livez_max = max(livez.seconds, default=0.0)
     hints = run.other_hints
-    traces = tally.get(TRACES, "trace")
-    expected = args.players * len(experiment_paths())
+    lab = {kind: tally.get(TRACES, kind) for kind in LAB_KINDS}
+    expected = Counter(kind for kind, *_ in experiment_requests())
     goals = {
         "no refusal for the pupils": not any(refused.values()),
         "the flood gets 429s, each with Retry-After": 0 < flood.statuses[429] == flood.retry_after[429],
         f"/livez within {LIVEZ_GOAL:g} s during the flood": bool(livez.seconds) and livez_max <= LIVEZ_GOAL,
-        "every trace of the lab class answered, or refused with 429 once the allowance is spent": (
-            0 < traces.statuses[200] + traces.statuses[429] == len(traces.seconds)
+        "every search of the lab class answered, or refused with 429 once the allowance is spent": all(
+            0 < asked.statuses[200] + asked.statuses[429] == len(asked.seconds) for asked in lab.values()
         ),
     }
     print(f"pupils' refusals (429 + 503): {refused[PLAYERS]} in phase 1, {refused[FLOOD]} in phase 2")
@@ -441,13 +446,14 @@ def report(run: Run, args: argparse.Namespace, env: dict[str, str]) -> bool:
         f"/livez during the flood: p50 {percentile(livez.seconds, 0.5) * 1000:.0f} ms, "
         f"max {livez_max * 1000:.0f} ms ({len(livez.seconds)} probes)"
     )
-    waits = [percentile(traces.seconds, share) * 1000 for share in (0.5, 0.95, 1.0)]
-    print(
-        f"lab class: {len(traces.seconds)} traces asked (of {expected} the pages watch),"
-        f" {traces.statuses[200]} answered, {traces.statuses[429]} refused with 429,"
-        f" {traces.statuses[503]} with 503; the wait of each: p50 {waits[0]:.0f} ms,"
-        f" p95 {waits[1]:.0f} ms, max {waits[2]:.0f} ms"
-    )
+    for kind, asked in lab.items():
+        waits = [percentile(asked.seconds, share) * 1000 for share in (0.5, 0.95, 1.0)]
+        print(
+            f"lab class, {kind}: {len(asked.seconds)} asked (of {args.players * expected[kind]} the pages"
+            f" send), {asked.statuses[200]} answered, {asked.statuses[429]} refused with 429,"
+            f" {asked.statuses[503]} with 503; the wait of each: p50 {waits[0]:.0f} ms,"
+            f" p95 {waits[1]:.0f} ms, max {waits[2]:.0f} ms"
+        )
     answered = hints[200]
     print(
         f"lab class phase, the other address's hints (after the page's retry): {answered} answered, "

@@ -68,9 +68,9 @@ class Ticking(Minimax):
         super().__init__()
         self.clock, self.seconds = clock, seconds
 
-    def search(self, board, deadline=None, rng=None, tracer=None):
+    def search(self, board, deadline=None, rng=None, max_nodes=None, tracer=None):
         self.clock.now += self.seconds
-        return super().search(board, deadline=deadline, rng=rng, tracer=tracer)
+        return super().search(board, deadline=deadline, rng=rng, max_nodes=max_nodes, tracer=tracer)
 
 
 def limited_client(tmp_path, seconds_per_minute=SPENT_AT_ONCE, **settings):
@@ -142,8 +142,8 @@ def test_a_search_is_charged_the_time_it_held_its_slot():
     clock, ledger = FakeClock(), Ledger()
     slots = SearchSlots(budget=1.0, max_searches=2, table_limit=10_000, allowance=ledger, clock=clock)
     board = Board.from_text(["x..", "...", "..."])
-    slots.run(board, Ticking(clock, 0.75))  # a teaching engine's run, even on 3x3
-    slots.trace(board, Ticking(clock, 4.5), seconds=10.0, max_nodes=600_000)
+    slots.run(board, Ticking(clock, 0.75), None, max_nodes=600_000)  # a teaching engine's run, even on 3x3
+    slots.trace(board, Ticking(clock, 4.5), max_nodes=600_000)
     slots.search(Board.from_text(COSTLY, k=4), all_moves=False)  # the solver: no clock moved
     assert ledger.checks == 3
     assert ledger.charges == [0.75, 4.5, 0.0]

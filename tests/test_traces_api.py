@@ -94,10 +94,10 @@ def test_bad_requests_get_a_clear_json_error(client, query, status, message):
 
 
 def test_a_capped_search_says_it_did_not_finish(client, monkeypatch):
-    monkeypatch.setattr("web.api.traces.MAX_TRACE_NODES", 500)
+    monkeypatch.setattr("web.api.traces.TEACHING_NODES", 500)
     body = client.get("/trace?board=4/4/4/4&k=4&engine=minimax").get_json()
     assert body["finished"] is False and body["value"] is None
-    assert body["nodes"] == 501 == shown_nodes(body["tree"])
+    assert body["nodes"] == 500 == shown_nodes(body["tree"])
     assert body["tree"][0]["kind"] == "open" and body["tree"][0]["score"] is None
 
 

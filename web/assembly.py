@@ -22,7 +22,7 @@ from flask.json.provider import DefaultJSONProvider
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from web import cache, parts
-from web.api import positions, traces
+from web.api import positions, teaching, traces
 from web.api import routes as api
 from web.cache import health
 from web.config import load_settings
@@ -114,5 +114,6 @@ def create_app(config: Mapping[str, object] | None = None) -> Flask:
     app.register_blueprint(pages.bp)
     static_files.init_app(app, settings.static_max_age)
 
-    parts.attach(app, parts.Parts(settings, metrics, allowance, slots, solved, checked, traced))
+    kept = teaching.kept_runs()
+    parts.attach(app, parts.Parts(settings, metrics, allowance, slots, solved, checked, kept, traced))
     return app

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from flask import Flask, current_app
 
 if TYPE_CHECKING:  # the types only: each part's own module imports this one's layer, not the reverse
+    from web.api.teaching import TeachingRuns
     from web.api.traces import TracedRuns
     from web.cache import SolvedPositions
     from web.cache.health import HealthCheck
@@ -28,7 +29,8 @@ _KEY = "tictactoe"  # the one entry of app.extensions: the parts, together
 @dataclass(frozen=True)
 class Parts:
     """An app's parts: its settings, metrics, search slots (with the per-client allowance, if on),
-    solved positions (the shared cache), the cache's health check and the lab's traces."""
+    solved positions (the shared cache), the cache's health check, and the lab's searches: the
+    teaching engines' results and traces kept and shared per worker."""
 
     settings: Settings
     metrics: Metrics
@@ -36,6 +38,7 @@ class Parts:
     slots: SearchSlots
     solved: SolvedPositions
     health: HealthCheck
+    teaching: TeachingRuns
     traces: TracedRuns
 
 

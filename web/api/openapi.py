@@ -40,9 +40,10 @@ from web.api.shapes import (
     TraceAnswer,
     TraceNode,
 )
+from web.api.teaching import MAX_SIDE as TEACHING_MAX_SIDE
+from web.api.teaching import TEACHING_NODES
 from web.api.traces import DEFAULT_ENGINE as DEFAULT_TRACE_ENGINE
-from web.api.traces import MAX_NODE_DIGITS, MAX_TRACE_NODES, TRACE_BUDGET_FACTOR
-from web.api.traces import MAX_SIDE as TRACE_MAX_SIDE
+from web.api.traces import MAX_NODE_DIGITS
 from web.cache.stats import Counts, WorkerCounts
 from web.config import BACKENDS
 from web.http.error_body import ErrorBody
@@ -171,6 +172,8 @@ def _errors(*statuses: int) -> Schema:
         412: "If-Match names no tag of the answer: a proven answer has the ETag its 200"
         " sends, one that is not proven has none (only If-Match: * holds for it).",
         413: f"The body is larger than {MAX_BODY_BYTES // 1024} KiB.",
+        422: f"With engine: a board larger than {TEACHING_MAX_SIDE}x{TEACHING_MAX_SIDE}, which the"
+        " teaching engines do not search (leave engine out: the production solver answers).",
         429: "This client (by its address) has spent the seconds of search a minute that"
         " SEARCH_SECONDS_PER_MINUTE allows; positions already solved, and every 3x3 position,"
         " are still answered. Try again after Retry-After seconds (also in the body as"
@@ -326,7 +329,7 @@ def _trace_path() -> Schema:
         "additionalProperties": False,
         "properties": {
             "board": {"type": "string", "minLength": 5, "maxLength": 19, "example": "x2/1o1/3"},
-            "k": {"type": "integer", "minimum": MIN_K, "maximum": TRACE_MAX_SIDE},
+            "k": {"type": "integer", "minimum": MIN_K, "maximum": TEACHING_MAX_SIDE},
             "engine": {"type": "string", "enum": list(TRACEABLE), "default": DEFAULT_TRACE_ENGINE},
             "node": {"type": "integer", "minimum": 0, "maximum": 10**MAX_NODE_DIGITS - 1, "default": 0},
         },
@@ -418,9 +421,9 @@ def _trace_path() -> Schema:
             f" 4x4) and answers the nodes it visited, in order, at most {FOLD_CAP} of them: whole levels"
             " while they fit, bigger subtrees folded with their exact counts, so that the shown"
             " nodes (each 1, or its folded size) add up to nodes. node=N answers the subtree of"
-            " node N instead. The search stops after"
-            f" {MAX_TRACE_NODES:,} nodes or {TRACE_BUDGET_FACTOR} times the search budget (finished"
-            " is then false). A finished trace never changes: it is cacheable.",
+            " node N instead. The search stops at its budget of"
+            f" {TEACHING_NODES:,} nodes, never at a deadline (finished is then false), so the same"
+            " request gets the same tree: a finished trace never changes, it is cacheable.",
             "parameters": [
                 {
                     "name": "trace",
@@ -460,22 +463,24 @@ def build_spec() -> Schema:
                 " plies describe the posted position for that side under perfect play"
                 " (null unless proven); at easy and medium they are given only when the"
                 " position is already in the cache (no search is made for them). With engine,"
-                " that teaching engine chooses the move instead (level is then ignored), run"
-                " afresh within the search budget and never cached; the answer adds engine,"
-                " finished, note, leaves and principal_variation, value is the engine's own"
-                " (null when it did not prove one) and plies is null.",
+                " that teaching engine chooses the move instead (level is then ignored), on a"
+                f" board of up to {TEACHING_MAX_SIDE}x{TEACHING_MAX_SIDE} (422 beyond), to the end or"
+                f" its budget of {TEACHING_NODES:,} nodes, never a deadline, outside the shared"
+                " cache; the answer adds engine, finished, note, leaves and principal_variation,"
+                " value is the engine's own (null when it did not prove one) and plies is null.",
                 BODIES["move"],
                 "Move",
                 "The move played and the new board.",
-                (400, 409, 413, 429, 503),
+                (400, 409, 413, 422, 429, 503),
             ),
             "/analyze": _post(
                 "The value of every legal move",
                 "For hints: the value and plies of every legal move for the side to move,"
                 " which moves are best, and the position's value. level is accepted and"
                 " ignored (the analysis is always perfect). With engine, the answer is that"
-                " teaching engine's search of the position instead (EngineAnalysis), run"
-                " afresh within the search budget and never cached.",
+                " teaching engine's search of the position instead (EngineAnalysis), on a"
+                f" board of up to {TEACHING_MAX_SIDE}x{TEACHING_MAX_SIDE} (422 beyond), to the end or"
+                f" its budget of {TEACHING_NODES:,} nodes: the same search gives the same answer.",
                 BODIES["analyze"],
                 {
                     "anyOf": [
@@ -484,7 +489,7 @@ def build_spec() -> Schema:
                     ]
                 },
                 "The analysis (Analysis), or with engine the engine's search (EngineAnalysis).",
-                (400, 409, 413, 429, 503),
+                (400, 409, 413, 422, 429, 503),
             ),
             "/position": _position_path(),
             "/trace": _trace_path(),
@@ -628,7 +633,7 @@ def _schemas() -> Schema:
         "finished": {
             "type": "boolean",
             "description": "Whether the engine finished its search (false: stopped at"
-            " the search budget; the move is then its best so far).",
+            " its node budget; the move is then its best so far, and note says so).",
         },
         "note": {"type": "string", "description": "The engine's own words on the search."},
         "leaves": {

@@ -9,15 +9,14 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import random
 import time
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from tictactoe import ENGINE_VERSION, Board, Level, Status, choose_move
 from tictactoe.algorithms.base import EngineResult
-from tictactoe.algorithms.registry import describe_engines, get_engine
-from web.api import metrics_page, move_memo
+from tictactoe.algorithms.registry import describe_engines
+from web.api import metrics_page, move_memo, teaching
 from web.api.answers import analysis_fields
 from web.api.openapi import build_spec
 from web.api.payload import parse_position_request, read_json_body, read_position_request
@@ -65,7 +64,8 @@ def move() -> Response:
     board.require_moves()
     rng = move_memo.draw_source(req.seed)
     if req.engine is not None:
-        result = _run_engine(board, req.engine, rng)
+        # Drawn afresh without a seed (mcts), else the same search every time: kept and shared.
+        result = teaching.run(board, req.engine, req.seed, rng if req.seed is None else None)
         found: FoundFields | SolverFields = {
             "value": result.value,
             "plies": None,
@@ -114,8 +114,8 @@ def analyze() -> Response:
     board = req.board
     board.require_moves()
     if req.engine is not None:
-        # Deterministic (mcts seeded), so that the lab's figures repeat.
-        result = _run_engine(board, req.engine, None)
+        # Deterministic (mcts from its own seed), so that the lab's figures repeat.
+        result = teaching.run(board, req.engine, None)
         row, col = board.rules.row_col(result.move)
         searched: EngineAnalysisAnswer = {
             "board": board.to_text(),
@@ -248,11 +248,6 @@ def _engine_fields(answer: Answer | None) -> SolverFields:
         "ms": round(answer.seconds * 1000, 3),
         "worker": os.getpid(),
     }
-
-
-def _run_engine(board: Board, name: str, rng: random.Random | None) -> EngineResult:
-    """Run the teaching engine ``name`` (already checked) within the budget, outside the cache."""
-    return current().slots.run(board, get_engine(name), rng)
 
 
 def _teaching_fields(board: Board, name: str, result: EngineResult) -> TeachingFields:

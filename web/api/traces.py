@@ -7,11 +7,11 @@ it visited, in order, with their windows, scores and cut-offs, at most
 exact counts.  ``&node=N`` answers the subtree of node N (its number in the
 visiting order) folded the same way: the page opens a folded branch with it.
 
-Bounded: boards up to 4x4 only (422 otherwise), and a search stops after
-``MAX_TRACE_NODES`` nodes (enough for every 3x3 tree: plain minimax on the
-empty board visits 549,946) or ``TRACE_BUDGET_FACTOR`` times the search budget,
-whichever comes first; then ``finished`` is false and the tree is the part
-searched.  The searches are deterministic, so a finished trace is cacheable,
+Bounded as every teaching search is (web/api/teaching.py): boards up to 4x4
+only (422 otherwise), and a search stops at its node budget (enough for every
+3x3 tree: plain minimax on the empty board visits 549,946), never at a
+deadline; then ``finished`` is false and the tree is the part searched.  The
+searches are deterministic, so a finished trace is cacheable,
 each worker keeps its last few traces, so that opening branch after branch of
 one search runs it once, and the requests for a trace that is being searched
 wait for that search (web/searches/shared_runs.py): a class opening the same
@@ -31,6 +31,7 @@ from tictactoe.algorithms.registry import TRACEABLE
 from tictactoe.algorithms.trace import CUT, HIT, Trace
 from web.api.positions import read_position_query
 from web.api.shapes import TraceAnswer, TraceNode
+from web.api.teaching import TEACHING_NODES, require_small, shared_wait
 from web.http.errors import TRACES_BLUEPRINT, ApiError
 from web.parts import current
 from web.runtime.lru import BoundedLRU
@@ -40,15 +41,13 @@ bp = Blueprint(TRACES_BLUEPRINT, __name__)
 
 PARAMETERS = ("board", "k", "engine", "node")
 DEFAULT_ENGINE = "alphabeta"
-MAX_SIDE = 4  # 4x4 at most: a tree worth watching, a search that ends
-MAX_TRACE_NODES = 600_000  # every 3x3 tree fits; about 16 bytes a node
-TRACE_BUDGET_FACTOR = 10  # 10 s with the default budget of 1 s
 MAX_NODE_DIGITS = 7  # no trace has 10 million nodes
 # Per worker: the lab's two experiments with each of the four traceable engines that
 # count nodes alike (the searches whose branches are being opened).
 KEPT_TRACES = 8
-# ... and their nodes together at most (about 10 MiB): one full-size trace leaves room for no other.
-KEPT_NODES = MAX_TRACE_NODES
+# ... and their nodes together at most (about 16 bytes a node, 10 MiB): one full-size trace leaves
+# room for no other.
+KEPT_NODES = TEACHING_NODES
 FINISHED_MAX_AGE = 86_400  # a finished trace never changes (for one engine version)
 
 Key = tuple[str, str]  # the engine, and the position (Board.text_key: rules and rows)
@@ -63,7 +62,7 @@ class KeptTraces(BoundedLRU[Key, tuple[EngineResult, Trace]]):
     """The last ``KEPT_TRACES`` traced searches of one app in this worker, by engine and position.
 
     Fewer when their nodes together would be more than ``KEPT_NODES``; the
-    newest is always kept (no trace has more than ``MAX_TRACE_NODES`` nodes).
+    newest is always kept (no trace has more than ``TEACHING_NODES`` nodes).
     """
 
     def __init__(self) -> None:
@@ -94,12 +93,7 @@ def trace() -> Response:
     node_text = args.get("node", "0")
     if not (node_text.isascii() and node_text.isdigit()) or len(node_text) > MAX_NODE_DIGITS:
         raise ApiError(400, f"node must be a node's number such as 0 (the root), not {node_text[:20]!r}")
-    rules = board.rules
-    if max(rules.rows, rules.cols) > MAX_SIDE:
-        raise ApiError(
-            422,
-            f"the search tree is shown for boards up to {MAX_SIDE}x{MAX_SIDE}, not {rules.rows}x{rules.cols}",
-        )
+    require_small(board)
     board.require_moves()
     result, traced = _traced(board, engine)
     node = int(node_text)
@@ -162,8 +156,5 @@ def _traced(board: Board, engine: str) -> tuple[EngineResult, Trace]:
     """The engine's traced search of ``board``: kept, under way for another request, or run now in a slot."""
     key = (engine, board.text_key())
     made = current()
-    runs, settings, slots = made.traces, made.settings, made.slots
-    seconds = TRACE_BUDGET_FACTOR * settings.search_budget
-    # A request waits for a run under way as long as that run may wait for its slot and then search.
-    wait = settings.search_queue_wait + seconds
-    return runs.get(key, lambda: slots.trace(board, TRACEABLE[engine], seconds, MAX_TRACE_NODES), wait)
+    search = TRACEABLE[engine]
+    return made.traces.get(key, lambda: made.slots.trace(board, search, TEACHING_NODES), shared_wait())

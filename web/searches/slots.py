@@ -147,32 +147,27 @@ class SearchSlots:
         with self._search_slot():
             return self._run(self._analyse, board, all_moves)
 
-    def run(self, board: Board, teaching: TeachingEngine, rng: random.Random | None = None) -> EngineResult:
-        """Run a teaching engine on ``board`` with the budget as its deadline (no cache).
+    def run(
+        self, board: Board, teaching: TeachingEngine, rng: random.Random | None, max_nodes: int
+    ) -> EngineResult:
+        """Run a teaching engine on ``board`` to the end or its budget of ``max_nodes`` (no deadline).
 
         Raises ``Busy`` when no search slot frees within ``queue_wait``,
         ``RateLimited`` when the client has spent its search time,
         ``GameOverError`` on a finished board.
         """
         with self._search_slot():
-            return self._run(self._teach, board, teaching, rng)
+            return self._run(self._teach, board, teaching, rng, max_nodes)
 
-    def trace(
-        self, board: Board, engine: Traceable, seconds: float, max_nodes: int
-    ) -> tuple[EngineResult, Trace]:
-        """Run a depth-first teaching engine with a ``Trace``, stopped after ``seconds`` or ``max_nodes``.
+    def trace(self, board: Board, engine: Traceable, max_nodes: int) -> tuple[EngineResult, Trace]:
+        """Run a depth-first teaching engine with a ``Trace``, to the end or its budget of ``max_nodes``.
 
         Raises ``Busy`` when no search slot (or no slot that traces may take)
         frees within ``queue_wait``, ``RateLimited`` when the client has spent
         its search time, ``GameOverError`` on a finished board.
         """
         with self._search_slot(trace=True):
-            return self._run(self._trace, board, engine, seconds, max_nodes)
-
-    def _trace(
-        self, board: Board, engine: Traceable, seconds: float, max_nodes: int
-    ) -> tuple[EngineResult, Trace]:
-        return trace_search(engine, board, deadline=time.monotonic() + seconds, max_nodes=max_nodes)
+            return self._run(trace_search, engine, board, None, max_nodes)
 
     def _analyse(self, board: Board, all_moves: bool) -> SolveResult:
         # In the searching thread: its solvers are its own.
@@ -182,9 +177,10 @@ class SearchSlots:
         # A fresh solver: a few thousand nodes at most, and the thread's warm ones stay for big boards.
         return analyse(board, budget=self.budget, all_moves=all_moves, solver=Solver(board.rules))
 
-    def _teach(self, board: Board, teaching: TeachingEngine, rng: random.Random | None) -> EngineResult:
-        # The deadline starts when the search does, not when it was queued.
-        return teaching.search(board, deadline=time.monotonic() + self.budget, rng=rng)
+    def _teach(
+        self, board: Board, teaching: TeachingEngine, rng: random.Random | None, max_nodes: int
+    ) -> EngineResult:
+        return teaching.search(board, rng=rng, max_nodes=max_nodes)
 
     @contextmanager
     def _search_slot(self, trace: bool = False) -> Iterator[None]:
