@@ -15,7 +15,7 @@ import tempfile
 import schemathesis
 from schemathesis.checks import CHECKS, load_all_checks
 
-from app import create_app
+from web.assembly import create_app
 
 SEED = 1
 MAX_EXAMPLES = 60

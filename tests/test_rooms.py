@@ -15,6 +15,7 @@ import pytest
 
 from tictactoe import Rules
 from web.pages.closed_sets import server_sets
+from web.parts import parts
 from web.rooms.model import LEASE_SECONDS, TTL_SECONDS, Refused, Room, WrongToken, digest
 from web.rooms.store import COMPACT_LINES, MAX_EVENTS, TOMBSTONE_SECONDS, FileRoomStore
 
@@ -29,7 +30,7 @@ def app_settings():
 @pytest.fixture(autouse=True)
 def fresh_allowance_and_clock(app):
     """Each test starts with a clock at the real time and a full allowance for every address."""
-    rooms = app.extensions["rooms"]
+    rooms = parts(app).rooms
     rooms.clock = time.time
     rooms.allowance.buckets._full_at.clear()
     yield
@@ -65,7 +66,7 @@ def move(client, room: str, token: str | None, row: int, col: int):
 
 
 def room_file(app, room: str) -> bytes:
-    return app.extensions["rooms"].store.path(room).read_bytes()
+    return parts(app).rooms.store.path(room).read_bytes()
 
 
 def test_a_room_is_made_with_a_secret_seat_an_invite_and_a_watch_link(client, app):
@@ -221,7 +222,7 @@ def test_an_unknown_room_is_a_404_and_an_expired_one_a_410(client, app, method, 
         assert answer.status_code == 404, room
         assert answer.get_json()["error"].startswith("there is no room")
     made = make_room(client)["room"]
-    app.extensions["rooms"].clock = lambda: time.time() + TTL_SECONDS + 1
+    parts(app).rooms.clock = lambda: time.time() + TTL_SECONDS + 1
     stored = room_file(app, made)
     answer = client.open(path.format(room=made), method=method, json=body)
     assert answer.status_code == 410
@@ -232,7 +233,7 @@ def test_an_unknown_room_is_a_404_and_an_expired_one_a_410(client, app, method, 
 
 
 def test_a_flood_of_rooms_from_one_address_is_refused_in_words_and_fills_nothing(client, app):
-    rooms = app.extensions["rooms"]
+    rooms = parts(app).rooms
     clock = [1000.0]
     rooms.allowance.buckets.clock = lambda: clock[0]
     try:
@@ -257,7 +258,7 @@ def test_a_flood_of_rooms_from_one_address_is_refused_in_words_and_fills_nothing
 
 
 def test_past_rooms_max_a_new_room_is_a_503_in_words(client, app):
-    store = app.extensions["rooms"].store
+    store = parts(app).rooms.store
     full = store.rooms_max
     store.rooms_max = store.live_rooms(time.time()) + 1  # room for one more
     try:

@@ -11,13 +11,21 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from tictactoe import DEFAULT_LEVEL, ENGINE_VERSION, LEVELS, MAX_SIZE, MIN_SIZE, Source, Status, Value
+from tictactoe import (
+    ENGINE_VERSION,
+    LEVELS,
+    MAX_SIZE,
+    MAX_TEXT_LENGTH,
+    MIN_K,
+    MIN_SIZE,
+    Source,
+    Status,
+    Value,
+)
 from tictactoe.algorithms.folding import DEFAULT_CAP as FOLD_CAP
-from tictactoe.algorithms.registry import ENGINES, TRACEABLE, EngineDescription, describe_levels
+from tictactoe.algorithms.registry import ENGINES, TRACEABLE, EngineDescription
 from tictactoe.algorithms.trace import KINDS
-from tictactoe.game.notation import MAX_TEXT_LENGTH
-from tictactoe.game.rules import MIN_K
-from web.api.payload import FIELDS, MAX_SEED
+from web.api.payload import BODIES, ENGINE, LEVEL, SEED, Field
 from web.api.shapes import (
     AnalysisAnswer,
     CellAnswer,
@@ -32,13 +40,14 @@ from web.api.shapes import (
     TraceAnswer,
     TraceNode,
 )
+from web.api.teaching import MAX_SIDE as TEACHING_MAX_SIDE
+from web.api.teaching import TEACHING_NODES
 from web.api.traces import DEFAULT_ENGINE as DEFAULT_TRACE_ENGINE
-from web.api.traces import MAX_NODE_DIGITS, MAX_TRACE_NODES, TRACE_BUDGET_FACTOR
-from web.api.traces import MAX_SIDE as TRACE_MAX_SIDE
+from web.api.traces import MAX_NODE_DIGITS
+from web.cache.stats import Counts, WorkerCounts
+from web.config import BACKENDS
+from web.http.error_body import ErrorBody
 from web.http.errors import MAX_BODY_BYTES
-from web.operations.config import BACKENDS
-from web.operations.error_body import ErrorBody
-from web.operations.stats import Counts, WorkerCounts
 from web.rooms.model import HOST_SIDES, ID_LENGTH
 from web.rooms.routes import BUSY_RETRY_AFTER
 from web.rooms.shapes import (
@@ -99,8 +108,9 @@ STATUS = {"type": "string", "enum": list(Status)}
 BOARD_OUT = {"type": "array", "items": {"type": "string", "pattern": "^[xo.]+$"}}
 
 
-def _request_schema(fields: tuple[str, ...]) -> Schema:
-    """The request body: the fields, and an anyOf of the board shapes and k ranges accepted.
+def _request_schema(fields: tuple[Field, ...]) -> Schema:
+    """The request body: its declared fields (web/api/payload.py), and an anyOf of the board
+    shapes and k ranges accepted.
 
     JSON Schema cannot say "all rows have one length" or "k is at most the longer
     side" directly, so the anyOf lists cases, each of them simple: rows of
@@ -109,28 +119,6 @@ def _request_schema(fields: tuple[str, ...]) -> Schema:
     its form.  (One flat anyOf: schemathesis cannot generate from an allOf of
     two anyOfs.)
     """
-    properties = {
-        "board": {
-            "type": "array",
-            "minItems": MIN_SIZE,
-            "maxItems": MAX_SIZE,
-            "items": {"type": "string", "pattern": f"^[xXoO.]{{{MIN_SIZE},{MAX_SIZE}}}$"},
-            "description": "Rows, top first: x and o in either case, '.' for empty, all rows"
-            " of one length. X moves first, so the side to move follows from"
-            " the counts.",
-            "example": ["x..", ".o.", "..."],
-        },
-        "k": {
-            "type": "integer",
-            "minimum": MIN_K,
-            "maximum": MAX_SIZE,
-            "description": "Stones in a row to win, at most the longer side. Default: 3 on"
-            " 3x3, otherwise min(rows, cols, 5).",
-        },
-        "level": {"$ref": "#/components/schemas/Level"},
-        "seed": {"$ref": "#/components/schemas/Seed"},
-        "engine": {"$ref": "#/components/schemas/EngineName"},
-    }
 
     def case(width: int, k_min: int, k_max: int, min_rows: int) -> Schema:
         board: Schema = {"items": {"pattern": f"^[xXoO.]{{{width}}}$"}}
@@ -140,12 +128,17 @@ def _request_schema(fields: tuple[str, ...]) -> Schema:
 
     return {
         "type": "object",
-        "required": ["board"],
+        "required": [field.name for field in fields if field.missing is not None],
         "additionalProperties": False,
-        "properties": {name: properties[name] for name in fields},
+        "properties": {field.name: _field_schema(field) for field in fields},
         "anyOf": [case(w, MIN_K, w, MIN_SIZE) for w in SIZES]
         + [case(w, k, k, k) for w in SIZES for k in SIZES if k > w],
     }
+
+
+def _field_schema(field: Field) -> Schema:
+    """A field's schema in a body: a reference to its component when it has one."""
+    return field.schema if field.component is None else {"$ref": f"#/components/schemas/{field.component}"}
 
 
 def _closed(schema: Schema) -> Schema:
@@ -194,11 +187,15 @@ def _errors(*statuses: int) -> Schema:
         412: "If-Match names no tag of the answer: a proven answer has the ETag its 200"
         " sends, one that is not proven has none (only If-Match: * holds for it).",
         413: f"The body is larger than {MAX_BODY_BYTES // 1024} KiB.",
+        422: f"With engine: a board larger than {TEACHING_MAX_SIDE}x{TEACHING_MAX_SIDE}, which the"
+        " teaching engines do not search (leave engine out: the production solver answers).",
         429: "This client (by its address) has spent the seconds of search a minute that"
-        " SEARCH_SECONDS_PER_MINUTE allows; positions already solved, and positions with at"
-        " most 9 empty cells, are still answered. Try again after Retry-After seconds"
-        " (also in the body as retry_after).",
-        503: "Every search of this worker is in use; try again after Retry-After seconds.",
+        " SEARCH_SECONDS_PER_MINUTE allows; positions already solved, and every 3x3 position,"
+        " are still answered. Try again after Retry-After seconds (also in the body as"
+        " retry_after).",
+        503: "No search slot of this worker came free while the search waited its turn"
+        " (SEARCH_QUEUE_WAIT; the slots are shared fairly across client addresses); try again"
+        " after Retry-After seconds.",
     }
     return _error_responses(texts, statuses, RETRY_AFTER_SECONDS)
 
@@ -222,7 +219,7 @@ def _error_responses(texts: dict[int, str], statuses: tuple[int, ...], retry_aft
 def _post(
     summary: str,
     description: str,
-    fields: tuple[str, ...],
+    fields: tuple[Field, ...],
     answer: str | Schema,
     answer_text: str,
     errors: tuple[int, ...],
@@ -352,7 +349,7 @@ def _trace_path() -> Schema:
         "additionalProperties": False,
         "properties": {
             "board": {"type": "string", "minLength": 5, "maxLength": 19, "example": "x2/1o1/3"},
-            "k": {"type": "integer", "minimum": MIN_K, "maximum": TRACE_MAX_SIDE},
+            "k": {"type": "integer", "minimum": MIN_K, "maximum": TEACHING_MAX_SIDE},
             "engine": {"type": "string", "enum": list(TRACEABLE), "default": DEFAULT_TRACE_ENGINE},
             "node": {"type": "integer", "minimum": 0, "maximum": 10**MAX_NODE_DIGITS - 1, "default": 0},
         },
@@ -444,9 +441,9 @@ def _trace_path() -> Schema:
             f" 4x4) and answers the nodes it visited, in order, at most {FOLD_CAP} of them: whole levels"
             " while they fit, bigger subtrees folded with their exact counts, so that the shown"
             " nodes (each 1, or its folded size) add up to nodes. node=N answers the subtree of"
-            " node N instead. The search stops after"
-            f" {MAX_TRACE_NODES:,} nodes or {TRACE_BUDGET_FACTOR} times the search budget (finished"
-            " is then false). A finished trace never changes: it is cacheable.",
+            " node N instead. The search stops at its budget of"
+            f" {TEACHING_NODES:,} nodes, never at a deadline (finished is then false), so the same"
+            " request gets the same tree: a finished trace never changes, it is cacheable.",
             "parameters": [
                 {
                     "name": "trace",
@@ -486,23 +483,25 @@ def build_spec() -> Schema:
                 " plies describe the posted position for that side under perfect play"
                 " (null unless proven); at easy and medium they are given only when the"
                 " position is already in the cache (no search is made for them). With engine,"
-                " that teaching engine chooses the move instead (level is then ignored), run"
-                " afresh within the search budget and never cached; the answer adds engine,"
-                " finished, note, leaves and principal_variation, value is the engine's own"
-                " (null when it did not prove one) and plies is null.",
-                FIELDS["move"],
+                " that teaching engine chooses the move instead (level is then ignored), on a"
+                f" board of up to {TEACHING_MAX_SIDE}x{TEACHING_MAX_SIDE} (422 beyond), to the end or"
+                f" its budget of {TEACHING_NODES:,} nodes, never a deadline, outside the shared"
+                " cache; the answer adds engine, finished, note, leaves and principal_variation,"
+                " value is the engine's own (null when it did not prove one) and plies is null.",
+                BODIES["move"],
                 "Move",
                 "The move played and the new board.",
-                (400, 409, 413, 429, 503),
+                (400, 409, 413, 422, 429, 503),
             ),
             "/analyze": _post(
                 "The value of every legal move",
                 "For hints: the value and plies of every legal move for the side to move,"
                 " which moves are best, and the position's value. level is accepted and"
                 " ignored (the analysis is always perfect). With engine, the answer is that"
-                " teaching engine's search of the position instead (EngineAnalysis), run"
-                " afresh within the search budget and never cached.",
-                FIELDS["analyze"],
+                " teaching engine's search of the position instead (EngineAnalysis), on a"
+                f" board of up to {TEACHING_MAX_SIDE}x{TEACHING_MAX_SIDE} (422 beyond), to the end or"
+                f" its budget of {TEACHING_NODES:,} nodes: the same search gives the same answer.",
+                BODIES["analyze"],
                 {
                     "anyOf": [
                         {"$ref": "#/components/schemas/Analysis"},
@@ -510,7 +509,7 @@ def build_spec() -> Schema:
                     ]
                 },
                 "The analysis (Analysis), or with engine the engine's search (EngineAnalysis).",
-                (400, 409, 413, 429, 503),
+                (400, 409, 413, 422, 429, 503),
             ),
             "/position": _position_path(),
             "/trace": _trace_path(),
@@ -518,7 +517,7 @@ def build_spec() -> Schema:
                 "The status of a position",
                 "Whether the game on this board goes on or how it ended, and the winning"
                 " line. Finished games are answered here, not refused.",
-                FIELDS["state"],
+                BODIES["state"],
                 "State",
                 "The position's status.",
                 (400, 409, 413),
@@ -614,18 +613,6 @@ def build_spec() -> Schema:
 def _schemas() -> Schema:
     """The components: each answer's schema generated from its TypedDict (web/api/shapes.py)."""
     counters = dict.fromkeys(Counts.__annotations__, COUNTER)
-    level = {
-        "type": "string",
-        "enum": list(LEVELS),
-        "default": DEFAULT_LEVEL,
-        "description": "; ".join(f"{entry['name']}: {entry['description']}" for entry in describe_levels()),
-    }
-    seed = {
-        "type": "integer",
-        "minimum": 0,
-        "maximum": MAX_SEED,
-        "description": "Makes the random choices of this request reproducible.",
-    }
     common = {
         "proven": {
             "type": "boolean",
@@ -661,18 +648,13 @@ def _schemas() -> Schema:
         "worker": {"type": "integer", "description": "Process id of the worker that answered."},
         "k": {"type": "integer", "minimum": MIN_K},
     }
-    engine_name = {
-        "type": "string",
-        "enum": list(ENGINES),
-        "description": "A teaching engine (GET /engines) to run instead of the"
-        " default, the production solver behind the shared cache.",
-    }
+
     teaching = {
-        "engine": {**engine_name, "description": "The engine that searched."},
+        "engine": {**ENGINE.schema, "description": "The engine that searched."},
         "finished": {
             "type": "boolean",
             "description": "Whether the engine finished its search (false: stopped at"
-            " the search budget; the move is then its best so far).",
+            " its node budget; the move is then its best so far, and note says so).",
         },
         "note": {"type": "string", "description": "The engine's own words on the search."},
         "leaves": {
@@ -724,9 +706,7 @@ def _schemas() -> Schema:
         posted,
     )
     return {
-        "Level": level,
-        "Seed": seed,
-        "EngineName": engine_name,
+        **{field.component: field.schema for field in (LEVEL, SEED, ENGINE) if field.component},
         "Engines": _typed_object(
             EnginesAnswer,
             {

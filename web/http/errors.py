@@ -15,7 +15,8 @@ from markupsafe import escape
 from werkzeug.exceptions import ClientDisconnected, HTTPException, InternalServerError
 
 from tictactoe import IllegalPositionError
-from web.operations.error_body import error_body
+from web.http.body_framing import MalformedBody
+from web.http.error_body import error_body
 
 logger = logging.getLogger(__name__)
 
@@ -86,7 +87,7 @@ def error_response(status: int, message: str, title: str = "") -> Response:
     return response
 
 
-def register(app: Flask) -> None:
+def init_app(app: Flask) -> None:
     """Install the handlers that turn every error into a JSON (or page) response."""
 
     @app.errorhandler(ApiError)
@@ -99,9 +100,13 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(ClientDisconnected)
     def body_cut_short(error: ClientDisconnected) -> Response:
-        # The server's read timeout (gunicorn.conf.py) ran out while the body was awaited.
+        # werkzeug's stream raises this for any failed read of the body; what failed is its context.
+        # The server's read timeout (gunicorn.conf.py) ran out while the body was awaited:
         if isinstance(error.__context__, TimeoutError):
             return error_response(408, "the request body stopped arriving: send it at once")
+        # The body's chunked framing is broken (web/http/body_framing.py):
+        if isinstance(error.__context__, MalformedBody):
+            return error_response(400, str(error.__context__))
         response: Response = http_error(error)
         return response
 

@@ -18,7 +18,7 @@ import logging
 from flask import Flask
 
 from web.cache.backends import UnsafeCacheDir, prepare_cache_dir
-from web.operations.config import Settings
+from web.config import Settings
 from web.rooms.routes import bp
 from web.rooms.service import CreationAllowance, Rooms
 from web.rooms.store import FileRoomStore, RoomStore, UnusableStore
@@ -36,9 +36,9 @@ def init_app(app: Flask, settings: Settings) -> Rooms:
     channel: Channel
     buckets: Buckets
     if settings.redis_url is not None:
-        from web.operations.redis_client import redis_client  # a deployment on files never loads redis
         from web.rooms.redis_store import RedisRoomStore
         from web.rooms.wakeups import RedisChannel
+        from web.runtime.redis_client import redis_client  # a deployment on files never loads redis
         from web.searches.rate_limit import RedisBuckets
 
         client = redis_client(settings)
@@ -58,6 +58,5 @@ def init_app(app: Flask, settings: Settings) -> Rooms:
         channel = FifoChannel(folder / "wake")
         buckets = MemoryBuckets()
     rooms = Rooms(store, Hub(channel), CreationAllowance(settings.rooms_per_minute, buckets))
-    app.extensions["rooms"] = rooms
     app.register_blueprint(bp)
     return rooms

@@ -27,15 +27,17 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from tictactoe import BoardFormatError, Player, Rules
+from web.http.error_body import error_body
 from web.http.errors import ROOMS_BLUEPRINT, ApiError, error_response
 from web.http.json_body import json_object, read_json_body, refuse_unknown_fields, show
-from web.operations.error_body import error_body
-from web.operations.request_log import note
+from web.parts import current
 from web.rooms import stream
 from web.rooms.model import HOST_SIDES, ID_LENGTH, SIDES, Refused, Room, Seat, WrongToken
 from web.rooms.service import Rooms, TooManyRooms
 from web.rooms.shapes import RoomState, SeatAnswer, SeatLinks
 from web.rooms.store import ExpiredRoom, StoreBusy, StoreFull, UnknownRoom
+from web.searches.rate_limit import requesting_client
+from web.telemetry.request_log import note
 
 bp = Blueprint(ROOMS_BLUEPRINT, __name__)
 
@@ -57,8 +59,7 @@ FULL_RETRY_AFTER = 60
 
 def rooms() -> Rooms:
     """This app's rooms (set up by ``web.rooms.init_app``)."""
-    found: Rooms = current_app.extensions["rooms"]
-    return found
+    return current().rooms
 
 
 @bp.post("/rooms")
@@ -78,7 +79,7 @@ def create_room() -> tuple[Response, int, dict[str, str]]:
     if side not in HOST_SIDES:
         raise ApiError(400, f"side must be one of {', '.join(HOST_SIDES)}, not {show(side)}")
     host_side: Player = secrets.choice(SIDES) if side == "random" else "x" if side == "x" else "o"
-    room, token, invite = rooms().open(rules, host_side, request.remote_addr or "unknown")
+    room, token, invite = rooms().open(rules, host_side, requesting_client())
     note(board=rules.key())
     answer = _seat_answer(room, "host", token, invite)
     return jsonify(answer), 201, {"Location": f"/rooms/{room.id}"}

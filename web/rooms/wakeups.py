@@ -38,9 +38,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from web.operations.config import Settings
-from web.operations.throttled_log import ThrottledLog
+from web.config import Settings
 from web.rooms.model import Event
+from web.telemetry.throttled_log import ThrottledLog
 
 if TYPE_CHECKING:
     import redis

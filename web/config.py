@@ -24,7 +24,12 @@ DEFAULT_SEARCH_BUDGET = 1.0
 # Searches one worker runs at once; the engine is pure Python, so threads of one
 # worker only share its one core: more would only make each of them slower.
 DEFAULT_MAX_CONCURRENT_SEARCHES = 2
-MAX_SINGLE_FLIGHT_WAIT = 10.0
+# The longest a request waits, for another worker's search or for a search slot:
+# waiting and then searching (or tracing) stays below a platform router's 30 s.
+MAX_WAIT = 10.0
+# Seconds a search may wait for a slot (web/searches/slots.py): enough for a queue of
+# a few searches of the default budget, or the lab's traces, to be served in turn.
+DEFAULT_SEARCH_QUEUE_WAIT = 10.0
 # Transposition-table entries a solver keeps at most (fewer when its byte budget is
 # smaller: web/searches/slots.py, SOLVER_BYTES_PER_THREAD).
 DEFAULT_SOLVER_TABLE_LIMIT = 200_000
@@ -41,8 +46,8 @@ _TOKEN68 = re.compile(r"[A-Za-z0-9._~+/-]+=*")
 # Seconds of search one client (address) may spend a minute (web/searches/rate_limit.py):
 # a quarter of what a 2-worker server on 2 cores can search, so one address
 # flooding it with 15x15 boards leaves the rest to everybody else.  A person
-# playing a big board with hints spends about 10 s a minute; positions with at
-# most 9 empty cells (every 3x3 one) and cache hits are free.
+# playing a big board with hints spends about 10 s a minute; 3x3 positions and
+# cache hits are free.
 DEFAULT_SEARCH_SECONDS_PER_MINUTE = 30.0
 MAX_SEARCH_SECONDS_PER_MINUTE = 3600.0
 MAX_TRUSTED_PROXIES = 5
@@ -102,6 +107,7 @@ class Settings:
     metrics_token: str | None = None
     rooms_per_minute: int = DEFAULT_ROOMS_PER_MINUTE
     rooms_max: int = DEFAULT_ROOMS_MAX
+    search_queue_wait: float = DEFAULT_SEARCH_QUEUE_WAIT
 
 
 def default_cache_dir() -> Path:
@@ -146,10 +152,11 @@ def load_settings(
     wait = _number(source, "SINGLE_FLIGHT_WAIT", budget + 1.0, float)
     # A request may wait this long and then search for SEARCH_BUDGET: both
     # bounded, so no request comes near a platform router's 30 s limit.
-    if not 0 <= wait <= MAX_SINGLE_FLIGHT_WAIT:
-        raise ConfigError(
-            f"SINGLE_FLIGHT_WAIT must be between 0 and {MAX_SINGLE_FLIGHT_WAIT:g} seconds, not {wait}"
-        )
+    if not 0 <= wait <= MAX_WAIT:
+        raise ConfigError(f"SINGLE_FLIGHT_WAIT must be between 0 and {MAX_WAIT:g} seconds, not {wait}")
+    queue_wait = _number(source, "SEARCH_QUEUE_WAIT", DEFAULT_SEARCH_QUEUE_WAIT, float)
+    if not 0 <= queue_wait <= MAX_WAIT:
+        raise ConfigError(f"SEARCH_QUEUE_WAIT must be between 0 and {MAX_WAIT:g} seconds, not {queue_wait}")
 
     searches = _int_between(source, "MAX_CONCURRENT_SEARCHES", DEFAULT_MAX_CONCURRENT_SEARCHES, 1, 64)
     table_limit = _int_between(source, "SOLVER_TABLE_LIMIT", DEFAULT_SOLVER_TABLE_LIMIT, 1_000, 50_000_000)
@@ -206,6 +213,7 @@ def load_settings(
         metrics_token=metrics_token(source.get("METRICS_TOKEN")),
         rooms_per_minute=rooms_per_minute,
         rooms_max=rooms_max,
+        search_queue_wait=queue_wait,
     )
 
 
