@@ -151,7 +151,7 @@ def test_a_full_disk_at_the_secret_s_first_write_still_answers_and_the_cache_com
     cell, body = move_of(client)
     assert body["cached"] is False and cell in optimal_moves(CELLS)
     # Written whole or not at all: no empty secret to be trusted later, no temporary file left.
-    assert sorted(path.name for path in folder.iterdir()) == ["locks", "solved", "sweep.lock"]
+    assert sorted(path.name for path in folder.iterdir()) == ["locks", "rooms", "solved", "sweep.lock"]
     assert list((folder / "locks").iterdir()) == []
     health = client.get("/healthz")
     assert health.status_code == 503
