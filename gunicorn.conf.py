@@ -9,12 +9,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # gunicorn reads this before chdir
-from web.http.body_deadline import bound_body
-from web.http.connections_per_address import DEFAULT_CAP, ConnectionsPerAddress, cap_from_settings
-from web.http.gunicorn_errors import no_store_errors
-from web.operations.config import trusted_proxies
-from web.operations.logs import GunicornLogger, gunicorn_logconfig
-from web.operations.metrics_folder import merge_exited_worker, prepare_multiprocess_dir, remove_own_dir
+from web import server
 
 bind = f"0.0.0.0:{os.environ.get('PORT', '8000')}"
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
@@ -22,7 +17,7 @@ workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
 # gevent: a connection costs a greenlet, not a thread, so clients that send a
 # request slowly (or stop half-way) cannot tie up the workers; gunicorn's FAQ
 # names an async worker for serving without a buffering proxy in front.  The
-# CPU-bound searches run in a real thread pool (web/operations/offload.py), so a search
+# CPU-bound searches run in a real thread pool (web/runtime/offload.py), so a search
 # never freezes the other connections of its worker.
 worker_class = "gevent"
 worker_connections = int(os.environ.get("GUNICORN_CONNECTIONS", "1000"))
@@ -32,33 +27,17 @@ worker_connections = int(os.environ.get("GUNICORN_CONNECTIONS", "1000"))
 keepalive = int(os.environ.get("GUNICORN_READ_TIMEOUT", "5"))
 # Connections one client address may hold open in a worker (web/http/connections_per_address.py);
 # behind a router the peer is the router, so no cap.
-connections_per_address = cap_from_settings(
-    os.environ.get("GUNICORN_CONNECTIONS_PER_ADDRESS") or str(DEFAULT_CAP),
-    trusted_proxies({"TRUSTED_PROXIES": os.environ.get("TRUSTED_PROXIES") or None}),
-)
+connections_per_address = server.connection_cap()
 
 
 def pre_request(worker, req):
-    """Give the request's body the same time again, in all, and every write on its connection.
-
-    gevent's timeout above covers the head only; the body is read later, by the
-    app.  It must arrive whole within ``keepalive`` seconds of the head, however
-    it trickles (web/http/body_deadline.py), or the app answers 408 (web/http/errors.py)
-    and the connection is closed.  The socket's own timeout bounds each write to
-    a client that stops reading.
-    """
-    worker.log.debug("%s %s", req.method, req.path)
-    sock = getattr(req.unreader, "sock", None)
-    if sock is not None:
-        sock.settimeout(keepalive)
-    bound_body(req, keepalive)
+    """The body's deadline, the write timeout, broken chunks in words (web/server.py)."""
+    server.prepare_request(worker, req, keepalive)
 
 
 def post_worker_init(worker):
-    """Mark gunicorn's own error answers no-store; count the worker's connections by client address."""
-    worker.handle_error = no_store_errors(worker.handle_error)
-    if connections_per_address is not None:
-        worker.handle = ConnectionsPerAddress(connections_per_address).guard(worker.handle)
+    """gunicorn's own errors no-store; the connection cap per address (web/server.py)."""
+    server.prepare_worker(worker, connections_per_address)
 
 
 # A worker whose heartbeat stops for this long is stuck and is replaced
@@ -89,7 +68,7 @@ errorlog = "-"
 loglevel = os.environ.get("LOG_LEVEL", "info")
 # Forwarded headers (X-Forwarded-Proto, X-Forwarded-For) mean something only when
 # a trusted proxy wrote them: the app alone decides which to believe, from its
-# TRUSTED_PROXIES setting (werkzeug's ProxyFix, web/searches/rate_limit.py).  So gunicorn
+# TRUSTED_PROXIES setting (werkzeug's ProxyFix, web/assembly.py).  So gunicorn
 # reads none of them, whoever the peer: no scheme header turns a request into
 # HTTPS here, and no header sets SCRIPT_NAME or PATH_INFO (a client's
 # "SCRIPT_NAME:" header would otherwise move the app's paths, or raise a 500).
@@ -105,24 +84,21 @@ control_socket_disable = not os.environ.get("GUNICORN_CONTROL_SOCKET")
 if not control_socket_disable:
     control_socket = os.environ["GUNICORN_CONTROL_SOCKET"]
 
-# Logs and metrics (web/operations/logs.py, web/operations/metrics.py): every logger,
+# Logs and metrics (web/telemetry/logs.py, web/telemetry/metrics.py): every logger,
 # gunicorn's included, in one format (LOG_FORMAT=json|text); workers count into one multiprocess folder.
-logconfig_dict = gunicorn_logconfig()
-logger_class = GunicornLogger
-prepare_multiprocess_dir()
+logconfig_dict = server.gunicorn_logconfig()
+logger_class = server.GunicornLogger
+server.prepare_multiprocess_dir()
 # A search is pure Python and holds the GIL; a cache hit in another thread of the same
 # worker waits up to this long at each hand-over (default 5 ms: tens of ms per request
 # while a search runs).  Set in the master, inherited by every forked worker.
 sys.setswitchinterval(0.0005)
 
 
-def child_exit(server, worker):
-    """Fold the exited worker's metrics into the merged files (the master must survive a failure)."""
-    try:
-        merge_exited_worker(worker.pid)
-    except Exception:
-        server.log.exception("could not merge the metrics of exited worker %s", worker.pid)
+def child_exit(arbiter, worker):
+    """Fold the exited worker's metrics into the merged files."""
+    server.worker_exited(arbiter, worker)
 
 
-def on_exit(server):
-    remove_own_dir()
+def on_exit(arbiter):
+    server.remove_own_dir()

@@ -25,11 +25,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from app import create_app  # noqa: E402
 from bench.flood_cache import random_position  # noqa: E402
 from tictactoe import Rules, Solver  # noqa: E402
+from web.assembly import create_app  # noqa: E402
 from web.cache.entries import Entry, decode_entry, encode_entry, position_key  # noqa: E402
 from web.cache.eviction import BoundedFileCache  # noqa: E402
+from web.parts import parts  # noqa: E402
 
 KINDS = [(3, 3, 3, 0), (3, 3, 3, 2), (3, 3, 3, 4), (4, 4, 4, 4), (4, 4, 4, 6), (4, 4, 4, 8)]
 SAMPLES = 40
@@ -41,7 +42,7 @@ def milliseconds(samples: list[float]) -> str:
 
 def entry_costs(folder: Path) -> None:
     """Print the table of search, write and read costs per kind of position."""
-    solved = create_app({"CACHE_DIR": str(folder)}).extensions["solved_positions"]
+    solved = parts(create_app({"CACHE_DIR": str(folder)})).solved
     store, signer = solved.backend.store, solved.backend.signer
     rng = random.Random(1)
     print(

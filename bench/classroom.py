@@ -24,14 +24,13 @@ per-client search limit), bound to 127.0.0.1, and runs three phases:
    perfect, a new seed each) to ``POST /move`` back to back (bench/fairness.py's
    flood: 50 ms pause after a refusal).  Goals: no refusal for the pupils, and
    429s with Retry-After for the flood.
-3. ``traces`` (``--trace-seconds``, default 30): 4 ``GET /trace`` in flight at
-   once from 127.0.0.3 (a fresh address, so that phase 2's flood does not
-   decide their fate), over kept-alive connections 2 on each worker (not as
-   the kernel happens to spread them: so they take every search slot, the case
-   this phase is about), each a search that stops at the trace limits (minimax
-   and alpha-beta on 4x4 positions of up to 2 stones, minimax on the empty
-   3x3), none repeated (each worker keeps its last traces), a refusal retried
-   once as api.js does; meanwhile another address, 127.0.0.2, asks hints
+3. ``lab class`` (at most ``--trace-seconds``, default 60): ``--players`` pupils
+   behind one address, 127.0.0.3 (a fresh one, so that phase 2's flood does not
+   decide their fate), open /lab's two experiments at once: each pupil's page
+   watches the search of the empty 3x3 board, then of X in the centre, with the
+   engines /lab has checked, one ``GET /trace`` after another as
+   static/js/lab-watch.js sends them (through api.js: a refusal retried once),
+   and the time each trace took is its wait; meanwhile another address, 127.0.0.2, asks hints
    (``POST /analyze``, the page's payload) of fresh 5x5 k=4 positions of 5 to
    8 stones, which need a search, thinking 0.3-1 s between them.  Reported:
    how many of its hints were answered or refused.
@@ -44,7 +43,7 @@ would have shown, and the client's own CPU time per phase (it shares the
 machine's cores with the server).
 
     .venv/bin/python bench/classroom.py [--players-seconds 60] [--flood-seconds 40]
-        [--trace-seconds 30] [--players 30] [--level medium] [--seed 1] [--env KEY=VALUE ...]
+        [--trace-seconds 60] [--players 30] [--level medium] [--seed 1] [--env KEY=VALUE ...]
 
 ``--env`` passes settings to the server; the shell's own search-limit settings
 are not passed on (the run is of the default limit unless ``--env`` says
@@ -63,18 +62,19 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from fairness import FLOODER_ADDRESS, Client, Reply, flood, percentile, random_15x15  # noqa: E402
 from load import cold_positions  # noqa: E402
+from traffic import FLOODER_ADDRESS, Client, Reply, Tally, flood, percentile, random_15x15  # noqa: E402
 
-from tests.servers import Gunicorn, connections_to_each_worker, wait_for_workers  # noqa: E402
+from tests.servers import Gunicorn, wait_for_workers  # noqa: E402
 from tictactoe import Rules  # noqa: E402
+from tictactoe.algorithms.registry import ENGINES, TRACEABLE  # noqa: E402
 from tictactoe.game.notation import position_text  # noqa: E402
 
 PLAYER_ADDRESS = "127.0.0.1"
@@ -87,6 +87,7 @@ LIMIT_SETTINGS = ("SEARCH_RATE_LIMIT", "SEARCH_SECONDS_PER_MINUTE")
 PAGE_LEVEL = "medium"
 PAGE_SIZE, PAGE_K = 3, 3
 EMPTY = ["." * PAGE_SIZE] * PAGE_SIZE
+CENTRE = ["...", ".x.", "..."]  # the lab's second experiment: the reply after X takes the centre
 PAGE_RETRIES = 1
 PAGE_RETRY_DELAY = 0.4  # seconds, times the attempt's number (api.js RETRY_DELAY_MS)
 MAX_AUTO_RETRY_WAIT = 5  # seconds: a 503 whose Retry-After is longer is not retried (api.js)
@@ -96,72 +97,11 @@ MAX_GAMES = 1_000  # per pupil: a bound the phases' time reaches first
 RETRY_CLICKS = 5  # per turn: a pupil presses Retry at most this often, then starts a new game
 FLOOD_CONNECTIONS = 4
 WORKERS = 2
-TRACES_IN_FLIGHT = 4  # 2 on each worker: every search slot (DEFAULT_MAX_CONCURRENT_SEARCHES a worker)
 OTHER_POSITIONS = 300  # fresh 5x5 positions for the other address: more than a phase can ask
 PROBE_EVERY = 0.5
 LIVEZ_GOAL = 1.0
 
-PLAYERS, FLOOD, TRACES = "1 players", "2 players + flood", "3 traces"
-
-
-@dataclass
-class Kind:
-    """The answers to one kind of request in one phase."""
-
-    statuses: Counter = field(default_factory=Counter)
-    seconds: list[float] = field(default_factory=list)
-    retry_after: Counter = field(default_factory=Counter)  # by status: answers that named a Retry-After
-
-
-class Tally:
-    """Answers by phase and request kind, from many threads, and the client's CPU time per phase.
-
-    ``phase`` is the phase running now (None between phases): a request counts in
-    the phase in which it was sent.
-    """
-
-    def __init__(self) -> None:
-        self.phase: str | None = None
-        self.kinds: dict[tuple[str, str], Kind] = {}
-        self.shown_errors: Counter = Counter()  # by phase: errors the page would have shown
-        self.cpu: dict[str, float] = {}  # by phase: seconds of this process's CPU time
-        self._cpu_at = 0.0
-        self._lock = threading.Lock()
-
-    def begin(self, phase: str) -> None:
-        """Count from now on in ``phase``."""
-        self.phase, self._cpu_at = phase, time.process_time()
-
-    def end(self) -> None:
-        """End the phase running now (requests sent until the next one are not counted)."""
-        if self.phase is not None:
-            self.cpu[self.phase] = time.process_time() - self._cpu_at
-        self.phase = None
-
-    def send(self, client: Client, kind: str, method: str, path: str, body: dict | None = None) -> Reply:
-        """``client.request(...)``, counted under ``kind`` in the phase it was sent in."""
-        phase = self.phase
-        reply = client.request(method, path, body)
-        if phase is not None:
-            self.record(phase, kind, reply)
-        return reply
-
-    def record(self, phase: str, kind: str, reply: Reply) -> None:
-        """Count ``reply`` under ``phase`` and ``kind``."""
-        with self._lock:
-            tally = self.kinds.setdefault((phase, kind), Kind())
-            tally.statuses[reply.status] += 1
-            tally.seconds.append(reply.seconds)
-            tally.retry_after[reply.status] += "Retry-After" in reply.headers
-
-    def shown(self) -> None:
-        """Count an error the page would show now."""
-        with self._lock:
-            self.shown_errors[self.phase] += 1
-
-    def get(self, phase: str, kind: str) -> Kind:
-        """The answers to ``kind`` in ``phase`` (none: an empty ``Kind``)."""
-        return self.kinds.get((phase, kind), Kind())
+PLAYERS, FLOOD, TRACES = "1 players", "2 players + flood", "3 lab class"
 
 
 class Page:
@@ -302,23 +242,23 @@ class Pupil:
                 self.page.tally.shown()
 
 
-def trace_paths(seed: int) -> list[str]:
-    """Distinct lab traces that run to the trace limits, shuffled: minimax and alpha-beta on the
-    4x4 positions of up to 2 stones, minimax on the empty 3x3 (api.js trace(): board, engine, node, k)."""
-    empty = ["...."] * 4
-    ones = [place(empty, x, "x") for x in range(16)]
-    twos = [place(board, o, "o") for board in ones for o in range(16) if board[o // 4][o % 4] == "."]
-    boards = [(rows, 4) for rows in [empty, *ones, *twos]]
-    paths = [
-        f"/trace?{urlencode({'board': position_text(rows), 'engine': engine, 'node': 0, 'k': k})}"
-        for rows, k in boards
-        for engine in ("minimax", "alphabeta")
-    ]
-    paths.append(
-        f"/trace?{urlencode({'board': position_text(EMPTY), 'engine': 'minimax', 'node': 0, 'k': 3})}"
-    )
-    random.Random(seed).shuffle(paths)
-    return [path.replace("%2F", "/") for path in paths]
+def experiment_requests() -> list[tuple[str, str, str, dict | None]]:
+    """What /lab asks, in order, as (kind, method, path, body), for its two experiments (the empty
+    3x3 board, then X in the centre): the experiment's button runs every engine (GET /engines, then
+    POST /analyze with each, static/js/lab.js runAll), then Watch the search loads the engines it has
+    checked (every traceable one but negascout: templates/lab.html), as api.js trace() writes it:
+    board, engine, node, k.  (The line of perfect play after the table is cached /move: left out.)"""
+    requests: list[tuple[str, str, str, dict | None]] = []
+    for rows in (EMPTY, CENTRE):
+        requests.append(("lab page", "GET", "/engines", None))
+        requests += [("lab engine", "POST", "/analyze", {"board": rows, "engine": name}) for name in ENGINES]
+        query = {"board": position_text(rows), "node": 0, "k": PAGE_K}
+        requests += [
+            ("trace", "GET", "/trace?" + urlencode({**query, "engine": name}).replace("%2F", "/"), None)
+            for name in TRACEABLE
+            if name != "negascout"
+        ]
+    return requests
 
 
 def in_threads(count: int, target: Callable[[int], None]) -> list[threading.Thread]:
@@ -362,7 +302,6 @@ def classroom(server: Gunicorn, args: argparse.Namespace, stop: threading.Event)
     tally, load_at_start = Tally(), os.getloadavg()[0]
     prober = threading.Thread(target=probe, args=(server.port, tally, stop), daemon=True)
     others = cold_positions(OTHER_POSITIONS, Rules(5, 5, 4), range(5, 9), seed=args.seed)
-    paths = iter(trace_paths(args.seed))
 
     # Phases 1 and 2: the pupils play through both; the flood joins them for the second.
     players_until = time.monotonic() + args.players_seconds + args.flood_seconds
@@ -397,30 +336,25 @@ def classroom(server: Gunicorn, args: argparse.Namespace, stop: threading.Event)
         thread.join()
     tally.end()
 
-    # Phase 3: the lab's traces from one address, hints from another.
-    pinned = connections_to_each_worker(
-        server.url, WORKERS, TRACES_IN_FLIGHT // WORKERS, source=TRACE_ADDRESS
-    )
+    # Phase 3: a class opens the lab's two experiments at once from one address; hints from another.
     tally.begin(TRACES)
     traces_until = time.monotonic() + args.trace_seconds
-    paths_lock = threading.Lock()
 
-    def tracer(i: int) -> None:
-        # The lab's Watch the search, through api.js (one retry), loading one search after another.
-        client = Client(server.port, TRACE_ADDRESS)
-        client.connection = pinned[i]
-        page = Page(client, tally, traces_until, stop)
-        while time.monotonic() < traces_until and not stop.is_set():
-            with paths_lock:
-                path = next(paths, None)
-            if path is None:
+    def lab_pupil(_: int) -> None:
+        # The lab's table, then Watch the search, through api.js (one retry), one search after another.
+        page = Page(Client(server.port, TRACE_ADDRESS), tally, traces_until, stop)
+        for kind, method, path, body in experiment_requests():
+            if time.monotonic() >= traces_until or stop.is_set():
                 return
-            page.send("trace", "GET", path)
+            if page.send(kind, method, path, body).status != 200:
+                return  # the page shows the refusal and runs nothing more
 
     other_hints: Counter = Counter()
 
+    class_done = threading.Event()
+
     def other(_: int) -> None:
-        page = Page(Client(server.port, OTHER_ADDRESS), tally, traces_until, stop)
+        page = Page(Client(server.port, OTHER_ADDRESS), tally, traces_until, class_done)
         rng = random.Random(f"{args.seed}:other")
         for body in others:
             if not page.wait(rng.uniform(*THINK)):
@@ -429,7 +363,12 @@ def classroom(server: Gunicorn, args: argparse.Namespace, stop: threading.Event)
                 page.send("other hint", "POST", "/analyze", {**body, "level": args.level}).status
             ] += 1
 
-    for thread in in_threads(TRACES_IN_FLIGHT, tracer) + in_threads(1, other):
+    lab = in_threads(args.players, lab_pupil)
+    hints = in_threads(1, other)
+    for thread in lab:
+        thread.join()
+    class_done.set()  # the other address asks while the class is at it, no longer
+    for thread in hints:
         thread.join()
     tally.end()
     stop.set()
@@ -437,7 +376,8 @@ def classroom(server: Gunicorn, args: argparse.Namespace, stop: threading.Event)
     return Run(tally, other_hints, (load_at_start, os.getloadavg()[0]))
 
 
-KINDS = ("page", "hint", "state", "move", "review", "flood", "livez", "trace", "other hint")
+LAB_KINDS = ("lab page", "lab engine", "trace")
+KINDS = ("page", "hint", "state", "move", "review", "flood", "livez", *LAB_KINDS, "other hint")
 PUPIL_KINDS = ("page", "hint", "state", "move", "review")
 SHOWN = (200, 304, 429, 503)
 
@@ -482,10 +422,15 @@ def report(run: Run, args: argparse.Namespace, env: dict[str, str]) -> bool:
     flood, livez = tally.get(FLOOD, "flood"), tally.get(FLOOD, "livez")
     livez_max = max(livez.seconds, default=0.0)
     hints = run.other_hints
+    lab = {kind: tally.get(TRACES, kind) for kind in LAB_KINDS}
+    expected = Counter(kind for kind, *_ in experiment_requests())
     goals = {
         "no refusal for the pupils": not any(refused.values()),
         "the flood gets 429s, each with Retry-After": 0 < flood.statuses[429] == flood.retry_after[429],
         f"/livez within {LIVEZ_GOAL:g} s during the flood": bool(livez.seconds) and livez_max <= LIVEZ_GOAL,
+        "every search of the lab class answered, or refused with 429 once the allowance is spent": all(
+            0 < asked.statuses[200] + asked.statuses[429] == len(asked.seconds) for asked in lab.values()
+        ),
     }
     print(f"pupils' refusals (429 + 503): {refused[PLAYERS]} in phase 1, {refused[FLOOD]} in phase 2")
     print(
@@ -501,9 +446,17 @@ def report(run: Run, args: argparse.Namespace, env: dict[str, str]) -> bool:
         f"/livez during the flood: p50 {percentile(livez.seconds, 0.5) * 1000:.0f} ms, "
         f"max {livez_max * 1000:.0f} ms ({len(livez.seconds)} probes)"
     )
+    for kind, asked in lab.items():
+        waits = [percentile(asked.seconds, share) * 1000 for share in (0.5, 0.95, 1.0)]
+        print(
+            f"lab class, {kind}: {len(asked.seconds)} asked (of {args.players * expected[kind]} the pages"
+            f" send), {asked.statuses[200]} answered, {asked.statuses[429]} refused with 429,"
+            f" {asked.statuses[503]} with 503; the wait of each: p50 {waits[0]:.0f} ms,"
+            f" p95 {waits[1]:.0f} ms, max {waits[2]:.0f} ms"
+        )
     answered = hints[200]
     print(
-        f"trace phase, the other address's hints (after the page's retry): {answered} answered, "
+        f"lab class phase, the other address's hints (after the page's retry): {answered} answered, "
         f"{hints[429] + hints[503]} refused (429: {hints[429]}, 503: {hints[503]}), "
         f"{sum(hints.values()) - answered - hints[429] - hints[503]} other"
     )
@@ -533,7 +486,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players-seconds", type=float, default=60.0, help="phase 1 (default 60)")
     parser.add_argument("--flood-seconds", type=float, default=40.0, help="phase 2 (default 40)")
-    parser.add_argument("--trace-seconds", type=float, default=30.0, help="phase 3 (default 30)")
+    parser.add_argument("--trace-seconds", type=float, default=60.0, help="phase 3 at most (default 60)")
     parser.add_argument("--players", type=int, default=30, help="pupils behind one address (default 30)")
     parser.add_argument("--level", choices=("easy", "medium", "perfect"), default=PAGE_LEVEL)
     parser.add_argument("--seed", type=int, default=1)

@@ -1,265 +1,214 @@
-"""Fairness per client, measured: a 3x3 player's latency while another client floods 15x15 searches.
+"""Fair shares under a flood: three players of big boards, one address flooding, /livez probed.
 
-Starts real gunicorn (gunicorn.conf.py: 2 gevent workers, the default file-system cache in a
-temp folder) on 127.0.0.1 and runs, for ``--seconds`` each:
+Starts gunicorn as the README runs it (gunicorn.conf.py: 2 gevent workers, the
+default file cache in a fresh temporary folder, the default search allowance)
+on 127.0.0.1 and runs these phases, ``--seconds`` each:
 
-1. ``idle``: the player alone: it plays 3x3 games as fast as it can, one
-   connection, asking for hints (``/analyze``) and the engine's reply
-   (``/move``) after each of its random moves;
-2. ``flood``: the same player while a flooder, from another address
-   (127.0.0.2, so the server sees two clients), keeps ``--flood-connections``
-   requests of fresh 15x15 positions (each a search of up to SEARCH_BUDGET) in
-   flight;
-3. the same flood against a server with ``SEARCH_SECONDS_PER_MINUTE=off``, to show
-   what the limit prevents.
+1. ``alone``: three players, each from an address of its own (127.0.0.3-5),
+   play 7x7 k=5, 6x6 k=4 and 15x15 k=5 against the engine at perfect, a move a
+   second (a random legal move, then ``POST /move`` for the engine's reply; a
+   refused request is sent again a second later, so no move is lost);
+2. ``flood``: the same, while 127.0.0.2 posts fresh 15x15 k=5 boards at perfect
+   on ``--flood-connections`` (16) connections back to back, each a search of
+   up to the budget (it ignores Retry-After: 50 ms after a refusal it goes on);
+3. ``free flood``: the same players, while 127.0.0.7 posts 15x15 k=5 positions
+   with exactly 9 empty cells, each new, on ``--free-connections`` (64)
+   connections back to back: what were once free searches, run in the request's
+   own greenlet; now they are charged, queued and run in a thread like any other.
 
-Every 3x3 position is solved into the cache first (in-process, the same
-folder the servers use): a deployed server has seen them all within its first
-games, and this measures what the limit is for, cache hits next to a flood of
-searches.  The flooder does not honour Retry-After: after a
-refusal (429 or 503) it pauses 50 ms and goes on; a flood of requests that are
-cheap to refuse is a request-rate problem for the router, not this limit's.
+Throughout, 127.0.0.6 asks ``GET /livez`` every 0.25 s on a kept-alive
+connection.  Printed: per phase and client, the requests, their statuses, and
+p50/p95/p99/max latency; then the goals: the players get no refusal (no 429,
+no 503) while flooded and their p95 stays within two search budgets of the
+``alone`` phase; the flood gets 429s; ``/livez`` answers within 1 s.  Exits 1
+when a goal is missed.
 
-    .venv/bin/python bench/fairness.py [--seconds 15] [--flood-connections 8]
+    .venv/bin/python bench/fairness.py [--seconds 40] [--flood-connections 16] [--free-connections 64]
 
-Prints the player's requests, errors, p50 and p99, and the flooder's answers
-by status.  Traffic goes to 127.0.0.1 only, every run is bounded in time.
+Traffic goes to 127.0.0.1 only (from loopback addresses), every run is bounded in time.
 """
 
 from __future__ import annotations
 
 import argparse
-import http.client
-import json
 import random
 import sys
 import tempfile
 import threading
 import time
-from collections import Counter
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any, NamedTuple
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from traffic import FLOODER_ADDRESS, Client, Tally, flood, percentile, random_15x15  # noqa: E402
+
 from tests.servers import Gunicorn, wait_for_workers  # noqa: E402
 from tictactoe import Board, Rules  # noqa: E402
-from web.operations.config import DEFAULT_SEARCH_SECONDS_PER_MINUTE  # noqa: E402
+from web.config import DEFAULT_SEARCH_BUDGET  # noqa: E402
 
-FLOODER_ADDRESS = "127.0.0.2"  # all of 127.0.0.0/8 is loopback on Linux
-REFUSED_PAUSE = 0.05
-
-
-class Reply(NamedTuple):
-    """One answer: its status (0 when the connection dropped), JSON body, headers and seconds taken."""
-
-    status: int
-    body: Any
-    headers: dict[str, str]
-    seconds: float
-
-
-class Client:
-    """One keep-alive connection to the server, from ``source`` (an address on loopback)."""
-
-    def __init__(self, port: int, source: str = "127.0.0.1") -> None:
-        self.port, self.source = port, source
-        self.connection: http.client.HTTPConnection | None = None
-
-    def post(self, path: str, body: dict) -> tuple[int, dict, float]:
-        """POST JSON; returns (status, answer, seconds); a dropped connection is status 0."""
-        reply = self.request("POST", path, body)
-        return reply.status, reply.body or {}, reply.seconds
-
-    def request(self, method: str, path: str, body: dict | None = None) -> Reply:
-        """Send ``body`` as JSON (none for a GET); a dropped connection is status 0.
-
-        A kept-alive connection the server closed while idle is opened again once, as a
-        browser does, so that the server's keep-alive timeout does not show as failures.
-        """
-        data = None if body is None else json.dumps(body)
-        headers = {"Accept": "application/json"}
-        if data is not None:
-            headers["Content-Type"] = "application/json"
-        started = time.perf_counter()
-        for reused in (self.connection is not None, False):
-            try:
-                if self.connection is None:
-                    self.connection = http.client.HTTPConnection(
-                        "127.0.0.1", self.port, timeout=30, source_address=(self.source, 0)
-                    )
-                self.connection.request(method, path, data, headers)
-                response = self.connection.getresponse()
-                raw = response.read()
-            except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
-                self.close()
-                if not reused:
-                    break
-                continue
-            except (OSError, http.client.HTTPException):
-                self.close()
-                break
-            return Reply(response.status, _json_or_none(raw), dict(response.getheaders()), _since(started))
-        return Reply(0, None, {}, _since(started))
-
-    def close(self) -> None:
-        """Close the connection (the next request opens a new one)."""
-        if self.connection is not None:
-            self.connection.close()
-            self.connection = None
+# (name, rules, address) of each player.
+PLAYERS = (
+    ("7x7 k=5", Rules(7, 7, 5), "127.0.0.3"),
+    ("6x6 k=4", Rules(6, 6, 4), "127.0.0.4"),
+    ("15x15 k=5", Rules(15, 15, 5), "127.0.0.5"),
+)
+PROBE_ADDRESS = "127.0.0.6"
+FREE_FLOODER_ADDRESS = "127.0.0.7"
+MOVE_EVERY = 1.0  # seconds: a player moves a second
+PROBE_EVERY = 0.25
+LIVEZ_GOAL = 1.0
+FREE_EMPTIES = 9
+ALONE, FLOOD, FREE_FLOOD = "alone", "flood", "free flood"
 
 
-def _json_or_none(raw: bytes) -> Any:
-    """The JSON in ``raw``; None for an empty or non-JSON body (gunicorn's own errors are HTML)."""
-    try:
-        return json.loads(raw) if raw else None
-    except ValueError:
-        return None
-
-
-def _since(started: float) -> float:
-    return time.perf_counter() - started
-
-
-def play_games(client: Client, rng: random.Random, until: float) -> tuple[list[float], Counter]:
-    """Play random 3x3 games against the engine until ``until``; latencies and statuses."""
-    latencies, statuses = [], Counter()
+def play(port: int, rules: Rules, source: str, tally: Tally, until: float, seed: int) -> None:
+    """Play ``rules`` against the engine at perfect from ``source``, a move a second, until ``until``."""
+    client, rng = Client(port, source), random.Random(seed)
+    board = Board(rules)
     while time.monotonic() < until:
-        board = Board(Rules(3, 3, 3))
-        while not board.is_over() and time.monotonic() < until:
-            board.play(rng.choice(board.legal_moves()))
-            if board.is_over():
-                break
-            for path in ("/analyze", "/move"):
-                status, answer, seconds = client.post(path, {"board": board.to_text()})
-                latencies.append(seconds)
-                statuses[status] += 1
-                if status != 200:
-                    break
-            else:
-                board = Board.from_text(answer["board"], k=3)
-    return latencies, statuses
-
-
-def random_15x15(rng: random.Random) -> dict:
-    """A fresh 15x15 position with a few stones: no two are alike, each needs a search."""
-    board = Board(Rules(15, 15, 5))
-    for _ in range(rng.randrange(2, 9)):
+        if board.is_over():
+            board = Board(rules)
         board.play(rng.choice(board.legal_moves()))
-    return {"board": board.to_text()}
+        if board.is_over():
+            continue
+        body = {"board": board.to_text(), "k": rules.k, "level": "perfect"}
+        while time.monotonic() < until:
+            due = time.monotonic() + MOVE_EVERY
+            reply = tally.send(client, source, "POST", "/move", body)
+            time.sleep(max(0.0, due - time.monotonic()))
+            if reply.status == 200:
+                board = Board.from_text(reply.body["board"], k=rules.k)
+                break
 
 
-def flood(
-    port: int,
-    connections: int,
-    stop: threading.Event,
-    source: str = FLOODER_ADDRESS,
-    make_body: Callable[[random.Random], dict] = random_15x15,
-    on_reply: Callable[[Reply], None] | None = None,
-    first_seed: int = 0,
-) -> Counter:
-    """Keep ``connections`` /move searches of ``make_body(rng)`` in flight from ``source`` until ``stop``.
+def probe(port: int, tally: Tally, stop: threading.Event) -> None:
+    """Ask ``/livez`` from ``PROBE_ADDRESS`` every ``PROBE_EVERY`` seconds until ``stop``."""
+    client = Client(port, PROBE_ADDRESS)
+    while not stop.is_set():
+        tally.send(client, "/livez", "GET", "/livez")
+        stop.wait(PROBE_EVERY)
 
-    Connection ``i`` draws from ``random.Random(first_seed + i)``.  Returns the answers'
-    statuses; ``on_reply`` (called from the flood's threads) sees each answer.
+
+def nine_empty_15x15(rng: random.Random) -> dict:
+    """A 15x15 k=5 position with exactly 9 empty cells and no five, each drawn anew.
+
+    The stones follow a pattern with no three alike in a row in any direction
+    (x where (col + 2 row) mod 4 is 0 or 1), then 9 random cells are emptied so
+    that x has as many stones as o, or one more.
     """
-    statuses: Counter = Counter()
-    lock = threading.Lock()
+    rules = Rules(15, 15, 5)
+    while True:
+        empty = set(rng.sample(range(rules.cells), FREE_EMPTIES))
+        cells = [
+            "." if cell in empty else "xo"[(cell % rules.cols + 2 * (cell // rules.cols)) % 4 >= 2]
+            for cell in range(rules.cells)
+        ]
+        if cells.count("x") - cells.count("o") in (0, 1):
+            rows = ["".join(cells[row * rules.cols : (row + 1) * rules.cols]) for row in range(rules.rows)]
+            return {"board": rows, "k": 5, "level": "perfect"}
 
-    def one(seed: int) -> None:
-        client, rng = Client(port, source), random.Random(seed)
-        while not stop.is_set():
-            reply = client.request("POST", "/move", make_body(rng))
-            with lock:
-                statuses[reply.status] += 1
-            if on_reply is not None:
-                on_reply(reply)
-            if reply.status != 200:
-                stop.wait(REFUSED_PAUSE)
 
-    threads = [threading.Thread(target=one, args=(first_seed + i,)) for i in range(connections)]
+def run_phase(server: Gunicorn, tally: Tally, phase: str, seconds: float, args: argparse.Namespace) -> None:
+    """The players (and the flood of ``phase``) for ``seconds``; the probe throughout."""
+    tally.begin(phase)
+    stop = threading.Event()
+    until = time.monotonic() + seconds
+    threads = [
+        threading.Thread(target=play, args=(server.port, rules, source, tally, until, index))
+        for index, (_, rules, source) in enumerate(PLAYERS)
+    ]
+    threads.append(threading.Thread(target=probe, args=(server.port, tally, stop)))
+    if phase != ALONE:
+        source, connections, body = (
+            (FLOODER_ADDRESS, args.flood_connections, random_15x15)
+            if phase == FLOOD
+            else (FREE_FLOODER_ADDRESS, args.free_connections, nine_empty_15x15)
+        )
+
+        def on_reply(reply, source=source):
+            tally.record(phase, source, reply)
+
+        seed = 100 * len(tally.kinds)  # a new seed each phase: no position asked twice
+        flooding = (server.port, connections, stop, source, body, on_reply, seed)
+        threads.append(threading.Thread(target=flood, args=flooding))
     for thread in threads:
         thread.start()
-    stop.wait()
+    for thread in threads[: len(PLAYERS)]:
+        thread.join()
+    stop.set()
     for thread in threads:
         thread.join()
-    return statuses
-
-
-def solve_every_3x3_position(cache_dir: str) -> None:
-    """Store the analysis of every unfinished 3x3 position in the file-system cache ``cache_dir``."""
-    from app import create_app
-    from tictactoe.tools.counting import reachable_positions
-
-    client = create_app({"CACHE_DIR": cache_dir, "SEARCH_SECONDS_PER_MINUTE": "off"}).test_client()
-    for board in reachable_positions():
-        if not board.is_over():
-            assert client.post("/analyze", json={"board": board.to_text()}).status_code == 200
-
-
-def percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))] if ordered else 0.0
-
-
-def measure(server: Gunicorn, seconds: int, flood_connections: int, seed: int) -> dict:
-    """The player for ``seconds``, with a flood alongside when ``flood_connections`` > 0."""
-    stop = threading.Event()
-    flooded: Counter = Counter()
-    flooder = None
-    if flood_connections:
-        flooder = threading.Thread(target=lambda: flooded.update(flood(server.port, flood_connections, stop)))
-        flooder.start()
-    latencies, statuses = play_games(Client(server.port), random.Random(seed), time.monotonic() + seconds)
-    stop.set()
-    if flooder is not None:
-        flooder.join()
-    return {
-        "requests": len(latencies),
-        "errors": sum(n for s, n in statuses.items() if s != 200),
-        "p50": percentile(latencies, 0.50) * 1000,
-        "p99": percentile(latencies, 0.99) * 1000,
-        "flooder": flooded,
-    }
+    tally.end()
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=int, default=15, help="each measured run (default 15)")
-    parser.add_argument("--flood-connections", type=int, default=8)
+    parser.add_argument("--seconds", type=float, default=40.0, help="each phase (default 40)")
+    parser.add_argument("--flood-connections", type=int, default=16)
+    parser.add_argument("--free-connections", type=int, default=64)
     args = parser.parse_args(argv)
-    rows = []
+    tally = Tally()
     with tempfile.TemporaryDirectory() as tmp:
-        cache = str(Path(tmp) / "cache")
-        solve_every_3x3_position(cache)
-        for limit in (f"{DEFAULT_SEARCH_SECONDS_PER_MINUTE:g}", "off"):
-            with Gunicorn(workers=2, env={"CACHE_DIR": cache, "SEARCH_SECONDS_PER_MINUTE": limit}) as server:
-                wait_for_workers(server.url, 2)
-                if not rows:
-                    rows.append(("idle", measure(server, args.seconds, 0, seed=1)))
-                rows.append(
-                    (
-                        f"flood, SEARCH_SECONDS_PER_MINUTE={limit}",
-                        measure(server, args.seconds, args.flood_connections, seed=2),
-                    )
-                )
+        env = {"CACHE_DIR": str(Path(tmp) / "cache"), "SEARCH_SECONDS_PER_MINUTE": ""}
+        with Gunicorn(workers=2, env=env) as server:
+            wait_for_workers(server.url, 2)
+            for phase in (ALONE, FLOOD, FREE_FLOOD):
+                run_phase(server, tally, phase, args.seconds, args)
+
+    names = {source: f"player {name} ({source})" for name, _, source in PLAYERS}
+    names |= {
+        FLOODER_ADDRESS: f"flood, fresh 15x15 ({FLOODER_ADDRESS})",
+        FREE_FLOODER_ADDRESS: f"flood, 15x15 of 9 empty cells ({FREE_FLOODER_ADDRESS})",
+        "/livez": f"/livez ({PROBE_ADDRESS})",
+    }
     print(
-        f"gunicorn as deployed (gunicorn.conf.py, 2 gevent workers), {args.seconds} s a run, flooder: "
-        f"{args.flood_connections} connections of 15x15 /move from {FLOODER_ADDRESS}"
+        f"gunicorn as deployed (gunicorn.conf.py, 2 gevent workers), {args.seconds:g} s a phase;"
+        f" flood {args.flood_connections} connections, free flood {args.free_connections}"
     )
     print(
-        f"{'run':<52} {'player req':>10} {'errors':>7} {'p50 ms':>7} {'p99 ms':>7} "
-        f"{'flood 200':>9} {'429':>6} {'503':>6}"
+        f"{'phase':<11} {'client':<44} {'requests':>8} {'200':>6} {'429':>6} {'503':>5} {'other':>5}"
+        f" {'p50 ms':>7} {'p95 ms':>7} {'p99 ms':>7} {'max ms':>7}"
     )
-    for name, row in rows:
-        flooder = row["flooder"]
+    for phase, who in sorted(
+        tally.kinds, key=lambda key: ([ALONE, FLOOD, FREE_FLOOD].index(key[0]), list(names).index(key[1]))
+    ):
+        kind = tally.kinds[phase, who]
+        statuses, seconds = kind.statuses, kind.seconds
+        other = sum(count for status, count in statuses.items() if status not in (200, 429, 503))
         print(
-            f"{name:<52} {row['requests']:>10} {row['errors']:>7} {row['p50']:>7.1f} "
-            f"{row['p99']:>7.1f} {flooder[200]:>9} {flooder[429]:>6} {flooder[503]:>6}"
+            f"{phase:<11} {names[who]:<44} {len(seconds):>8} {statuses[200]:>6} {statuses[429]:>6}"
+            f" {statuses[503]:>5} {other:>5} {percentile(seconds, 0.5) * 1000:>7.0f}"
+            f" {percentile(seconds, 0.95) * 1000:>7.0f} {percentile(seconds, 0.99) * 1000:>7.0f}"
+            f" {max(seconds, default=0) * 1000:>7.0f}"
         )
-    return 0
+    return 0 if goals_met(tally) else 1
+
+
+def goals_met(tally: Tally) -> bool:
+    """Print each goal with whether it was met; True when all were."""
+    goals = []
+    for phase in (FLOOD, FREE_FLOOD):
+        for name, _, source in PLAYERS:
+            alone, flooded = tally.get(ALONE, source), tally.get(phase, source)
+            refused = flooded.statuses[429] + flooded.statuses[503] + flooded.statuses[0]
+            goals.append((f"{phase}: player {name} refused {refused} times", refused == 0))
+            p95_alone, p95 = percentile(alone.seconds, 0.95), percentile(flooded.seconds, 0.95)
+            goals.append(
+                (
+                    f"{phase}: player {name} p95 {p95 * 1000:.0f} ms, alone {p95_alone * 1000:.0f} ms"
+                    f" (within {2 * DEFAULT_SEARCH_BUDGET:g} s more)",
+                    p95 <= p95_alone + 2 * DEFAULT_SEARCH_BUDGET,
+                )
+            )
+    flood_429 = tally.get(FLOOD, FLOODER_ADDRESS).statuses[429]
+    goals.append((f"flood: refused with 429 {flood_429} times", flood_429 > 0))
+    for phase in (ALONE, FLOOD, FREE_FLOOD):
+        worst = max(tally.get(phase, "/livez").seconds, default=0.0)
+        goals.append((f"{phase}: /livez at worst {worst * 1000:.0f} ms", worst <= LIVEZ_GOAL))
+    for text, met in goals:
+        print(f"{'met   ' if met else 'MISSED'} {text}")
+    return all(met for _, met in goals)
 
 
 if __name__ == "__main__":

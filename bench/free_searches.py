@@ -1,12 +1,12 @@
-"""What the searches the per-client limit leaves free cost: positions with at most 9 empty cells.
+"""What the free searches cost: every 3x3 position, the only boards searched without a charge.
 
-web/searches/slots.py neither checks nor charges a search of a position with at
-most ``FREE_EMPTY_CELLS`` empty cells.  This prints what such searches cost,
-cold (a fresh solver for every position, the worst case: the server's
-threads keep theirs warm) and as ``/analyze`` asks (every move's value):
-every non-terminal 3x3 position, then seeded random positions with exactly 9
-empty cells on bigger boards (random games played until 9 cells are left,
-games that end first are drawn again).
+web/searches/slots.py neither checks nor charges nor queues a search on a board
+of at most ``FREE_CELLS`` cells (3x3): its rules bound its cost.  This prints
+what such searches cost, cold (a fresh solver for every position, as the free
+searches run) and as ``/analyze`` asks (every move's value), for every
+non-terminal 3x3 position; and, beside them, what the positions of 9 empty
+cells on a 15x15 k=5 board cost (once free, now charged like any search),
+drawn as bench/fairness.py's free flood draws them.
 
     .venv/bin/python bench/free_searches.py [--samples 200] [--seed 1]
 """
@@ -23,27 +23,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tictactoe import Board, Rules, Solver, analyse  # noqa: E402
+from fairness import nine_empty_15x15  # noqa: E402
+
+from tictactoe import Board, Solver, analyse  # noqa: E402
 from tictactoe.tools.counting import reachable_positions  # noqa: E402
-from web.searches.slots import FREE_EMPTY_CELLS  # noqa: E402
-
-# Boards where random games often last until 9 cells are left.
-BIGGER = [(4, 4, 4), (5, 5, 5), (6, 6, 6), (7, 7, 7), (15, 15, 15), (15, 15, 12)]
-ATTEMPTS = 2_000
-
-
-def random_positions(rules: Rules, count: int, rng: random.Random) -> list[Board]:
-    """Up to ``count`` positions with ``FREE_EMPTY_CELLS`` empty cells, from random games still going."""
-    positions = []
-    for _ in range(ATTEMPTS):
-        board = Board(rules)
-        while board.empty.bit_count() > FREE_EMPTY_CELLS and not board.is_over():
-            board.play(rng.choice(board.legal_moves()))
-        if not board.is_over():
-            positions.append(board)
-            if len(positions) == count:
-                break
-    return positions
+from web.searches.slots import FREE_CELLS  # noqa: E402
 
 
 def cold_seconds(board: Board) -> float:
@@ -55,22 +39,22 @@ def cold_seconds(board: Board) -> float:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--samples", type=int, default=200, help="random positions per bigger board")
+    parser.add_argument("--samples", type=int, default=200, help="15x15 positions of 9 empty cells")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)
-    rows = [("3x3 k=3, every position", [b for b in reachable_positions() if not b.is_over()])]
-    rows += [
-        (f"{rules.label()}, 9 empty", random_positions(rules, args.samples, rng))
-        for rules in (Rules(*size) for size in BIGGER)
+    bigger = [nine_empty_15x15(rng) for _ in range(args.samples)]
+    rows = [
+        (
+            f"3x3 k=3, every position (free: at most {FREE_CELLS} cells)",
+            [b for b in reachable_positions() if not b.is_over()],
+        ),
+        ("15x15 k=5, 9 empty (charged)", [Board.from_text(body["board"], k=5) for body in bigger]),
     ]
-    print(f"cold searches with every move's value, at most {FREE_EMPTY_CELLS} empty cells")
+    print("cold searches with every move's value")
     print("| positions | count | p50 | p99 | max |")
     print("| --- | ---: | ---: | ---: | ---: |")
     for label, boards in rows:
-        if not boards:
-            print(f"| {label} | 0 | | | |")
-            continue
         times = sorted(cold_seconds(board) for board in boards)
         p99 = times[min(len(times) - 1, int(len(times) * 0.99))]
         print(

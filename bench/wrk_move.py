@@ -25,9 +25,9 @@ then unknown too: its worker's time went with it).
 
 The workers' own CPU time per request (user + system, from /proc) is the
 steadier measure on a shared machine: throughput swings with what else runs,
-CPU per request far less.  The floor is cached ``/move`` at 0.75 or more of the
-bare app, by both measures.  Traffic goes to 127.0.0.1 only, every wrk run is
-bounded in time.  Linux only (/proc).
+CPU per request far less.  The floor is cached ``/move`` at 0.6 or more of the
+bare app by requests a second, through the one request path (docs/benchmarks.md).
+Traffic goes to 127.0.0.1 only, every wrk run is bounded in time.  Linux only (/proc).
 
     .venv/bin/python bench/wrk_move.py [--seconds 5] [--rounds 3] [--connections 16] [--compare DIR]
 """

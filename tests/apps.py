@@ -6,7 +6,7 @@ from pathlib import Path
 
 from flask import Flask
 
-from app import create_app
+from web.assembly import create_app
 
 
 def make_app(folder: Path, **settings: str) -> Flask:

@@ -8,9 +8,15 @@ import pytest
 
 # --doctest-modules (pyproject.toml) imports every .py file here to look for examples.  The
 # conftests are pytest's own to import (two modules named ``conftest`` would clash), and
-# request_log_app.py and gated_search_app.py are gunicorn apps that read their settings from the
-# environment.
-collect_ignore = ["conftest.py", "browser/conftest.py", "request_log_app.py", "gated_search_app.py"]
+# request_log_app.py, gated_search_app.py and gated_sweep_app.py are gunicorn apps that read
+# their settings from the environment.
+collect_ignore = [
+    "conftest.py",
+    "browser/conftest.py",
+    "request_log_app.py",
+    "gated_search_app.py",
+    "gated_sweep_app.py",
+]
 
 # Tests import the project's top-level modules (app, tictactoe) from a clean clone.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))

@@ -10,8 +10,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from app import create_app
 from tests.search_gate import SearchGate
+from web.assembly import create_app
+from web.parts import parts
 
 app = create_app()
-SearchGate(Path(os.environ["SEARCH_GATE"])).install(app.extensions["solved_positions"])
+SearchGate(Path(os.environ["SEARCH_GATE"])).install(parts(app).solved)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 
-from app import create_app
+from web.assembly import create_app
 
 app = create_app()
 _inner = app.wsgi_app

@@ -54,7 +54,7 @@ class SearchGate:
     # -- the app's side --------------------------------------------------------------
 
     def install(self, solved) -> None:
-        """Hold every search of ``solved`` (an app's ``extensions["solved_positions"]``) at the
+        """Hold every search of ``solved`` (an app's ``parts(app).solved``) at the
         gate, and note every refusal of one of its search locks."""
         search = solved.slots.search
 

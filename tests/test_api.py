@@ -13,12 +13,10 @@ import re
 
 import pytest
 
-from app import create_app
 from tests import minimax
 from tests.oracle import WINDOWS, move_values, optimal_moves, position_value, reachable_positions, rows
-from tictactoe import Board, choose_move
+from tictactoe import LEVELS, QUICK_LEVELS, Board, choose_move
 from tictactoe.algorithms.registry import ENGINES, describe_levels
-from web.api.answers import solved
 from web.api.shapes import (
     AnalysisAnswer,
     CellAnswer,
@@ -31,7 +29,9 @@ from web.api.shapes import (
     TraceAnswer,
     TraceNode,
 )
-from web.operations.error_body import ErrorBody
+from web.assembly import create_app
+from web.http.error_body import ErrorBody
+from web.parts import parts
 
 # The one refusal of a finished game, whichever way it ended (tictactoe.errors.GameOverError).
 GAME_OVER = "the game is over: there is no move to make"
@@ -435,7 +435,7 @@ def test_state_of_a_game_in_progress_and_won(client):
 def test_easy_and_medium_answer_without_searching(app):
     client = app.test_client()
     before = client.get("/stats").get_json()["worker"]["searches"]
-    for level in ("easy", "medium"):
+    for level in QUICK_LEVELS:
         body = client.post(
             "/move", json={"board": ["x.o", "...", "..."], "level": level, "seed": 3}
         ).get_json()
@@ -766,7 +766,7 @@ def test_a_field_the_document_lacks_fails_the_schema_check(spec, monkeypatch, tm
 
     status = api._status
     monkeypatch.setattr(api, "_status", lambda board: {**status(board), "shadow": True})
-    # A fresh app: the module's app may replay a remembered /move answer without the view.
+    # A fresh app: the module's app may answer a remembered /move body from its memo.
     client = create_app({"CACHE_DIR": str(tmp_path)}).test_client()
     for path, schema in (("/move", "Move"), ("/state", "State")):
         body = client.post(path, json={"board": ["x.o", ".x.", "o.."]}).get_json()
@@ -784,13 +784,13 @@ def test_a_traced_node_is_its_typeddict(client, spec):
     assert [list(node) for node in tree] == [list(TraceNode.__annotations__)] * len(tree)
 
 
-@pytest.mark.parametrize("level", ["easy", "medium", "perfect"])
+@pytest.mark.parametrize("level", LEVELS)
 def test_the_move_is_the_one_levels_choose_move_plays(app, client, level):
     rows = ["x..", ".o.", "..."]
     for seed in range(12):
         body = client.post("/move", json={"board": rows, "level": level, "seed": seed}).get_json()
-        with app.app_context():
-            expected = choose_move(Board.from_text(rows), level, random.Random(seed), analyst=solved().solve)
+        analyst = parts(app).solved.solve
+        expected = choose_move(Board.from_text(rows), level, random.Random(seed), analyst=analyst)
         assert divmod(expected.move, 3) == (body["move"]["row"], body["move"]["col"]), seed
 
 

@@ -61,6 +61,38 @@ def test_the_engine_imports_only_the_standard_library_and_itself(path):
     assert not foreign, f"{path.relative_to(ROOT)} imports {sorted(foreign)}"
 
 
+def imported_modules(path: Path) -> set[str]:
+    """The modules a file imports by absolute name (``from a.b import c`` counts ``a.b``)."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.add(node.module)
+    return found
+
+
+@pytest.mark.parametrize(
+    ("path", "allowed"),
+    [
+        # The app is web's to assemble (under the contracts in pyproject.toml): app.py names it only.
+        ("app.py", {"web.assembly"}),
+        # gunicorn's settings take what they hand gunicorn from web.server, which loads no app.
+        ("gunicorn.conf.py", {"web"}),
+    ],
+)
+def test_the_top_level_files_reach_the_code_through_one_module_of_web(path, allowed):
+    foreign = imported_modules(ROOT / path) - allowed - set(sys.stdlib_module_names)
+    assert not foreign, f"{path} imports {sorted(foreign)}: only {sorted(allowed)} and the standard library"
+    names = {
+        alias.name
+        for node in ast.walk(ast.parse((ROOT / path).read_text(encoding="utf-8")))
+        if isinstance(node, ast.ImportFrom) and node.module == "web"
+        for alias in node.names
+    }
+    assert names <= {"server"}, f"{path} takes {sorted(names)} from web: only web.server"
+
+
 def test_the_check_finds_a_module_the_page_does_not_name(tmp_path, monkeypatch):
     # The test above must be able to fail: a page without web/api/routes.py's line misses it.
     page = tmp_path / "architecture.md"

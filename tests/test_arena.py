@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tictactoe import Rules
+from tictactoe import QUICK_LEVELS, Board, Rules, solve
 from tictactoe.algorithms import UnknownEngineError
 from tictactoe.algorithms.registry import player_names
 from tictactoe.search.levels import LEVEL_DESCRIPTIONS
@@ -61,19 +61,24 @@ def test_progress_is_reported_after_every_game():
     assert reports == [(n, n, n) for n in range(1, 6)]
 
 
-def test_other_boards_are_played_to_the_end():
-    """4x4 k=3 is a first-player win by ply 5: perfect as x wins by its 3rd move."""
-    match = play_match("perfect", "easy", games=2, rules=Rules(4, 4, 3), seed=5)
+def test_other_boards_are_played_to_the_end_and_perfect_never_gives_up_value():
+    """4x4 k=3 is a first-player win by ply 5: perfect as x wins by its 3rd move; as o it
+    keeps, move by move, the best value the position left it (a loss, then, but the slowest)."""
+    rules = Rules(4, 4, 3)
+    match = play_match("perfect", "easy", games=4, rules=rules, seed=5)
     first = match.games[0]
     assert (first.x_player, first.winner) == (0, 0)
     assert len(first.moves) <= 5
-    second = match.games[1]
-    assert second.x_player == 1
-    assert second.winner is not None or len(second.moves) == 16
+    for game in match.games:
+        board = Board(rules)
+        for ply, move in enumerate(game.moves):
+            if (ply % 2 == 0) == (game.x_player == 0):  # the perfect side's move: one of the best
+                assert move in solve(board).best_moves, (game.moves, ply)
+            board.play(move)
 
 
 def test_levels_and_engines_are_players():
-    assert player_names()[-2:] == ["easy", "medium"]
+    assert player_names()[-2:] == list(QUICK_LEVELS)
     assert get_player("easy").name == "easy"
     with pytest.raises(UnknownEngineError, match=r"unknown engine 'nope'.*easy, medium"):
         play_match("nope", "easy", games=1)
@@ -119,7 +124,7 @@ def test_cli_arena_rejects_zero_games():
 
 
 def test_the_quick_levels_play_as_the_levels_describe_themselves():
-    for level in ("easy", "medium"):
+    for level in QUICK_LEVELS:
         player = get_player(level)
         assert player.description == LEVEL_DESCRIPTIONS[level]
         assert player_names().count(level) == 1

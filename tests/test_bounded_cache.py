@@ -13,19 +13,21 @@ import os
 import random
 import secrets
 import time
+import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 from cachelib.file import FileSystemCache
 
-from app import create_app
 from bench.flood_cache import post_move, random_position
-from tests.servers import Gunicorn, RedisServer, wait_for_workers
+from tests.servers import Gunicorn, RedisServer, wait_for_workers, wait_until
 from tictactoe import Board, solve
+from web.assembly import create_app
 from web.cache.entries import position_key
 from web.cache.eviction import LOW_WATER, STALE_TEMP_SECONDS, SWEEP_SHARE, BoundedFileCache
-from web.operations.config import ConfigError, load_settings
+from web.config import ConfigError, load_settings
+from web.parts import parts
 
 TEMP_SUFFIX = FileSystemCache._fs_transaction_suffix
 
@@ -101,6 +103,33 @@ def test_a_flood_on_two_gunicorn_workers_stays_within_the_cap_and_answers_right(
             status, body = post_move(server.url, board)
             assert status == 200
             check_answer(board, body)
+
+
+@pytest.mark.slow
+def test_a_sweep_runs_off_the_event_loop_so_the_worker_answers_others_meanwhile(tmp_path):
+    # The sweep is held at a gate without yielding, as its file calls are (tests/gated_sweep_app.py):
+    # on the event loop, /livez on another connection of the one worker would wait for it.
+    env = {
+        "CACHE_DIR": str(tmp_path / "cache"),
+        "CACHE_MAX_ENTRIES": "100",  # a sweep every 2 writes of the worker
+        "CACHE_MIN_NODES": "0",
+        "SEARCH_SECONDS_PER_MINUTE": "off",
+        "SWEEP_GATE": str(tmp_path),
+    }
+    # Up once /livez answers: /healthz writes a probe key, and its second write would sweep.
+    with (
+        Gunicorn(workers=1, env=env, app="tests.gated_sweep_app:app", ready_path="/livez") as server,
+        ThreadPoolExecutor(1) as writer,
+    ):
+        writes = writer.submit(lambda: [post_move(server.url, board) for board in positions(2, seed=3)])
+        try:
+            wait_until((tmp_path / "sweeping").exists, what="a sweep")
+            assert not writes.done()  # the write that swept waits for its sweep
+            with urllib.request.urlopen(server.url + "/livez", timeout=5) as answer:  # a hang guard
+                assert answer.status == 200
+        finally:
+            (tmp_path / "open").touch()
+        assert [status for status, _ in writes.result(timeout=30)] == [200, 200]
 
 
 def make_store(folder: Path, cap: int = 100) -> BoundedFileCache:
@@ -181,7 +210,7 @@ def test_a_write_interrupted_by_any_exception_leaves_no_temp_file(tmp_path):
 
 def test_failed_writes_through_move_still_answer_and_leave_nothing(tmp_path, monkeypatch):
     app = create_app({"CACHE_DIR": str(tmp_path), "CACHE_MIN_NODES": 0})
-    store = app.extensions["solved_positions"].backend.store
+    store = parts(app).solved.backend.store
     monkeypatch.setattr(store, "serializer", DiskFull())
     client = app.test_client()
     for board in positions(10, seed=3):
@@ -225,7 +254,7 @@ def test_cheap_positions_are_searched_again_and_dear_ones_stored(tmp_path):
     assert again["cached"] is False and again["value"] == "win" and again["plies"] == 1
     assert other.post("/move", json={"board": dear}).get_json()["cached"] is True
     key = position_key(Board.from_text(cheap).canonical()[0])
-    assert other.application.extensions["solved_positions"].backend.store.get(key) is None
+    assert parts(other.application).solved.backend.store.get(key) is None
 
 
 @pytest.mark.parametrize(

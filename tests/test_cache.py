@@ -14,15 +14,16 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from app import create_app
 from tests.apps import make_app
 from tests.oracle import move_values, optimal_moves, position_value
 from tests.search_gate import SearchGate
 from tests.servers import FOUR_BY_FOUR, TEST_SECRET, free_port
 from tictactoe import ENGINE_VERSION, Board, SolveResult, Source
+from web.assembly import create_app
 from web.cache.entries import ENTRY_FORMAT, decode_entry, position_key
 from web.cache.health import BREAKER_OPEN
-from web.operations.breaker import Breaker
+from web.parts import parts
+from web.runtime.breaker import Breaker
 
 EMPTY = ["...", "...", "..."]
 
@@ -32,18 +33,18 @@ def stats(client) -> dict:
 
 
 def backend(app):
-    return app.extensions["solved_positions"].backend.store
+    return parts(app).solved.backend.store
 
 
 def stored_entry(app, key: str, canon: Board):
     """The entry the store holds for ``key``, its signature checked."""
-    signer = app.extensions["solved_positions"].backend.signer
+    signer = parts(app).solved.backend.signer
     return decode_entry(signer.check(key, backend(app).get(key)), canon)
 
 
 def sign(app, key: str, entry: dict) -> dict:
     """An entry signed as the app signs what it stores."""
-    return app.extensions["solved_positions"].backend.signer.sign(key, entry)
+    return parts(app).solved.backend.signer.sign(key, entry)
 
 
 def key_of(board_rows, k=None) -> tuple[str, Board]:
@@ -197,7 +198,7 @@ def test_entries_the_app_did_not_sign_are_never_served(tmp_path, tamper):
     board = ["xx.", ".o.", "..."]
     key, _canon = key_of(board)
     client.post("/analyze", json={"board": board})
-    genuine = app.extensions["solved_positions"].backend.signer.check(key, backend(app).get(key))
+    genuine = parts(app).solved.backend.signer.check(key, backend(app).get(key))
     forged = {
         **genuine,
         "value": "draw",
@@ -227,11 +228,11 @@ def test_a_cached_answer_still_says_how_it_was_known(tmp_path):
     . . .                . . .
     """
     app = make_app(tmp_path)
-    positions = app.extensions["solved_positions"]
+    positions = parts(app).solved
     searched = positions.solve(Board.from_text(["x..", ".o.", "..."]))
     key, canon = key_of(["x..", ".o.", "..."])
     assert not searched.cached and stored_entry(app, key, canon).source == searched.source
-    fresh = make_app(tmp_path).extensions["solved_positions"]  # reads the store, not memory
+    fresh = parts(make_app(tmp_path)).solved  # reads the store, not memory
     hit = fresh.solve(Board.from_text(["..x", ".o.", "..."]))
     assert hit.cached and hit.source == searched.source == Source.PROOF
     assert isinstance(hit, SolveResult)  # what tictactoe.pick_best takes
@@ -381,7 +382,7 @@ def test_concurrent_requests_for_one_position_search_once(tmp_path):
     are all waiting for it, so they overlap for certain; exactly one search, seven waits."""
     app = make_app(tmp_path, SEARCH_BUDGET="2")
     gate = SearchGate(tmp_path / "gate")
-    gate.install(app.extensions["solved_positions"])
+    gate.install(parts(app).solved)
 
     def ask(_):
         return app.test_client().post("/move", json=FOUR_BY_FOUR).get_json()
@@ -402,7 +403,7 @@ def test_a_lock_that_is_never_released_only_delays(tmp_path):
     app = make_app(tmp_path, SINGLE_FLIGHT_WAIT="0.2")
     board = ["x..", ".o.", "..."]
     key, _ = key_of(board)
-    held = app.extensions["solved_positions"].backend.locks.lock(key)
+    held = parts(app).solved.backend.locks.lock(key)
     assert held.try_acquire()  # as if another worker were stuck in this search
     try:
         body = app.test_client().post("/move", json={"board": board}).get_json()
@@ -413,24 +414,24 @@ def test_a_lock_that_is_never_released_only_delays(tmp_path):
 
 
 def test_busy_when_every_search_slot_is_taken(tmp_path):
-    # 4x4 k=4 positions (more than 9 empty cells: a search takes a slot), and a 3x3 one:
+    # 4x4 k=4 positions (a search takes a slot), and a 3x3 one (a free search: no slot):
     #
     #   x . . .     x o . .     x o .
     #   . . . .     . . . .     . . .
     #   . . . .     . . . .     . . .
     #   . . . .     . . . .
     known, unknown = ["x...", "....", "....", "...."], ["xo..", "....", "....", "...."]
-    app = make_app(tmp_path, MAX_CONCURRENT_SEARCHES="1")
+    app = make_app(tmp_path, MAX_CONCURRENT_SEARCHES="1", SEARCH_QUEUE_WAIT="0")
     client = app.test_client()
     client.post("/move", json={"board": known, "k": 4})  # cached from now on
-    slots = app.extensions["solved_positions"].slots._slots
-    assert slots.acquire(blocking=False)  # another request is searching
+    slots = parts(app).solved.slots.slots
+    assert slots.try_acquire("another")  # another client is searching
     try:
         busy = client.post("/move", json={"board": unknown, "k": 4})
         hit = client.post("/move", json={"board": known, "k": 4})
         small = client.post("/move", json={"board": ["xo.", "...", "..."]})  # needs no slot
     finally:
-        slots.release()
+        slots.release("another")
     assert busy.status_code == 503 and busy.headers["Retry-After"] == "1"
     assert "busy" in busy.get_json()["error"]
     assert hit.status_code == 200 and hit.get_json()["cached"] is True

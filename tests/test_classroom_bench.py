@@ -16,13 +16,13 @@ import sys
 import threading
 import time
 
-from app import create_app
 from tests.servers import ROOT
+from web.assembly import create_app
 
 sys.path.insert(0, str(ROOT / "bench"))
 
 import classroom
-from fairness import Reply
+from traffic import Reply
 
 HARNESS = ROOT / "tests" / "page_traffic.mjs"
 

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from app import create_app
 from tests.servers import TEST_SECRET
+from web.assembly import create_app
 from web.cache.backends import UnsafeCacheDir, prepare_cache_dir
-from web.operations.config import ConfigError, load_settings
+from web.config import ConfigError, load_settings
 
 
 def test_defaults():

@@ -12,15 +12,15 @@ import sys
 import pytest
 import yaml
 
-from app import create_app
 from tests.servers import ROOT
-from web.operations.config import load_settings
-from web.operations.logs import log_format, log_level
+from web.assembly import create_app
+from web.config import load_settings
+from web.telemetry.logs import log_format, log_level
 
 # Every place that reads an environment variable: the settings, the gunicorn
 # configuration and the log setup.  The names are read off their source, so a
 # setting added or renamed there is seen here.
-READERS = ("web/operations/config.py", "gunicorn.conf.py", "web/operations/logs.py")
+READERS = ("web/config.py", "gunicorn.conf.py", "web/telemetry/logs.py")
 _READ = re.compile(r"""(?:\.get\(|_number\(source,\s*)\s*['"]([A-Z][A-Z0-9_]+)['"]""")
 # Read by gunicorn.conf.py (not by the app's settings): each with its check.
 GUNICORN_INTEGERS = ("WEB_CONCURRENCY", "GUNICORN_THREADS", "GUNICORN_TIMEOUT")

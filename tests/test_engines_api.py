@@ -4,20 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from app import create_app
+from tictactoe import Board
 from tictactoe.algorithms.registry import ENGINES
+from web.api.teaching import TEACHING_NODES
+from web.parts import parts
 
 # x . .
 # . o .
 # . . .
 POSITION = ["x..", ".o.", "..."]
 EMPTY_CELLS = {(0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1), (2, 2)}
-
-
-@pytest.fixture(scope="module")
-def short_client(tmp_path_factory):
-    app = create_app({"CACHE_DIR": str(tmp_path_factory.mktemp("cache")), "SEARCH_BUDGET": "0.2"})
-    return app.test_client()
 
 
 def test_engines_lists_all_seven_in_teaching_order(client):
@@ -77,13 +73,37 @@ def test_the_same_analysis_repeats_exactly(client):
     assert first["move"] == second["move"] and first["nodes"] == second["nodes"]
 
 
-def test_minimax_stops_at_the_budget_on_4x4(short_client):
-    response = short_client.post("/move", json={"board": ["...."] * 4, "k": 4, "engine": "minimax"})
+def test_minimax_stops_at_its_node_budget_on_4x4_and_says_so_in_one_sentence(client):
+    response = client.post("/move", json={"board": ["...."] * 4, "k": 4, "engine": "minimax"})
     assert response.status_code == 200
     body = response.get_json()
     assert body["finished"] is False and body["value"] is None and body["proven"] is False
-    assert "deadline" in body["note"]
+    assert body["nodes"] == TEACHING_NODES  # its budget to the node: no deadline, whatever the load
+    assert body["note"] == (
+        f"Stopped after its budget of {TEACHING_NODES:,} nodes, before any root move was searched to the"
+        " end: the first move in its order; its value is unknown."
+    )
     assert body["board"] != ["...."] * 4  # it still played a move
+
+
+@pytest.mark.parametrize("name", ENGINES)
+def test_the_same_search_gives_the_same_answer_and_is_searched_once_a_worker(app, client, name):
+    #   . . .
+    #   . x .      the lab's second experiment: the reply after X takes the centre
+    #   . . .
+    board = ["...", ".x.", "..."]
+    first = client.post("/analyze", json={"board": board, "engine": name}).get_json()
+    again = client.post("/analyze", json={"board": board, "engine": name}).get_json()
+    assert first == again  # ms included: the worker kept the search, and searched it once
+    kept = parts(app).teaching.kept.get((name, Board.from_text(board).text_key(), None))
+    assert kept is not None and kept.nodes == first["nodes"]
+
+
+@pytest.mark.parametrize("path", ["/move", "/analyze"])
+def test_a_board_bigger_than_4x4_is_a_422_for_a_teaching_engine(client, path):
+    response = client.post(path, json={"board": ["....."] * 5, "k": 4, "engine": "alphabeta"})
+    assert response.status_code == 422
+    assert response.get_json()["error"].startswith("the teaching engines search boards up to 4x4, not 5x5")
 
 
 def test_without_engine_the_answer_is_unchanged(client):

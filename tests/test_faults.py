@@ -26,12 +26,13 @@ from pathlib import Path
 import pytest
 import redis as redis_py
 
-from app import create_app
 from tests.oracle import move_values, optimal_moves, position_value, reachable_positions, rows
 from tests.servers import SLOW, TEST_SECRET, Gunicorn, RedisServer, wait_for_workers, wait_until
 from tictactoe import Board
+from web.assembly import create_app
 from web.cache import locks
 from web.cache.entries import position_key
+from web.parts import parts
 
 pytestmark = pytest.mark.slow
 
@@ -150,7 +151,7 @@ def store(cache: Path):
     backend, which read and write what the workers read and write.
     """
     app = create_app({"CACHE_DIR": str(cache)})
-    return app, app.extensions["solved_positions"].backend.store
+    return app, parts(app).solved.backend.store
 
 
 def key_of(cells: str) -> str:

@@ -15,7 +15,7 @@ import pytest
 
 from tests.apps import make_app
 from tests.servers import Gunicorn
-from web.operations.config import ConfigError
+from web.config import ConfigError
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
 BROWSER = {"Accept": "text/html,application/xhtml+xml,*/*;q=0.8"}

@@ -23,8 +23,8 @@ import redis as redis_py
 from tests.servers import TEST_SECRET, Gunicorn, RedisServer, wait_for_workers, wait_until
 from tests.stalled import timed_request
 from web.cache.health import BREAKER_OPEN, HealthCheck
-from web.operations.breaker import DEFAULT_COOLDOWN, Breaker
-from web.operations.throttled_log import ThrottledLog
+from web.runtime.breaker import DEFAULT_COOLDOWN, Breaker
+from web.telemetry.throttled_log import ThrottledLog
 
 HANG_GUARD = 5.0
 

@@ -29,7 +29,7 @@ def play_game(levels: dict[str, str], rng: random.Random, rules: Rules = Rules()
     return board.outcome().winner
 
 
-@pytest.mark.parametrize("opponent", ["easy", "medium", "perfect"])
+@pytest.mark.parametrize("opponent", LEVELS)
 def test_perfect_never_loses_as_either_side(opponent):
     rng = random.Random(11)
     for game in range(60):

@@ -12,11 +12,11 @@ import urllib.request
 import pytest
 import pythonjsonlogger.json
 
-from app import create_app
 from tests.servers import Gunicorn, post
-from web.operations import request_log
-from web.operations.logs import JsonFormatter, logging_config
-from web.operations.request_log import request_id
+from web.assembly import create_app
+from web.telemetry import request_log
+from web.telemetry.logs import JsonFormatter, logging_config
+from web.telemetry.request_log import request_id
 
 SECRET = "s3cret-value-that-must-never-leak-from-logs"
 # A body whose text is easy to look for in the log:
@@ -144,7 +144,7 @@ def test_a_bad_log_format_stops_gunicorn_with_a_message(tmp_path):
     ],
 )
 def test_the_request_line_from_its_template_is_pythonjsonloggers_line(path, status, fields):
-    # web/operations/logs.py writes the request line from a template: it must equal the general way's.
+    # web/telemetry/logs.py writes the request line from a template: it must equal the general way's.
     config = logging_config("json")["formatters"]["json"]
     options = {name: value for name, value in config.items() if name != "()"}
     template, general = JsonFormatter(**options), pythonjsonlogger.json.JsonFormatter(**options)

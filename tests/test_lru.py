@@ -1,4 +1,4 @@
-"""The bounded LRU map (tictactoe/game/lru.py): which entry goes, what counts as a use, both bounds."""
+"""The bounded LRU map (web/runtime/lru.py): which entry goes, what counts as a use, both bounds."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import threading
 
 import pytest
 
-from tictactoe.game.lru import BoundedLRU
+from web.runtime.lru import BoundedLRU
 
 
 def test_past_the_bound_the_least_recently_written_goes():

@@ -12,11 +12,12 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from app import create_app
 from tests.servers import Gunicorn, get, post, wait_for_workers, wait_until
 from tictactoe.tools.counting import reachable_positions
-from web.operations.config import ConfigError
-from web.operations.throttled_value import ThrottledValue
+from web.assembly import create_app
+from web.config import ConfigError
+from web.parts import parts
+from web.runtime.interval import IntervalValue
 
 
 def samples(text: str) -> dict[tuple, float]:
@@ -132,7 +133,7 @@ def test_the_content_type_is_the_classic_text_format_s_once(tmp_path):
 
 def test_many_readers_at_once_cause_one_render_a_second(tmp_path):
     app = create_app({"CACHE_DIR": str(tmp_path / "cache")})
-    page = app.extensions["metrics"].page
+    page = parts(app).metrics.page
     now = [100.0]
     page.clock = lambda: now[0]  # the second stands still until the test moves it
     with ThreadPoolExecutor(8) as pool:
@@ -154,7 +155,7 @@ def test_readers_of_a_stale_page_wait_for_the_one_render_under_way():
         assert release.wait(10)
         return b"the page"
 
-    page = ThrottledValue(render, run=lambda work: work(), clock=lambda: 0.0)
+    page = IntervalValue(render, clock=lambda: 0.0)
     with ThreadPoolExecutor(8) as pool:
         first = pool.submit(page.get)
         assert started.wait(10)
@@ -181,7 +182,7 @@ def test_with_a_metrics_token_a_reader_without_it_is_refused_in_words(tmp_path, 
     assert "Authorization: Bearer" in response.get_json()["error"]
     assert response.headers["WWW-Authenticate"] == 'Bearer realm="metrics"'
     assert response.headers["Cache-Control"] == "no-store"
-    assert app.extensions["metrics"].page.computations == 0  # refused before any render
+    assert parts(app).metrics.page.computations == 0  # refused before any render
 
 
 def test_with_a_metrics_token_the_reader_bearing_it_gets_the_metrics(tmp_path):

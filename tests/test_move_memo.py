@@ -1,61 +1,72 @@
-"""Repeated /move bodies (web/api/move_memo.py): Flask's own answer, replayed.
+"""Repeated /move bodies (web/api/move_memo.py): the view's memo, on the one request path.
 
-Each position is posted until the view answers it from the cache (which leaves a
-memo, and Flask's status and headers captured on it), then again: the replay.
-It must equal Flask's answer byte for byte but for the request id,
-``Content-Length`` and ``ms``, so a hook registered after ``create_app`` marks
-every answer; the counters, the metrics and the log line see it as the cache
-hit it is.  A hook that changes the body leaves every answer to Flask.
+A body is posted until the view answers it from the cache (which leaves a memo of
+it), then again: the answer from the memo.  It must equal the cache's answer but for
+``ms`` and the per-request headers; it goes through Flask and every hook, so a hook
+registered after ``create_app`` sees and changes every answer, and the level still
+chooses the move on every request.
 """
 
 from __future__ import annotations
 
-import io
 import itertools
 import json
 import logging
 import random
 
 import pytest
-from flask import Response
+from flask import Response, request
 
-from app import create_app
-from tictactoe import SolveResult
+from tictactoe import Board, Decision, Level, Rules, choose_move
 from tictactoe.tools import counting
-from web.api import move_memo, routes
+from web.api import move_memo, payload, routes
 from web.api.move_memo import MAX_BODY_BYTES, MoveMemo
+from web.cache import Answer
 from web.cache.byte_budget import ByteBudget
+from web.parts import parts
 
 # Headers whose value differs between two answers by design.
-PER_REQUEST = {"X-Request-ID", "Content-Length"}
+PER_REQUEST = {"X-Request-ID", "Content-Length", "X-Marked"}
 
 
-@pytest.fixture
-def app(tmp_path, monkeypatch):
-    app = create_app({"CACHE_DIR": str(tmp_path / "cache")})
-    # A hook added after the app is built, as an operator's extension would be.
+@pytest.fixture(scope="module")
+def app(app):
+    # Hooks added after the app is built, as an operator's extension would add them: a mark
+    # that differs on every answer, and a field added to the body when the request asks.
     marks = itertools.count(1)
 
     @app.after_request
     def mark(response: Response) -> Response:
         response.headers["X-Marked"] = str(next(marks))
+        if request.headers.get("X-Add-Field") and response.is_json:
+            response.set_data(response.get_data().replace(b'"k":', b'"extra":1,"k":'))
         return response
 
-    parsed = []  # the bodies the view parsed: a replay parses none
-    real_parse = routes.parse_position_request
-
-    def counting_parse(raw: bytes, endpoint: str):
-        parsed.append(raw)
-        return real_parse(raw, endpoint)
-
-    monkeypatch.setattr(routes, "parse_position_request", counting_parse)
-    app.parsed = parsed
     return app
 
 
+class Counted:
+    """How often the view parsed a body and rendered an answer."""
+
+    def __init__(self, monkeypatch) -> None:
+        self.parsed = self.rendered = 0
+        parse, render = routes.parse_position_request, routes.jsonify
+
+        def counting_parse(raw, endpoint):
+            self.parsed += 1
+            return parse(raw, endpoint)
+
+        def counting_render(*args, **fields):
+            self.rendered += 1
+            return render(*args, **fields)
+
+        monkeypatch.setattr(routes, "parse_position_request", counting_parse)
+        monkeypatch.setattr(routes, "jsonify", counting_render)
+
+
 @pytest.fixture
-def client(app):
-    return app.test_client()
+def counted(monkeypatch):
+    return Counted(monkeypatch)
 
 
 def post(client, body: bytes, content_type: str = "application/json", **headers):
@@ -69,145 +80,117 @@ def without_ms(response) -> dict:
 
 
 def fixed_headers(response) -> dict[str, str]:
-    return {name: value for name, value in response.headers.items() if name not in PER_REQUEST | {"X-Marked"}}
+    return {name: value for name, value in response.headers.items() if name not in PER_REQUEST}
 
 
-def first_then_memo(client, app, body: bytes, **headers):
-    """The view's first answer from the cache (a search may come before it), then the replay."""
+def first_from_cache(client, body: bytes, **headers):
+    """The view's first answer from the cache (a search may come before it)."""
     first = post(client, body, **headers)
     if not first.get_json()["cached"]:  # searched (a symmetric position may have been stored already)
         first = post(client, body, **headers)
     assert first.get_json()["cached"]
-    before = len(app.parsed)
-    again = post(client, body, **headers)
-    assert len(app.parsed) == before, "a known body is replayed, unparsed"
-    return first, again
+    return first
 
 
-def test_every_3x3_position_is_replayed_as_flask_first_answered_it(client, app):
-    positions = [board.to_text() for board in counting.reachable_positions() if not board.is_over()]
+def test_every_3x3_position_up_to_symmetry_answers_from_its_memo_as_from_the_cache(client, counted):
+    # Every position up to symmetry (627): the memo keys bodies, symmetry plays no part in it.
+    positions = sorted(
+        {
+            board.canonical()[0].text_key(): board.canonical()[0].to_text()
+            for board in counting.reachable_positions()
+            if not board.is_over()
+        }.values()
+    )
     for seed, board in enumerate(positions):
         body = json.dumps({"board": board, "seed": seed}).encode()
-        first, again = first_then_memo(client, app, body)
+        first = first_from_cache(client, body)
+        parsed = counted.parsed
+        again = post(client, body)
+        assert counted.parsed == parsed, "a known body is answered from its memo, unparsed"
         assert again.status_code == first.status_code == 200
         assert without_ms(again) == without_ms(first), board
         assert fixed_headers(again) == fixed_headers(first), board
-        assert again.headers["Content-Length"] == str(len(again.data))
         assert again.headers["X-Request-ID"] != first.headers["X-Request-ID"]
-    memos = list(app.extensions["solved_positions"].local._entries.values())
-    assert sum(isinstance(memo, MoveMemo) for memo, _ in memos) == len(positions)
 
 
-def test_a_hook_registered_after_create_app_marks_every_one_of_five_identical_answers(client, app):
+def test_a_hook_registered_after_create_app_sees_and_changes_every_answer(client, counted):
     body = json.dumps({"board": ["x..", ".o.", "..."], "seed": 1}).encode()
-    answers = [post(client, body) for _ in range(5)]
-    # The search, then the first answer from the cache (captured): the rest replay it, mark included.
-    assert [answer.headers["X-Marked"] for answer in answers] == ["1", "2", "2", "2", "2"]
-    assert [answer.get_json()["cached"] for answer in answers] == [False, True, True, True, True]
-    assert len(app.parsed) == 2
+    answers = [post(client, body, **{"X-Add-Field": "1"}) for _ in range(5)]
+    assert len({answer.headers["X-Marked"] for answer in answers}) == 5
+    assert [answer.get_json()["extra"] for answer in answers] == [1] * 5
+    plain = post(client, body)
+    assert "extra" not in plain.get_json() and plain.get_json()["cached"]
+    assert counted.parsed <= 2  # the search and the first answer from the cache; then the memo
 
 
-def test_a_hook_that_changes_the_body_leaves_every_answer_to_flask(client, app):
-    @app.after_request
-    def add_field(response: Response) -> Response:
-        if response.is_json:
-            response.set_data(response.get_data().replace(b'"k":', b'"extra":1,"k":'))
-        return response
-
-    body = json.dumps({"board": ["x..", ".o.", "..."], "seed": 1}).encode()
-    answers = [post(client, body) for _ in range(5)]
-    assert [answer.headers["X-Marked"] for answer in answers] == ["1", "2", "3", "4", "5"]
-    assert all(answer.get_json()["extra"] == 1 for answer in answers)
-    assert len(app.parsed) == 5
-
-
-@pytest.mark.parametrize("header", ["Set-Cookie", "Vary"])
-def test_an_answer_with_a_cookie_or_a_vary_header_is_never_replayed(client, app, header):
-    @app.after_request
-    def per_client(response: Response) -> Response:
-        response.headers[header] = "visitor=1" if header == "Set-Cookie" else "Origin"
-        return response
-
-    body = json.dumps({"board": ["x..", ".o.", "..."], "seed": 1}).encode()
-    answers = [post(client, body) for _ in range(4)]
-    assert [answer.headers["X-Marked"] for answer in answers] == ["1", "2", "3", "4"]
-    assert len(app.parsed) == 4
-
-
-def test_headers_are_captured_per_scheme(client, app):
-    # x . .
-    # . . .      HTTPS answers carry Strict-Transport-Security, plain HTTP ones do not
-    # . . .
-    body = json.dumps({"board": ["x..", "...", "..."], "seed": 2}).encode()
-    plain, plain_again = first_then_memo(client, app, body)
-    before = len(app.parsed)
-    secure = client.post(
-        "/move", data=body, headers={"Content-Type": "application/json"}, base_url="https://localhost"
-    )
-    assert len(app.parsed) == before + 1  # no HTTPS answer captured yet: Flask answers
-    secure_again = client.post(
-        "/move", data=body, headers={"Content-Type": "application/json"}, base_url="https://localhost"
-    )
-    assert len(app.parsed) == before + 1
-    assert (
-        "Strict-Transport-Security" in secure.headers and "Strict-Transport-Security" in secure_again.headers
-    )
-    assert "Strict-Transport-Security" not in plain_again.headers
-    assert fixed_headers(secure_again) == fixed_headers(secure)
-    assert fixed_headers(post(client, body)) == fixed_headers(plain)
-
-
-def test_a_move_is_not_compressed_for_a_client_that_takes_gzip(client, app):
-    body = json.dumps({"board": ["x..", ".o.", "..."], "seed": 3}).encode()
-    first, again = first_then_memo(client, app, body, **{"Accept-Encoding": "gzip, deflate, br, zstd"})
-    assert without_ms(again) == without_ms(first)
-    assert fixed_headers(again) == fixed_headers(first)
-    assert "Content-Encoding" not in again.headers and "Vary" not in again.headers
-
-
-def test_the_same_seed_draws_the_same_move_and_unseeded_draws_cover_every_best_move(client, app, monkeypatch):
+def test_a_level_that_chooses_otherwise_plays_its_own_move_on_every_request(client, counted, monkeypatch):
     # x . .
     # . o .      x to move: the best moves are a tie between several cells
     # . . .
+    def last_best(board, level, rng, analyst):
+        result = choose_move(board, level, rng, analyst=analyst).result
+        return Decision(max(result.best_moves), result)
+
+    monkeypatch.setattr(routes, "choose_move", last_best)
+    body = json.dumps({"board": ["x..", ".o.", "..."]}).encode()
+    moves = {tuple(post(client, body).get_json()["move"].values()) for _ in range(6)}
+    best = client.post("/analyze", json={"board": ["x..", ".o.", "..."]}).get_json()["best"]
+    assert moves == {max((cell["row"], cell["col"]) for cell in best)}
+    assert counted.parsed <= 2
+
+
+@pytest.mark.parametrize("content_type", ["application/json", "application/json; charset=UTF-8"])
+def test_a_repeated_body_is_parsed_and_rendered_once(client, counted, content_type):
+    body = json.dumps({"board": ["x..", ".o.", "..x"], "k": 3, "seed": 4}).encode()
+    first_from_cache(client, body, **{"Content-Type": content_type})
+    parsed, rendered = counted.parsed, counted.rendered
+    answers = [post(client, body, content_type) for _ in range(10)]
+    assert (counted.parsed, counted.rendered) == (parsed, rendered)
+    assert len({answer.data.split(b'"ms":')[0] for answer in answers}) == 1
+
+
+def test_the_same_seed_draws_the_same_move_and_unseeded_draws_cover_every_best_move(
+    client, counted, monkeypatch
+):
     seeded = json.dumps({"board": ["x..", ".o.", "..."], "seed": 7}).encode()
-    first, again = first_then_memo(client, app, seeded)
-    assert json.loads(again.data)["move"] == json.loads(first.data)["move"]
+    first = first_from_cache(client, seeded)
+    assert {post(client, seeded).get_json()["move"]["row"] for _ in range(5)} == {
+        first.get_json()["move"]["row"]
+    }
 
-    unseeded = json.dumps({"board": ["x..", ".o.", "..."]}).encode()
+    unseeded = json.dumps({"board": ["x..", ".o.", "..."], "level": "perfect"}).encode()
     monkeypatch.setattr(move_memo, "_UNSEEDED", random.Random(1))
-    first_then_memo(client, app, unseeded)
-    analysis = client.post("/analyze", json={"board": ["x..", ".o.", "..."]}).get_json()
-    best = {(cell["row"], cell["col"]) for cell in analysis["best"]}
-    assert len(best) > 1
-    before = len(app.parsed)
-    drawn = {tuple(json.loads(post(client, unseeded).data)["move"].values()) for _ in range(60)}
-    assert drawn == best and len(app.parsed) == before
+    first_from_cache(client, unseeded)
+    best = client.post("/analyze", json={"board": ["x..", ".o.", "..."]}).get_json()["best"]
+    parsed, rendered = counted.parsed, counted.rendered
+    drawn = {tuple(post(client, unseeded).get_json()["move"].values()) for _ in range(60)}
+    assert drawn == {(cell["row"], cell["col"]) for cell in best} and len(best) > 1
+    # Each best move is rendered once, the first time it is drawn; nothing is parsed again.
+    assert counted.parsed == parsed and counted.rendered - rendered <= len(best)
 
 
-def test_the_counters_metrics_and_log_line_see_a_replay(client, app, caplog):
-    body = json.dumps({"board": ["x..", "...", "..."]}).encode()
-    post(client, body), post(client, body)
+def test_the_counters_metrics_and_log_line_see_a_memo_hit(app, client, caplog):
+    body = json.dumps({"board": [".x.", "...", "..."]}).encode()
+    first_from_cache(client, body)
     hits = client.get("/stats").get_json()["worker"]["hits"]
+    registry = parts(app).metrics.registry
+    proofs = registry.get_sample_value("tictactoe_answers_total", {"source": "proof"})
     with caplog.at_level(logging.INFO, logger="web.request"):
-        before = len(app.parsed)
         again = post(client, body, **{"X-Request-ID": "router-id-42"})
-        assert len(app.parsed) == before
     assert again.headers["X-Request-ID"] == "router-id-42"
     assert client.get("/stats").get_json()["worker"]["hits"] == hits + 1
     (line,) = [record for record in caplog.records if record.name == "web.request"]
     assert (line.request_id, line.method, line.path, line.status) == ("router-id-42", "POST", "/move", 200)
     assert (line.cache, line.board, line.source) == ("hit", "3x3k3", "proof")
-    metrics = client.get("/metrics").data.decode()
-    assert 'tictactoe_http_requests_total{endpoint="/move",method="POST",status="200"} 3.0' in metrics
-    assert 'tictactoe_answers_total{source="proof"} 3.0' in metrics
+    assert registry.get_sample_value("tictactoe_answers_total", {"source": "proof"}) == proofs + 1
 
 
-def test_a_body_that_is_not_a_known_one_is_parsed_and_checked(client, app):
-    body = json.dumps({"board": ["x..", "...", "..."]}).encode()
-    post(client, body), post(client, body)
-    before = len(app.parsed)
+def test_a_body_that_is_not_a_known_one_is_parsed_and_checked(client, counted):
+    body = json.dumps({"board": ["..x", "...", "..."]}).encode()
+    first_from_cache(client, body)
+    parsed = counted.parsed
     assert post(client, body + b" ").status_code == 200  # other bytes: parsed afresh
-    assert len(app.parsed) == before + 1
+    assert counted.parsed == parsed + 1
     assert post(client, b'{"board": "x..').get_json()["error"].startswith("the body is not valid JSON")
     assert post(client, json.dumps({"board": ["xx.", "...", "..."]}).encode()).status_code == 409
     refused = post(client, body, "text/plain")  # a known body, but not sent as JSON
@@ -216,30 +199,15 @@ def test_a_body_that_is_not_a_known_one_is_parsed_and_checked(client, app):
     )
 
 
-def test_a_body_that_stops_arriving_gets_a_408(app):
-    class Stalling(io.RawIOBase):
-        def readable(self):
-            return True
+def test_a_move_is_not_compressed_for_a_client_that_takes_gzip(client):
+    body = json.dumps({"board": ["x..", ".o.", "..."], "seed": 3}).encode()
+    gzip = {"Accept-Encoding": "gzip, deflate, br, zstd"}
+    first_from_cache(client, body, **gzip)
+    again = post(client, body, **gzip)
+    assert "Content-Encoding" not in again.headers and "Vary" not in again.headers
 
-        def readinto(self, buffer):
-            raise TimeoutError("timed out")
 
-    statuses = []
-    environ = {
-        "REQUEST_METHOD": "POST",
-        "PATH_INFO": "/move",
-        "SERVER_NAME": "127.0.0.1",
-        "SERVER_PORT": "80",
-        "SERVER_PROTOCOL": "HTTP/1.1",
-        "wsgi.url_scheme": "http",
-        "wsgi.input": io.BufferedReader(Stalling()),
-        "wsgi.errors": io.StringIO(),
-        "CONTENT_TYPE": "application/json",
-        "CONTENT_LENGTH": "100",
-    }
-    body = b"".join(app(environ, lambda status, headers, exc_info=None: statuses.append(status)))
-    assert statuses == ["408 REQUEST TIMEOUT"]
-    assert json.loads(body) == {"error": "the request body stopped arriving: send it at once"}
+# -- the memo itself ------------------------------------------------------------------------
 
 
 class Memory:
@@ -255,55 +223,49 @@ class Memory:
         self.local.put(body, answer, size)
 
 
-def answers_for(app, rows: list[str], cells: range) -> dict[int, Response]:
-    with app.app_context():
-        return {
-            cell: Response(
-                json.dumps({"board": rows, "move": cell, "ms": move_memo.MS_MARK}),
-                mimetype="application/json",
-            )
-            for cell in cells
-        }
+def memo_of(rows: list[str], k: int, answer_text: bytes) -> MoveMemo:
+    """A memo of a proven answer on ``rows``, its first cell rendered as ``answer_text``."""
+    board = Board.from_text(rows, k=k)
+    answer = Answer(value=None, plies=None, best_moves=board.legal_moves(), nodes=0, seconds=0.0, proven=True)
+    memo = MoveMemo(payload.PositionRequest(board, Level.PERFECT, None), answer)
+    memo.body(board.legal_moves()[0], lambda cell: answer_text, started=0.0)
+    return memo
 
 
-def proven(cells: range) -> SolveResult:
-    return SolveResult(value=None, plies=None, best_moves=list(cells), nodes=0, seconds=0.0, proven=True)
+MARKED = json.dumps({"move": 0, "ms": move_memo.MS_MARK}).encode()
 
 
-def test_memos_are_bounded_in_bytes_and_body_size(app):
-    answers = answers_for(app, ["x.."], range(1))
+def test_memos_are_bounded_in_bytes_and_body_size():
     one = Memory(10**6)
-    move_memo.remember(one, b"0", proven(range(1)), answers, None, "3x3k3", "proof")
+    move_memo.remember(one, b"0", memo_of(["x..", "...", "..."], 3, MARKED))
     memory = Memory(budget=3 * one.local.bytes)  # room for three memos of this size
     for n in range(5):
-        move_memo.remember(memory, b"%d" % n, proven(range(1)), answers, None, "3x3k3", "proof")
+        move_memo.remember(memory, b"%d" % n, memo_of(["x..", "...", "..."], 3, MARKED))
     assert len(memory.local) == 3 and move_memo.recall(memory, b"0") is None
     big = b"x" * (MAX_BODY_BYTES + 1)
-    move_memo.remember(memory, big, proven(range(1)), answers, None, "3x3k3", "proof")
+    move_memo.remember(memory, big, memo_of(["x..", "...", "..."], 3, MARKED))
     assert move_memo.recall(memory, big) is None
     memo = move_memo.recall(memory, b"4")
     assert memo is not None
-    assert json.loads(memo.body(random.Random(1), started=0.0))["move"] == 0
+    assert json.loads(memo.body(1, lambda cell: MARKED, started=0.0))["move"] == 0
 
 
-def test_a_flood_of_big_distinct_bodies_stays_within_the_budget(app):
-    # A 15x15 board whose 25 empty cells are all best moves, posted with a new seed each time.
+def test_a_flood_of_big_distinct_bodies_stays_within_the_budget():
+    # A 15x15 board of 75 empty cells, each of which a level may play, posted with a new seed each time.
     budget = 200_000
     memory = Memory(budget)
-    rows = ["x.o" * 5] * 15
-    answers = answers_for(app, rows, range(25))
+    rows = ["xo" * 7 + "x", "ox" * 7 + "o"] * 5 + ["." * 15] * 5
+    rows = Board.from_text(rows, k=15).to_text()
     for seed in range(500):
         body = json.dumps({"board": rows, "k": 15, "seed": seed}).encode()
-        move_memo.remember(memory, body, proven(range(25)), answers, seed, "15x15k15", "proof")
+        move_memo.remember(memory, body, memo_of(rows, 15, MARKED))
         assert memory.local.bytes <= budget
-    text = sum(len(answer.get_data()) for answer in answers.values())
-    assert 1 < len(memory.local) <= budget // text  # each memo counts at least its text
+    # Each memo counts a rendered answer for every empty cell, whether rendered yet or not.
+    assert 1 < len(memory.local) <= budget // (Rules(15, 15, 15).cells - 150) // len(MARKED)
     last = json.dumps({"board": rows, "k": 15, "seed": 499}).encode()
     assert move_memo.recall(memory, last) is not None
 
 
-def test_an_answer_without_the_ms_mark_is_refused(app):
-    with app.app_context():
-        answers = {0: Response(json.dumps({"move": 0, "ms": 1.0}), mimetype="application/json")}
+def test_an_answer_without_the_ms_mark_is_refused():
     with pytest.raises(ValueError, match="must hold"):
-        move_memo.remember(Memory(10**6), b"0", proven(range(1)), answers, None, "3x3k3", "proof")
+        memo_of(["x..", "...", "..."], 3, json.dumps({"move": 0, "ms": 1.0}).encode())

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from app import create_app
+from web.assembly import create_app
 
 
 def root_data(html: str) -> dict[str, str]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from web.operations.per_process import RANDOM, process_id
+from web.runtime.per_process import RANDOM, process_id
 
 
 def test_a_forked_child_has_its_own_id_and_random_draws():

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import pytest
 
-from app import create_app
 from tictactoe import Board, MoveValue, Value
 from tictactoe.game.notation import position_text
 from tictactoe.search.analysis import exact_max_empties
 from web.api.positions import position_etag
+from web.assembly import create_app
 
 # The one refusal of a finished game, whichever way it ended (tictactoe.errors.GameOverError).
 GAME_OVER = "the game is over: there is no move to make"

@@ -10,8 +10,10 @@ from __future__ import annotations
 import http.client
 import json
 import socket
+import urllib.request
 
 import pytest
+from prometheus_client.parser import text_string_to_metric_families
 
 from tests.servers import Gunicorn, gunicorn_settings
 from web.http.errors import MAX_BODY_BYTES
@@ -23,7 +25,10 @@ SETTINGS = gunicorn_settings()
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    with Gunicorn(workers=1, env={"CACHE_DIR": str(tmp_path_factory.mktemp("cache"))}) as running:
+    folder = tmp_path_factory.mktemp("server")
+    running = Gunicorn(workers=1, env={"CACHE_DIR": str(folder / "cache")})
+    running.log_path = folder / "gunicorn.log"  # what the server logged, read by the tests
+    with running:
         yield running
 
 
@@ -38,13 +43,21 @@ def request(
     return response
 
 
-def raw(server, data: bytes) -> bytes:
-    """Send bytes as they are; the server's whole answer (it closes after an error)."""
+def raw(server, data: bytes, end_of_request: bool = False) -> bytes:
+    """Send bytes as they are; the server's whole answer (it closes after an error).
+
+    ``end_of_request``: then shut the sending side, so the server reads the end of the stream.
+    """
     with socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock:
         sock.sendall(data)
+        if end_of_request:
+            sock.shutdown(socket.SHUT_WR)
         answer = b""
-        while chunk := sock.recv(65536):
-            answer += chunk
+        try:
+            while chunk := sock.recv(65536):
+                answer += chunk
+        except ConnectionResetError:
+            pass  # closed with some of our bytes unread: what it answered was read first
     return answer
 
 
@@ -94,6 +107,80 @@ def test_a_chunked_body_within_the_limit_is_read_whole(server):
         {"Content-Type": "application/json", "Transfer-Encoding": "chunked"},
     )
     assert response.status == 200 and json.loads(response.body)["player"] == "x"
+
+
+def answered(server, status: str) -> float:
+    """How many requests the server's metrics count as answered with ``status``, on any path."""
+    with urllib.request.urlopen(server.url + "/metrics", timeout=10) as response:
+        text = response.read().decode()
+    return sum(
+        sample.value
+        for family in text_string_to_metric_families(text)
+        for sample in family.samples
+        if sample.name == "tictactoe_http_requests_total" and sample.labels["status"] == status
+    )
+
+
+# Chunked bodies whose framing is broken, each with what the answer says is wrong, and whether the
+# client ends its stream after sending it (else the server would wait for the rest: a 408).
+MALFORMED = {
+    "a size that is not hexadecimal": (
+        b"zz\r\nabc\r\n0\r\n\r\n",
+        "a chunk size must be hexadecimal digits, not 'zz'",
+        False,
+    ),
+    "a negative size": (
+        b"-5\r\nhello\r\n0\r\n\r\n",
+        "a chunk size must be hexadecimal digits, not '-5'",
+        False,
+    ),
+    "no CRLF after a chunk's data": (
+        b"5\r\nhelloXX0\r\n\r\n",
+        "a chunk's data must be followed by CRLF, not 'XX'",
+        False,
+    ),
+    "no CRLF after the last chunk": (
+        b"5\r\nhello\r\n0\r\n",
+        "a chunk's data must be followed by CRLF (the body ended before it)",
+        True,
+    ),
+    "a 20,000-character chunk extension": (
+        b"5;" + b"a" * 20_000 + b"\r\nhello\r\n0\r\n\r\n",
+        f"a chunk size line (with its extensions) runs past {SETTINGS['limit_request_field_size']} bytes "
+        "without its CRLF",
+        False,
+    ),
+    "an extension that is not a token": (
+        b"5;a b\r\nhello\r\n0\r\n\r\n",
+        "a chunk extension must be ;name or ;name=value, the value a token or a quoted string",
+        False,
+    ),
+}
+
+
+@pytest.mark.parametrize("form", MALFORMED)
+@pytest.mark.parametrize("method, path", [("POST", "/move"), ("GET", "/livez")])
+def test_a_malformed_chunked_body_is_a_400_in_words_on_every_path(server, form, method, path):
+    # gunicorn parses the framing while the app reads the body: its errors came out of the app's
+    # read as a 500 with a traceback at ERROR (web/http/body_framing.py).
+    body, what, end_of_request = MALFORMED[form]
+    errors_before, logged_before = answered(server, "500"), server.log_path.stat().st_size
+    head = (
+        f"{method} {path} HTTP/1.1\r\nHost: a\r\nContent-Type: application/json\r\n"
+        "Transfer-Encoding: chunked\r\n\r\n"
+    ).encode()
+    answer = raw(server, head + body, end_of_request)
+    status, _, rest = answer.partition(b"\r\n")
+    headers, _, payload = rest.partition(b"\r\n\r\n")
+    assert status == b"HTTP/1.1 400 BAD REQUEST"
+    assert json.loads(payload) == {"error": f"malformed chunked body: {what}"}
+    # Where a next request would start is unknown: the connection closes, and says so.
+    assert b"\r\nConnection: close\r\n" in headers + b"\r\n"
+    assert answered(server, "500") == errors_before
+    with server.log_path.open("rb") as log:
+        log.seek(logged_before)
+        logged = [json.loads(line) for line in log]
+    assert [line["level"] for line in logged if line["level"] not in ("INFO", "DEBUG")] == []
 
 
 @pytest.mark.parametrize(

@@ -1,8 +1,8 @@
 """Fairness per client: each address spends seconds of search, charged as its searches cost.
 
 The rules pinned here (web/searches/rate_limit.py, web/searches/slots.py): a search is
-charged the time it held its slot; a search of at most 9 empty cells (every
-3x3 position) is never checked nor charged; a client that has spent its
+charged the time it held its slot; a search on a 3x3 board is never checked nor
+charged, and a search of 9 empty cells on a bigger board is; a client that has spent its
 allowance gets 429 with the seconds to wait; a trace is charged like a search
 and cannot take every search slot.
 """
@@ -14,11 +14,12 @@ import signal
 
 import pytest
 
-from app import create_app
 from tests.servers import TEST_SECRET, RedisServer, wait_until
 from tictactoe import Board
 from tictactoe.algorithms.minimax import Minimax
-from web.operations.config import ConfigError, load_settings
+from web.assembly import create_app
+from web.config import ConfigError, load_settings
+from web.parts import parts
 from web.searches.rate_limit import WINDOW, MemoryBuckets, RateLimited, SearchAllowance
 from web.searches.slots import SearchSlots
 
@@ -67,9 +68,9 @@ class Ticking(Minimax):
         super().__init__()
         self.clock, self.seconds = clock, seconds
 
-    def search(self, board, deadline=None, rng=None, tracer=None):
+    def search(self, board, deadline=None, rng=None, max_nodes=None, tracer=None):
         self.clock.now += self.seconds
-        return super().search(board, deadline=deadline, rng=rng, tracer=tracer)
+        return super().search(board, deadline=deadline, rng=rng, max_nodes=max_nodes, tracer=tracer)
 
 
 def limited_client(tmp_path, seconds_per_minute=SPENT_AT_ONCE, **settings):
@@ -141,45 +142,49 @@ def test_a_search_is_charged_the_time_it_held_its_slot():
     clock, ledger = FakeClock(), Ledger()
     slots = SearchSlots(budget=1.0, max_searches=2, table_limit=10_000, allowance=ledger, clock=clock)
     board = Board.from_text(["x..", "...", "..."])
-    slots.run(board, Ticking(clock, 0.75))  # a teaching engine's run, even on 3x3
-    slots.trace(board, Ticking(clock, 4.5), seconds=10.0, max_nodes=600_000)
+    slots.run(board, Ticking(clock, 0.75), None, max_nodes=600_000)  # a teaching engine's run, even on 3x3
+    slots.trace(board, Ticking(clock, 4.5), max_nodes=600_000)
     slots.search(Board.from_text(COSTLY, k=4), all_moves=False)  # the solver: no clock moved
     assert ledger.checks == 3
     assert ledger.charges == [0.75, 4.5, 0.0]
 
 
-def test_searches_of_at_most_nine_empty_cells_are_neither_checked_nor_charged_nor_queued():
+def test_searches_on_3x3_boards_are_neither_checked_nor_charged_nor_queued():
     ledger = Ledger(refuse=True)
-    slots = SearchSlots(budget=1.0, max_searches=2, table_limit=10_000, allowance=ledger)
+    slots = SearchSlots(budget=1.0, max_searches=2, table_limit=10_000, allowance=ledger, queue_wait=0)
     # Other clients' long searches hold every slot: a free search does not wait for one.
-    assert slots._slots.acquire(blocking=False) and slots._slots.acquire(blocking=False)
-    # Nine empty cells on a board of any size, and the empty 3x3 board itself:
+    assert slots.slots.try_acquire("other") and slots.slots.try_acquire("other")
+    for rows in (["...", "...", "..."], ["x..", ".o.", "..."]):
+        assert slots.search(Board.from_text(rows), all_moves=True).proven
+    assert ledger.checks == 0
+    # Nine empty cells on a bigger board: its cost is not bounded by its rules, so it is
+    # checked (and refused here) like any other search.
     #
-    #   x o x o x          . . .
-    #   o x o x o          . . .
-    #   . . . x o          . . .
+    #   x o x o x
+    #   o x o x o
+    #   . . . x o
     #   . . . o x
     #   . . . x o
     small = Board.from_text(["xoxox", "oxoxo", "...xo", "...ox", "...xo"], k=5)
-    for board in (small, Board.from_text(["...", "...", "..."])):
-        assert slots.search(board, all_moves=True).proven
-    assert ledger.checks == 0
-    with pytest.raises(RateLimited):
-        slots.search(Board.from_text(COSTLY, k=4), all_moves=False)
-    assert (ledger.checks, ledger.charges) == (1, [])
+    for board in (small, Board.from_text(COSTLY, k=4)):
+        with pytest.raises(RateLimited):
+            slots.search(board, all_moves=False)
+    assert (ledger.checks, ledger.charges) == (2, [])
 
 
 def test_traces_cannot_take_every_search_slot(tmp_path):
-    app, client = limited_client(tmp_path, seconds_per_minute="off", MAX_CONCURRENT_SEARCHES="2")
-    slots = app.extensions["solved_positions"].slots
+    app, client = limited_client(
+        tmp_path, seconds_per_minute="off", MAX_CONCURRENT_SEARCHES="2", SEARCH_QUEUE_WAIT="0"
+    )
+    slots = parts(app).solved.slots
     # One trace is running: it holds the one trace slot of two search slots.
-    assert slots._trace_slots.acquire(blocking=False) and slots._slots.acquire(blocking=False)
+    assert slots.trace_slots.try_acquire("other") and slots.slots.try_acquire("other")
     try:
         second_trace = client.get("/trace?board=x2/3/3&engine=minimax")
         search = client.post("/analyze", json={"board": COSTLY, "k": 4})
     finally:
-        slots._slots.release()
-        slots._trace_slots.release()
+        slots.slots.release("other")
+        slots.trace_slots.release("other")
     assert second_trace.status_code == 503 and "busy" in second_trace.get_json()["error"]
     assert search.status_code == 200
 
@@ -264,6 +269,37 @@ def test_x_forwarded_for_is_ignored_unless_proxies_are_trusted(tmp_path):
     ) == [200, 200, 429]
 
 
+@pytest.mark.parametrize(
+    "first, second, shared",
+    [
+        ("2001:db8:1:2::1", "2001:db8:1:2:ffff:ffff:ffff:fffe", True),  # one /64: one subscriber
+        ("2001:db8:1:2::1", "2001:db8:1:3::1", False),  # the next /64
+        ("192.0.2.1", "::ffff:192.0.2.1", True),  # IPv4, and as a dual-stack socket reports it
+    ],
+)
+def test_an_ipv6_client_is_its_64_and_a_mapped_ipv4_one_its_ipv4_address(tmp_path, first, second, shared):
+    _, client = limited_client(tmp_path)
+
+    def status(board, address):
+        return client.post(
+            "/move", json={"board": board, "k": 4}, environ_base={"REMOTE_ADDR": address}
+        ).status_code
+
+    assert status(COSTLY, first) == 200  # spends the allowance of its key
+    assert status(["....", ".x..", "..o.", "...."], second) == (429 if shared else 200)
+
+
+def test_a_forwarded_ipv6_address_is_counted_by_its_64_too(tmp_path):
+    _, behind_router = limited_client(tmp_path, TRUSTED_PROXIES="1")
+    boards = [COSTLY, ["....", ".x..", "..o.", "...."], ["x...", "....", "....", "...o"]]
+    chains = ["2001:db8:7:7::1", "2001:db8:7:8::1", "2001:db8:7:7:abcd::2"]
+    statuses = [
+        behind_router.post("/move", json={"board": board, "k": 4}, headers={"X-Forwarded-For": chain})
+        for board, chain in zip(boards, chains, strict=True)
+    ]
+    assert [answer.status_code for answer in statuses] == [200, 200, 429]
+
+
 def test_off_turns_the_limit_off(tmp_path):
     _, client = limited_client(tmp_path, seconds_per_minute="off")
     for board in (COSTLY, ["....", ".x..", "..o.", "...."]):
@@ -309,7 +345,7 @@ def test_instances_sharing_a_redis_share_each_clients_allowance(tmp_path):
         answer = clients[0].post("/move", json={"board": other, "k": 4})
         assert answer.status_code == 200 and answer.get_json()["proven"] is True
         # The next requests skip the store (no wait for its timeout) until a probe finds it back.
-        assert not apps[0][0].extensions["search_allowance"].breaker.allows()
+        assert not parts(apps[0][0]).allowance.breaker.allows()
 
 
 class CountingBuckets:
@@ -337,7 +373,7 @@ def test_a_paused_redis_costs_one_call_then_searches_skip_it_until_a_probe_finds
             CACHE_SECRET=TEST_SECRET,
             REDIS_TIMEOUT="0.2",
         )
-        limit = app.extensions["search_allowance"]
+        limit = parts(app).allowance
         limit.buckets = counting = CountingBuckets(limit.buckets)
         rng = random.Random(3)
         cells = [(row, col) for row in range(4) for col in range(4)]

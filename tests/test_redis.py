@@ -8,6 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
+from tests.event_stream import EventStream
 from tests.oracle import position_value
 from tests.search_gate import SearchGate
 from tests.servers import (
@@ -54,23 +55,92 @@ def both_totals(a: Gunicorn, b: Gunicorn) -> dict[str, int]:
     return {name: first[name] + second[name] for name in first}
 
 
-def test_two_instances_share_solved_positions(tmp_path):
+@pytest.fixture(scope="module")
+def pair(tmp_path_factory):
+    """A redis-server and two instances of the app on it (2 workers each), for the tests that only
+    play through them (solved positions, rooms: neither counts the other's work)."""
+    folder = tmp_path_factory.mktemp("pair")
+    with RedisServer(folder) as redis, instance(redis, folder, "a") as a, instance(redis, folder, "b") as b:
+        yield redis, a, b
+
+
+def test_two_instances_share_solved_positions(pair):
+    _, a, b = pair
     board = {"board": ["x..", ".o.", "..x"]}
+    status, solved = post(a.url + "/move", board)
+    assert status == 200 and solved["cached"] is False and solved["proven"] is True
+    status, hit = post(b.url + "/move", board)
+    assert status == 200 and hit["cached"] is True and hit["nodes"] == 0
+    assert (hit["value"], hit["plies"]) == position_value("x...o...x")
+    # /analyze on B computes the move values once; A then has them too
+    assert post(b.url + "/analyze", board)[1]["cached"] is False
+    assert post(a.url + "/analyze", board)[1]["cached"] is True
+    totals = both_totals(a, b)
+    assert (totals["searches"], totals["hits"], totals["stored"]) == (2, 2, 2)
+
+
+# A drawn game (X b2, O a1, X c1, O a3, X a2, O c2, X b3, O b1, X c3):
+#
+#   o o x
+#   x x o
+#   o x x
+DRAWN = [(1, 1), (0, 0), (0, 2), (2, 0), (1, 0), (1, 2), (2, 1), (0, 1), (2, 2)]
+
+
+def test_two_instances_on_one_redis_play_a_whole_room_game_one_player_on_each(pair):
+    redis, a, b = pair
+    status, host = post(a.url + "/rooms", {"side": "x"})
+    assert status == 201
+    room = host["room"]
+    invite = host["links"]["invite"].split("#invite=")[1]
+    status, guest = post(f"{b.url}/rooms/{room}/seats", {"invite": invite})
+    assert status == 201 and guest["side"] == "o"
+    players = {"x": (a, host), "o": (b, guest)}
+    path = f"/rooms/{room}/events?token="
     with (
-        RedisServer(tmp_path) as redis,
-        instance(redis, tmp_path, "a") as a,
-        instance(redis, tmp_path, "b") as b,
+        EventStream(a.url, path + host["token"]) as on_a,
+        EventStream(b.url, path + guest["token"]) as on_b,
     ):
-        status, solved = post(a.url + "/move", board)
-        assert status == 200 and solved["cached"] is False and solved["proven"] is True
-        status, hit = post(b.url + "/move", board)
-        assert status == 200 and hit["cached"] is True and hit["nodes"] == 0
-        assert (hit["value"], hit["plies"]) == position_value("x...o...x")
-        # /analyze on B computes the move values once; A then has them too
-        assert post(b.url + "/analyze", board)[1]["cached"] is False
-        assert post(a.url + "/analyze", board)[1]["cached"] is True
-        totals = both_totals(a, b)
-        assert (totals["searches"], totals["hits"], totals["stored"]) == (2, 2, 2)
+        for stream in (on_a, on_b):
+            assert stream.next_event().type == "state"
+        for ply, (row, col) in enumerate(DRAWN):
+            server, seat = players["xo"[ply % 2]]
+            status, _ = post(
+                f"{server.url}/rooms/{room}/moves",
+                {"token": seat["token"], "move": {"row": row, "col": col}},
+            )
+            assert status == 200
+            # Each player's stream, on its own instance, hears the move (past any join).
+            for stream in (on_a, on_b):
+                event = next_of(stream, "move")
+                assert (event.data["ply"], event.data["move"]) == (ply + 1, {"row": row, "col": col})
+        for stream in (on_a, on_b):
+            end = next_of(stream, "end")
+            assert (end.data["status"], end.data["winner"], end.data["draws"]) == ("draw", None, 1)
+    for server in (a, b):
+        state = get(f"{server.url}/rooms/{room}")
+        assert (state["board"], state["status"], state["draws"]) == (["oox", "xxo", "oxx"], "draw", 1)
+    # In Redis: the room and its event stream, each with a TTL (they expire with the room).
+    client = redis_client(redis)
+    try:
+        assert client.xlen(f"ttt:room:{room}:events") >= len(DRAWN) + 1
+        assert client.ttl(f"ttt:room:{room}") > 0 and client.ttl(f"ttt:room:{room}:events") > 0
+    finally:
+        client.close()
+
+
+def next_of(stream: EventStream, kind: str):
+    """The next event of type ``kind`` of ``stream``, past the others (join, leave)."""
+    while True:
+        event = stream.next_event()
+        if event.type == kind:
+            return event
+
+
+def redis_client(redis: RedisServer):
+    import redis as redis_py
+
+    return redis_py.Redis.from_url(redis.url)
 
 
 def test_concurrent_requests_on_two_instances_search_once(tmp_path):

@@ -10,19 +10,24 @@ no setting).
 
 from __future__ import annotations
 
+import errno
 import json
+import os
+import re
 import secrets
+import threading
+from pathlib import Path
 
 import pytest
 import redis as redis_py
 
-from app import create_app
 from tests.oracle import optimal_moves
 from tests.servers import TEST_SECRET, RedisServer
 from tictactoe import Board
+from web.assembly import create_app
 from web.cache.entries import position_key
-from web.cache.signing import Signer, fixed_secret
-from web.operations.config import ConfigError, load_settings
+from web.cache.signing import Signer, file_secret, fixed_secret
+from web.config import ConfigError, load_settings
 
 OLD_SECRET = "old: " + secrets.token_hex(16)
 NEW_SECRET = "new: " + secrets.token_hex(16)
@@ -31,6 +36,11 @@ NEW_SECRET = "new: " + secrets.token_hex(16)
 #  . | . | .
 CELLS = "xx..o...."
 BOARD = ["xx.", ".o.", "..."]
+#  x | . | .
+#  . | o | .      O to move
+#  . | . | x
+OTHER_BOARD = ["x..", ".o.", "..x"]
+HEX_SECRET = re.compile(r"[0-9a-f]{64}")
 
 
 @pytest.mark.parametrize(
@@ -117,3 +127,82 @@ def test_rotating_the_secret_ignores_old_entries_and_never_serves_a_forged_one(t
         cell, body = move_of(app(NEW_SECRET))
         assert body["cached"] is True and body["nodes"] == 0 and cell in optimal_moves(CELLS)
         store.close()
+
+
+def full_disk_under(folder: Path):
+    """``os.write`` failing with ENOSPC on files under ``folder``, as a full disk does (the
+    secret's write; the cache's entries are written through file objects, not ``os.write``)."""
+    write = os.write
+
+    def full(fd: int, data) -> int:
+        if os.readlink(f"/proc/self/fd/{fd}").startswith(f"{folder}/"):
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return write(fd, data)
+
+    return full
+
+
+def test_a_full_disk_at_the_secret_s_first_write_still_answers_and_the_cache_comes_back_with_room(
+    tmp_path, monkeypatch
+):
+    folder = tmp_path / "c"
+    client = create_app({"CACHE_DIR": str(folder)}).test_client()
+    monkeypatch.setattr(os, "write", full_disk_under(folder))
+    cell, body = move_of(client)
+    assert body["cached"] is False and cell in optimal_moves(CELLS)
+    # Written whole or not at all: no empty secret to be trusted later, no temporary file left.
+    assert sorted(path.name for path in folder.iterdir()) == ["locks", "rooms", "solved", "sweep.lock"]
+    assert list((folder / "locks").iterdir()) == []
+    health = client.get("/healthz")
+    assert health.status_code == 503
+    assert health.get_json()["cache"] == {
+        "backend": "filesystem",
+        "ok": False,
+        "detail": "the cache can neither store nor read entries: "
+        "cannot write the signing secret file: No space left on device",
+    }
+    assert client.get("/stats").get_json()["worker"]["stored"] == 0
+
+    monkeypatch.undo()  # room again: the next search stores its result, with no restart
+    assert client.post("/move", json={"board": OTHER_BOARD}).get_json()["cached"] is False
+    assert client.get("/stats").get_json()["worker"]["stored"] == 1
+    assert HEX_SECRET.fullmatch((folder / "secret").read_text())
+    assert client.get("/healthz").get_json()["cache"]["detail"] == "read and write ok"
+    # A restart on the folder reads the same secret: the entry stored is served.
+    restarted = create_app({"CACHE_DIR": str(folder)}).test_client()
+    assert restarted.post("/move", json={"board": OTHER_BOARD}).get_json()["cached"] is True
+
+
+@pytest.mark.parametrize(
+    "leftover", [b"", b"0123456789abcdef\n", b"\0" * 64], ids=["empty", "short", "zeros"]
+)
+def test_a_secret_file_without_a_whole_secret_is_replaced_not_trusted(tmp_path, leftover):
+    # What earlier versions left on a full disk (their first write went straight into the file).
+    folder = tmp_path / "c"
+    folder.mkdir(mode=0o700)
+    (folder / "secret").write_bytes(leftover)
+    client = create_app({"CACHE_DIR": str(folder)}).test_client()
+    assert move_of(client)[1]["cached"] is False
+    assert client.get("/stats").get_json()["worker"]["stored"] == 1
+    assert HEX_SECRET.fullmatch((folder / "secret").read_text())
+    assert (folder / "secret").stat().st_mode & 0o777 == 0o600
+
+
+def test_workers_making_the_secret_at_once_all_get_the_one_written(tmp_path):
+    # Each thread stands for a worker: a fetch of its own, its own open lock file.
+    path, lock = tmp_path / "secret", tmp_path / "secret.lock"
+    path.write_bytes(b"")  # every one of them finds no whole secret, and would write one
+    start = threading.Barrier(8)
+    got: list[bytes] = []
+
+    def fetch() -> None:
+        start.wait()
+        got.append(file_secret(path, lock)())
+
+    threads = [threading.Thread(target=fetch) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(got) == 8 and set(got) == {path.read_bytes()}
+    assert sorted(item.name for item in tmp_path.iterdir()) == ["secret"]

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from app import create_app
 from tests.first_load import first_load_paths
+from web.assembly import create_app
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
 ASKS = {"Accept-Encoding": "gzip, deflate, br, zstd"}

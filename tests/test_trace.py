@@ -116,12 +116,13 @@ def test_table_hits_end_their_node_and_are_counted():
     assert all(trace.sizes[node] == 1 for node in hits)
 
 
-def test_a_node_cap_stops_the_search_and_closes_the_open_nodes():
+def test_a_node_budget_stops_the_search_there_and_closes_the_open_nodes():
     result, trace = trace_search(TRACEABLE["minimax"], Board(), max_nodes=1000)
     assert not result.finished and result.value is None
-    assert result.nodes == len(trace) == 1001
+    assert result.nodes == len(trace) == 1000  # the budget's nodes exactly, the next one not visited
+    assert result.note.startswith("Stopped after its budget of 1,000 nodes, before any root move")
     assert trace.sizes[0] == len(trace) and trace.kinds[0] == OPEN
-    assert nodes_of(fold(trace)) == 1001
+    assert nodes_of(fold(trace)) == 1000
 
 
 def test_minimax_nodes_are_exact_or_leaves_and_fold_rejects_unknown_nodes():

@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 
-from app import create_app
+from tests.servers import wait_until
 from tictactoe.algorithms.registry import TRACEABLE
-from web.api.traces import KeptTraces
+from web.api.traces import KEPT_TRACES, KeptTraces
+from web.assembly import create_app
+from web.parts import parts
+from web.searches.slots import Busy
+
+HANG_GUARD = 30.0  # seconds: far above any wait here, far below "never"
 
 # x . .
 # . o .
@@ -87,17 +94,17 @@ def test_bad_requests_get_a_clear_json_error(client, query, status, message):
 
 
 def test_a_capped_search_says_it_did_not_finish(client, monkeypatch):
-    monkeypatch.setattr("web.api.traces.MAX_TRACE_NODES", 500)
+    monkeypatch.setattr("web.api.traces.TEACHING_NODES", 500)
     body = client.get("/trace?board=4/4/4/4&k=4&engine=minimax").get_json()
     assert body["finished"] is False and body["value"] is None
-    assert body["nodes"] == 501 == shown_nodes(body["tree"])
+    assert body["nodes"] == 500 == shown_nodes(body["tree"])
     assert body["tree"][0]["kind"] == "open" and body["tree"][0]["score"] is None
 
 
 def test_opening_branches_runs_the_search_once(tmp_path, monkeypatch):
     app = create_app({"CACHE_DIR": str(tmp_path)})
     client = app.test_client()
-    slots = app.extensions["solved_positions"].slots
+    slots = parts(app).solved.slots
     runs = []
     search = slots.trace
     monkeypatch.setattr(slots, "trace", lambda *args: runs.append(args[1].name) or search(*args))
@@ -107,12 +114,48 @@ def test_opening_branches_runs_the_search_once(tmp_path, monkeypatch):
     assert runs == ["alphabeta"]
 
 
-def test_a_worker_keeps_its_last_three_traces():
+def test_a_worker_keeps_its_last_traces():
     kept = KeptTraces()
-    for key in range(5):
+    for key in range(KEPT_TRACES + 2):
         kept.put(("alphabeta", 3, 3, 3, key, 0), ("result", "trace"))
     assert kept.get(("alphabeta", 3, 3, 3, 1, 0)) is None
     assert kept.get(("alphabeta", 3, 3, 3, 2, 0)) is not None
-    kept.put(("alphabeta", 3, 3, 3, 5, 0), ("result", "trace"))
+    kept.put(("alphabeta", 3, 3, 3, KEPT_TRACES + 2, 0), ("result", "trace"))
     assert kept.get(("alphabeta", 3, 3, 3, 2, 0)) is not None  # used last: kept
     assert kept.get(("alphabeta", 3, 3, 3, 3, 0)) is None
+
+
+def test_a_class_asking_for_one_trace_at_once_gets_one_search(tmp_path, monkeypatch):
+    app = create_app({"CACHE_DIR": str(tmp_path)})
+    slots, runs = parts(app).solved.slots, parts(app).traces
+    go, searched = threading.Event(), []
+    search = slots.trace
+
+    def held(*args):
+        searched.append(args[1].name)
+        assert go.wait(HANG_GUARD)
+        if len(searched) == 1:
+            raise Busy(0.0)  # the first search's own client is refused: nobody else is
+        return search(*args)
+
+    monkeypatch.setattr(slots, "trace", held)
+    statuses: list[int] = []
+    bodies: list[dict] = []
+
+    def pupil() -> None:
+        reply = app.test_client().get("/trace?board=1x1/3/3&engine=alphabeta")
+        statuses.append(reply.status_code)
+        bodies.append(reply.get_json())
+
+    pupils = [threading.Thread(target=pupil) for _ in range(5)]
+    for thread in pupils:
+        thread.start()
+    wait_until(lambda: len(searched) == 1 and runs.waiting() == 4, what="four pupils to wait for the search")
+    go.set()
+    for thread in pupils:
+        thread.join(HANG_GUARD)
+    # The refused search is not shared: one of those waiting searched again, and the rest shared it.
+    assert searched == ["alphabeta", "alphabeta"]
+    assert sorted(statuses) == [200, 200, 200, 200, 503]
+    answered = [body for body in bodies if "tree" in body]
+    assert len(answered) == 4 and all(body == answered[0] for body in answered)

@@ -6,17 +6,19 @@ all use the same engine through the names below.
 
 from .game.board import Board, O, Outcome, Symmetry, X, other
 from .game.errors import BoardFormatError, GameOverError, IllegalMoveError, IllegalPositionError
-from .game.rules import MAX_SIZE, MIN_SIZE, Rules
+from .game.notation import MAX_TEXT_LENGTH
+from .game.rules import MAX_SIZE, MIN_K, MIN_SIZE, Cell, Rules
 from .game.values import Level, MoveValue, Player, Source, Status, Value
 from .game.version import ENGINE_VERSION
-from .search.analysis import DEFAULT_BUDGET, analyse
-from .search.levels import DEFAULT_LEVEL, LEVELS, Decision, choose_move, pick_best, quick_move
+from .search.analysis import DEFAULT_BUDGET, analyse, within_proof
+from .search.levels import DEFAULT_LEVEL, LEVELS, QUICK_LEVELS, Decision, choose_move, pick_best, quick_move
 from .search.solver import DRAW, LOSS, WIN, SearchTimeout, Solver, SolveResult, solve
 
 __all__ = [
     "ENGINE_VERSION",
     "DEFAULT_BUDGET",
     "analyse",
+    "within_proof",
     "O",
     "X",
     "Board",
@@ -29,12 +31,16 @@ __all__ = [
     "IllegalPositionError",
     "DEFAULT_LEVEL",
     "LEVELS",
+    "QUICK_LEVELS",
     "Decision",
     "choose_move",
     "pick_best",
     "quick_move",
     "MAX_SIZE",
+    "MIN_K",
     "MIN_SIZE",
+    "MAX_TEXT_LENGTH",
+    "Cell",
     "Rules",
     "DRAW",
     "LOSS",

@@ -89,8 +89,8 @@ function retryDelay(error, tries) {
   return error.retryAfter <= MAX_AUTO_RETRY_WAIT_S ? error.retryAfter * 1000 : null;
 }
 
-// A POST of `payload` as JSON, or a GET when `payload` is null.
-async function requestJson(url, payload, timeoutMs, outerSignal) {
+// A POST of `payload` as JSON, or a GET when `payload` is null; its JSON answer, or an ApiError.
+export async function requestJson(url, payload, timeoutMs, outerSignal) {
   const controller = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {

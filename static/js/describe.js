@@ -12,6 +12,7 @@ export function statusText(view) {
   if (view.reviewing) return view.reviewing.text;
   if (view.error) return errorText(view.error);
   if (view.mode === "watch") return watchText(view);
+  if (view.mode === "room") return roomText(view);
   const last = view.last ? `${lastMover(view)} played ${cellName(view.last.row, view.last.col)}. ` : "";
   if (view.status !== "in_progress") return last + resultText(view);
   if (view.mode === "two") {
@@ -49,6 +50,17 @@ export function watchSide(view, side) {
   return `${MARK[side]} (${view.engines?.[side] ?? "engine"})`;
 }
 
+/** A room's status line: the last move, then whose turn (this page's, the friend's) or the result. */
+function roomText(view) {
+  const me = view.room.me;
+  const mover = (side) => (!me ? MARK[side] : side === me ? "You" : "Your friend");
+  const last = view.last ? `${mover(view.last.by)} played ${cellName(view.last.row, view.last.col)}. ` : "";
+  if (view.status !== "in_progress") return last + resultText(view);
+  if (!me) return `${last}${MARK[view.toMove]} to move.`;
+  if (view.toMove === me) return `${last}Your turn (${MARK[me]}).`;
+  return `${last}Your friend (${MARK[view.toMove]}) is to move.`;
+}
+
 /** Watch mode's status line: the last move with its node count, then what happens next. */
 function watchText(view) {
   let last = "";
@@ -75,6 +87,7 @@ export function resultText(view) {
   const won = view.status === "x_won" ? "x" : "o";
   if (view.mode === "two") return `${MARK[won]} wins!`;
   if (view.mode === "watch") return `${watchSide(view, won)} wins.`;
+  if (view.mode === "room") return !view.room.me ? `${MARK[won]} wins!` : won === view.room.me ? "You win!" : "Your friend wins.";
   return won === view.human ? "You win!" : "The engine wins.";
 }
 
@@ -186,6 +199,10 @@ export function hintSummary(view, { roomy, alike }) {
 export function sideNames(view) {
   if (view.mode === "two") return { x: "Player X", o: "Player O" };
   if (view.mode === "watch") return { x: view.engines?.x ?? "engine", o: view.engines?.o ?? "engine" };
+  if (view.mode === "room") {
+    const me = view.room.me;
+    return !me ? { x: "Player X", o: "Player O" } : me === "x" ? { x: "You", o: "Friend" } : { x: "Friend", o: "You" };
+  }
   return view.human === "x" ? { x: "You", o: "Engine" } : { x: "Engine", o: "You" };
 }
 
@@ -193,5 +210,6 @@ export function sideNames(view) {
 export function stripCaption(view) {
   if (view.mode === "two") return "2 players";
   if (view.mode === "watch") return "Watching";
+  if (view.mode === "room") return `Game ${view.room.game}`;
   return levelEntry(view.level)?.label ?? view.level;
 }

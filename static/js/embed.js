@@ -1,5 +1,6 @@
 // The embeddable game (/embed): settings from the root element's data attributes,
-// nothing persisted, and a postMessage to the parent page when a game ends.
+// nothing persisted, and a postMessage to the parent page when a game ends.  With ?room=, it
+// hosts a room's game instead (static/js/room-page.js: /embed?room=ID#guest=TOKEN, or watching).
 
 import { createApi } from "./api.js";
 import { createGame } from "./game.js";
@@ -26,22 +27,42 @@ const renderer = createRenderer({
   colLabels: $("col-labels"), rowLabels: $("row-labels"),
 });
 const api = createApi();
+let room = null; // a room's game, when the embed hosts one
 // The review opens on demand here (the Review button): the frame is sized for the board.
-const review = createPageReview({ api, render: renderer.render, currentView: () => game.view() });
-const game = createGame({
-  api, store: createMemoryStore(), settings, restore: false, onChange: review.draw, onGameOver: tellParent,
-});
+const review = createPageReview({ api, render: renderer.render, currentView: () => (room ?? game).view() });
+const store = createMemoryStore();
+const game = createGame({ api, store, settings, restore: false, onChange: review.draw, onGameOver: tellParent });
+const local = (action) => () => room || action();
 
 // While the review shows a past position, the board takes no moves.
 bindBoard($("board"), {
-  onPlay: (row, col) => review.stepping() || game.play(row, col), onFocus: renderer.focusCell,
+  onPlay: (row, col) => review.stepping() || (room ?? game).play(row, col), onFocus: renderer.focusCell,
 });
-$("new-game").addEventListener("click", () => game.newGame(settings));
-$("undo").addEventListener("click", () => game.undo());
-$("hint").addEventListener("click", () => game.hint());
-$("retry").addEventListener("click", () => game.retry());
+const again = () => (room ? room.rematch() : game.newGame(settings));
+$("new-game").addEventListener("click", again);
+$("undo").addEventListener("click", local(() => game.undo()));
+$("hint").addEventListener("click", local(() => game.hint()));
+$("retry").addEventListener("click", local(() => game.retry()));
 // The letters act only with the focus in the play area (WCAG 2.1.4).
 bindShortcuts($("play"), {
-  n: () => game.newGame(settings), u: () => game.undo(), h: () => game.hint(), r: () => game.retry(),
+  n: again, u: local(() => game.undo()), h: local(() => game.hint()), r: local(() => game.retry()),
 });
-game.start();
+
+/** Host the room of the address's link; a refusal is said on the status line, over an empty board. */
+async function hostRoom() {
+  const { openRoom, readRoomLink } = await import("./room-page.js");
+  try {
+    const opened = await openRoom({
+      link: readRoomLink(window.location.search, window.location.hash), store,
+      els: { note: $("room-note") }, draw: review.draw, onGameOver: tellParent, onLeave: () => {},
+    });
+    room = opened.game;
+    if (opened.notice) $("room-note").textContent = opened.notice;
+  } catch (error) {
+    game.start();
+    $("status").textContent = error.message || "The room could not be opened.";
+  }
+}
+
+if (new URLSearchParams(window.location.search).has("room")) hostRoom();
+else game.start();

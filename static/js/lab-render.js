@@ -24,11 +24,11 @@ export function addResultRow(tbody, answer) {
   const cells = [
     answer.engine,
     cellName(answer.move.row, answer.move.col),
-    // No value means no proof (an estimate, such as mcts's), or a search stopped at its budget.
+    // No value means no proof (an estimate, such as mcts's), or a search stopped at its node budget.
     answer.value ?? (answer.finished ? "not proven" : "unknown (stopped)"),
     answer.nodes.toLocaleString("en"),
     answer.ms.toFixed(1),
-    answer.finished ? answer.note : `stopped at its budget: ${answer.note}`,
+    answer.note, // one sentence, which says so when the search stopped at its node budget
   ];
   cells.forEach((text, index) => {
     const cell = document.createElement(index === 0 ? "th" : "td");

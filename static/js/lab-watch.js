@@ -104,7 +104,7 @@ export function createWatch(api, elements, { getPosition, tableNodes }) {
     if (finished && table !== null) {
       text += table === body.nodes ? ` · the lab table's ${count(table)}, exactly` : ` · the lab table says ${count(table)}`;
     }
-    if (!body.finished) text += " · stopped at its limit";
+    if (!body.finished) text += " · stopped at its node budget";
     counts.textContent = text;
     counts.dataset.nodes = String(seen.nodes);
   }

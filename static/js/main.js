@@ -9,7 +9,7 @@ import { createRenderer } from "./render.js";
 import { createPageReview } from "./review-panel.js";
 import { bindShareDialog } from "./share.js";
 import {
-  DEFAULT_SETTINGS, fillEngines, readEngines, readForm, readSpeed, reflectMode, writeForm,
+  DEFAULT_SETTINGS, fillEngines, readEngines, readForm, readRoomRules, readSpeed, reflectMode, writeForm,
 } from "./settings.js";
 import { createStore } from "./storage.js";
 import { DEFAULT_THEME, THEMES, applyTheme, nextTheme } from "./theme.js";
@@ -26,13 +26,16 @@ const renderer = createRenderer({
   strip: $("turn-strip"), colLabels: $("col-labels"), rowLabels: $("row-labels"),
 });
 const api = createApi();
-const review = createPageReview({ api, render: renderer.render, currentView: () => game.view() });
+const review = createPageReview({ api, render: renderer.render, currentView: () => current() });
 // The address bar carries the game (a link to share, and what a reload opens).
 const writeLink = (view) => {
   const link = gameLink(game.settings(), view.history);
   if (link !== window.location.search) window.history.replaceState(null, "", link);
 };
+// A game with a friend (static/js/room-page.js, loaded when one is opened): it has the board while it lasts.
+let room = null;
 const draw = (view) => {
+  if (room) return;
   review.draw(view);
   writeLink(view);
 };
@@ -41,6 +44,7 @@ const game = createGame({
   // A finished game opens its review.
   onGameOver: () => review.open(game.view()),
 });
+const current = () => (room ? room.view() : game.view());
 
 // The form shows the game's settings, and the help line what its level does.
 const showSettings = (settings) => {
@@ -54,6 +58,7 @@ api.engines().then(({ engines }) => {
   fillEngines(form, engines, game.settings().engines ?? DEFAULT_SETTINGS.engines);
 }).catch(() => {});
 const startNew = () => {
+  if (room || form.elements.mode.value === "friend") return; // a room is made with its own button
   review.close();
   game.newGame(readForm(form));
   $("settings-note").hidden = true;
@@ -62,31 +67,36 @@ const startNew = () => {
 
 // While the review shows a past position, the board takes no moves.
 bindBoard($("board"), {
-  onPlay: (row, col) => review.stepping() || game.play(row, col), onFocus: renderer.focusCell,
+  onPlay: (row, col) => review.stepping() || (room ? room.play(row, col) : game.play(row, col)),
+  onFocus: renderer.focusCell,
 });
-$("new-game").addEventListener("click", startNew);
+$("new-game").addEventListener("click", () => (room ? room.rematch() : startNew()));
 // Undo may bring back a game that New game replaced: the form then shows that game's settings.
 const undo = () => {
+  if (room) return;
   if (game.undo() === "game") {
     showSettings(game.settings());
     $("settings-note").hidden = true;
   }
 };
 $("undo").addEventListener("click", undo);
-$("hint").addEventListener("click", () => game.hint());
-$("retry").addEventListener("click", () => game.retry());
+$("hint").addEventListener("click", () => room || game.hint());
+$("retry").addEventListener("click", () => room || game.retry());
 $("watch-toggle").addEventListener("click", () => game.toggleWatch());
 form.addEventListener("submit", (event) => { event.preventDefault(); startNew(); });
 form.addEventListener("change", (event) => {
   reflectMode(form);
   $("level-help").textContent = levelHelp(form.elements.level.value);
   if (event.target.name === "speed") game.setSpeed(SPEEDS[readSpeed(form)]);
+  else if (room || form.elements.mode.value === "friend") return; // the room's button makes one
   else if (event.target.name.startsWith("engine-") && game.settings().mode === "watch") game.setEngines(readEngines(form));
   else if (game.inProgress()) $("settings-note").hidden = false;
   else startNew();
 });
 // The letters act only with the focus in the play area (WCAG 2.1.4), so a stray key elsewhere does nothing.
-bindShortcuts($("play"), { n: startNew, u: undo, h: () => game.hint(), r: () => game.retry() });
+bindShortcuts($("play"), {
+  n: () => (room ? room.rematch() : startNew()), u: undo, h: () => room || game.hint(), r: () => room || game.retry(),
+});
 
 let theme = THEMES.includes(store.get("theme")) ? store.get("theme") : DEFAULT_THEME;
 const showTheme = () => {
@@ -98,10 +108,65 @@ showTheme();
 bindShareDialog({
   dialog: $("share"), open: $("share-open"), form: $("share-form"), link: $("share-link"),
   code: $("share-code"), preview: $("share-preview"), note: $("share-note"),
-}, () => ({ settings: game.settings(), link: gameLink(game.settings(), game.view().history) }));
+}, () => ({
+  settings: game.settings(),
+  // In a room, the link to share is the one that watches it (the seat's link plays for you).
+  link: room ? `?room=${room.view().room.id}` : gameLink(game.settings(), game.view().history),
+}));
+
+/** Make a room (`create`: its rules) or open one (`link`), and give it the board; a refusal is shown in words. */
+async function enterRoom({ create = null, link = null }) {
+  const { openRoom } = await import("./room-page.js");
+  room?.stop(); // a new room replaces the one on the page
+  room = null;
+  review.close();
+  try {
+    const opened = await openRoom({
+      create, link, store,
+      els: {
+        panel: $("room-panel"), note: $("room-note"), invite: $("room-invite"), inviteLink: $("room-invite-link"),
+        share: document.querySelector("#room-panel [data-share]"), watchLink: $("room-watch-link"),
+        copied: $("room-copied"), leave: $("room-leave"),
+      },
+      draw: (view) => review.draw(view),
+      onGameOver: () => review.open(room.view()),
+      onLeave: () => {
+        room = null;
+        review.close();
+        form.elements.mode.value = "engine";
+        showSettings(game.settings());
+        game.start();
+      },
+    });
+    room = opened.game;
+    if (opened.notice) showMessage(opened.notice);
+    const view = room.view();
+    if (view.status !== "in_progress") review.open(view);
+    if (create) $("room-panel").scrollIntoView({ block: "nearest" });
+  } catch (error) {
+    const words = error.kind === "limited"
+      ? `Too many rooms were made from this network: you can make another in ${error.retryAfter} s.`
+      : error.message || "The room could not be opened.";
+    showMessage(`${words}${link ? " Here is a game against the engine instead." : ""}`);
+    if (link) window.history.replaceState(null, "", "/");
+    game.start();
+  }
+}
+
+function showMessage(words) {
+  $("link-message").textContent = words;
+  $("link-message").hidden = false;
+}
+
+$("room-create").addEventListener("click", () => enterRoom({ create: readRoomRules(form) }));
 
 /** Open the game in the address bar's link, if any (a bad link: its message and an empty board). */
 async function begin() {
+  if (new URLSearchParams(window.location.search).has("room")) {
+    const { readRoomLink } = await import("./room-page.js");
+    await enterRoom({ link: readRoomLink(window.location.search, window.location.hash) });
+    return;
+  }
   const link = readGameLink(window.location.search, DEFAULT_SETTINGS);
   // A reload of the saved game's own link resumes it as it was (with its score already counted).
   const resumes = link && !link.error &&

@@ -163,12 +163,15 @@ export function createRenderer(els) {
     }
     if (els.thinking) els.thinking.hidden = !view.busy;
     if (els.retry) els.retry.hidden = !(view.error && view.error.retryable);
-    if (els.undo) els.undo.disabled = !view.canUndo;
+    if (els.undo) {
+      els.undo.disabled = !view.canUndo;
+      els.undo.hidden = view.mode === "room"; // a move in a room is played for good
+    }
     if (els.hint) {
       els.hint.disabled = !view.canHint && !view.hints && view.busy !== "hint";
       els.hint.setAttribute("aria-pressed", String(Boolean(view.hints)));
-      // Once the game is over the result takes Hint's place beside Play again.
-      els.hint.hidden = view.status !== "in_progress";
+      // Once the game is over the result takes Hint's place beside Play again; a room has no hints.
+      els.hint.hidden = view.status !== "in_progress" || view.mode === "room";
     }
     if (els.engine) drawEngineDetails(view);
     if (els.hintSummary) setText(els.hintSummary, hintSummary(view, { roomy, alike }));
@@ -177,7 +180,13 @@ export function createRenderer(els) {
       setText(els.outcome, badge);
       els.outcome.hidden = !badge;
     }
-    if (els.newGame) setText(els.newGame, badge ? "Play again" : "New game");
+    if (els.newGame) {
+      // A room's game says what the button does there (Rematch), and when it does nothing.
+      const primary = view.primary ?? { label: badge ? "Play again" : "New game" };
+      setText(els.newGame, primary.label);
+      els.newGame.hidden = Boolean(primary.hidden);
+      els.newGame.disabled = Boolean(primary.disabled);
+    }
     if (els.watchToggle) drawWatchToggle(els.watchToggle, view);
     // A button that was just disabled or hidden drops the focus to the page, where the shortcuts
     // do not act: the focus goes back to the board instead.

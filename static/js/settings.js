@@ -69,13 +69,20 @@ export function writeForm(form, settings) {
   reflectMode(form);
 }
 
-/** Disable the fields for playing the engine unless a human plays it; show the watch fields only in watch mode. */
+/** Disable the fields for playing the engine unless a human plays it; show the watch (and friend) fields in their mode. */
 export function reflectMode(form) {
   const mode = form.elements.mode.value;
   for (const name of ["human", "level"]) {
     form.querySelector(`fieldset[data-field="${name}"]`).disabled = mode !== "engine";
   }
   form.querySelector('fieldset[data-field="watch"]').hidden = mode !== "watch";
+  form.querySelector('fieldset[data-field="friend"]').hidden = mode !== "friend";
+}
+
+/** The rules and side for a new room (POST /rooms): the form's board, and the side chosen for the friend's game. */
+export function readRoomRules(form) {
+  const { rows, cols, k } = readForm(form);
+  return { rows, cols, k, side: form.elements["friend-side"].value };
 }
 
 /** Settings from an embed's data attributes (already validated by the server). */

@@ -99,14 +99,17 @@ export function bindShareDialog(els, current) {
   els.form.addEventListener("input", refresh);
   els.form.addEventListener("click", async (event) => {
     const button = event.target.closest("button[data-copy]");
-    if (!button) return;
-    const field = document.getElementById(button.dataset.copy);
-    field.select();
-    try {
-      await navigator.clipboard.writeText(field.value);
-      els.note.textContent = "Copied.";
-    } catch {
-      els.note.textContent = "Selected: press Ctrl+C (or ⌘C) to copy.";
-    }
+    if (button) els.note.textContent = await copyField(document.getElementById(button.dataset.copy));
   });
+}
+
+/** Copy a text field's value to the clipboard (selected first, to copy by hand): resolves to the words saying so. */
+export async function copyField(field) {
+  field.select();
+  try {
+    await navigator.clipboard.writeText(field.value);
+    return "Copied.";
+  } catch {
+    return "Selected: press Ctrl+C (or ⌘C) to copy.";
+  }
 }

@@ -7,6 +7,23 @@ import threading
 
 from tests.servers import free_port
 
+# A page that frames ``{src}`` and keeps every message it receives in ``window.received`` (and #log).
+PARENT_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Parent</title></head>
+<body>
+<h1>A page that embeds the game</h1>
+<iframe id="game" src="{src}" width="360" height="420" title="Tic-tac-toe"></iframe>
+<pre id="log"></pre>
+<script>
+  window.received = [];
+  window.addEventListener("message", (event) => {{
+    window.received.push({{origin: event.origin, data: event.data}});
+    document.getElementById("log").textContent += JSON.stringify(event.data) + "\\n";
+  }});
+</script>
+</body></html>
+"""
+
 
 class ParentSite:
     """A stdlib HTTP server on 127.0.0.1 serving one parent page; a context manager."""

@@ -169,11 +169,21 @@ def open_embed(page: Page, url: str) -> None:
     wait_settled(page, 0)
 
 
+def open_room(page: Page, url: str) -> None:
+    """The game page in a room it made to play a friend: the invite with Copy, the friend not there yet."""
+    open_game(page, url)
+    page.get_by_label("Play a friend").check()
+    page.get_by_role("button", name="Make the link").click()
+    expect(page.locator("#room-invite")).to_be_visible()
+    expect(page.locator("#room-note")).to_have_text("Your friend has not opened the invite yet.")
+
+
 STATES = {
     "game": open_game,
     "won game": open_won_game,
     "share dialog": open_share_dialog,
     "embed": open_embed,
+    "room": open_room,
 }
 
 

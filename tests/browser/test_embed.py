@@ -16,25 +16,9 @@ from tests.browser.helpers import (
     stones,
     wait_settled,
 )
-from tests.browser.parent_site import ParentSite
+from tests.browser.parent_site import PARENT_PAGE, ParentSite
 
 pytestmark = pytest.mark.browser
-
-PARENT_PAGE = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Parent</title></head>
-<body>
-<h1>A page that embeds the game</h1>
-<iframe id="game" src="{src}" width="360" height="420" title="Tic-tac-toe"></iframe>
-<pre id="log"></pre>
-<script>
-  window.received = [];
-  window.addEventListener("message", (event) => {{
-    window.received.push({{origin: event.origin, data: event.data}});
-    document.getElementById("log").textContent += JSON.stringify(event.data) + "\\n";
-  }});
-</script>
-</body></html>
-"""
 
 
 @contextmanager

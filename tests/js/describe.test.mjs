@@ -213,3 +213,19 @@ test("sideNames and stripCaption: the turn strip", () => {
   assert.equal(stripCaption(view({ mode: "two" })), "2 players");
   assert.equal(stripCaption(view({ mode: "watch" })), "Watching");
 });
+
+test("a room's words: this page's seat, its friend, or a watcher", () => {
+  const room = (me, fields = {}) => view({ mode: "room", room: { me, game: 2 }, ...fields });
+  const afterFriend = { last: { row: 1, col: 1, by: "x" }, toMove: "o" };
+  assert.equal(statusText(room("o", afterFriend)), "Your friend played b2. Your turn (O).");
+  assert.equal(statusText(room("x", afterFriend)), "You played b2. Your friend (O) is to move.");
+  assert.equal(statusText(room(null, afterFriend)), "X played b2. O to move.");
+  const won = { status: "x_won", last: { row: 2, col: 1, by: "x" } };
+  assert.equal(statusText(room("x", won)), "You played b3. You win!");
+  assert.equal(statusText(room("o", won)), "Your friend played b3. Your friend wins.");
+  assert.equal(statusText(room(null, won)), "X played b3. X wins!");
+  assert.equal(resultText(room("o", { status: "draw" })), "It's a draw.");
+  assert.deepEqual(sideNames(room("o")), { x: "Friend", o: "You" });
+  assert.deepEqual(sideNames(room(null)), { x: "Player X", o: "Player O" });
+  assert.equal(stripCaption(room("x")), "Game 2");
+});

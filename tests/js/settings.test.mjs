@@ -9,11 +9,13 @@ import assert from "node:assert/strict";
 
 import {
   DEFAULT_SETTINGS, PRESETS, fillEngines, fromDataset, presetId, readEngines, readForm, readSpeed,
-  reflectMode, writeForm,
+  readRoomRules, reflectMode, writeForm,
 } from "../../static/js/settings.js";
 
 function fakeForm(values) {
-  const fieldsets = { human: { disabled: false }, level: { disabled: false }, watch: { hidden: false } };
+  const fieldsets = {
+    human: { disabled: false }, level: { disabled: false }, watch: { hidden: false }, friend: { hidden: false },
+  };
   const elements = {};
   for (const [name, value] of Object.entries(values)) elements[name] = { value };
   return {
@@ -80,19 +82,27 @@ test("writeForm: a size no preset has leaves the size field as it was", () => {
   assert.equal(form.elements["engine-x"].value, "minimax", "no engines given: the choice stays");
 });
 
-test("reflectMode: side and level only against the engine, the watch fields only in watch mode", () => {
+test("reflectMode: side and level only against the engine, the watch and friend fields in their mode", () => {
   const expected = {
-    engine: { human: false, level: false, watchHidden: true },
-    two: { human: true, level: true, watchHidden: true },
-    watch: { human: true, level: true, watchHidden: false },
+    engine: { human: false, level: false, watchHidden: true, friendHidden: true },
+    two: { human: true, level: true, watchHidden: true, friendHidden: true },
+    watch: { human: true, level: true, watchHidden: false, friendHidden: true },
+    friend: { human: true, level: true, watchHidden: true, friendHidden: false },
   };
   for (const [mode, want] of Object.entries(expected)) {
     const form = fakeForm({ ...FORM, mode });
     reflectMode(form);
     assert.deepEqual({
-      human: form.fieldsets.human.disabled, level: form.fieldsets.level.disabled, watchHidden: form.fieldsets.watch.hidden,
+      human: form.fieldsets.human.disabled, level: form.fieldsets.level.disabled,
+      watchHidden: form.fieldsets.watch.hidden, friendHidden: form.fieldsets.friend.hidden,
     }, want, mode);
   }
+});
+
+test("readRoomRules: the form's board and the side chosen for the friend's game", () => {
+  const form = fakeForm({ ...FORM, size: PRESETS[1].id, "friend-side": "o" });
+  const { rows, cols, k } = PRESETS[1];
+  assert.deepEqual(readRoomRules(form), { rows, cols, k, side: "o" });
 });
 
 test("fillEngines: one option per engine, the chosen one kept where it is offered", (t) => {

@@ -69,13 +69,14 @@ class AlphaBeta:
         board: Board,
         deadline: float | None = None,
         rng: random.Random | None = None,
+        max_nodes: int | None = None,
         tracer: Tracer | None = None,
     ) -> EngineResult:
         """Search ``board`` to the end with alpha-beta; see ``Engine``.
 
         ``tracer``, when given, sees every node (trace.py).
         """
-        clock = NodeClock(deadline)
+        clock = NodeClock(deadline, max_nodes)
         order = self.order
         table = self.table()
         child_score = self.child_score

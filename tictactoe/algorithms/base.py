@@ -4,7 +4,7 @@ Vocabulary::
 
     Score = int  # for the side to move: WIN_SCORE = +1, DRAW_SCORE = 0, LOSS_SCORE = -1
     EngineResult  # the move, its value, and what the search cost
-    Engine  # name, description, search(board, deadline, rng)
+    Engine  # name, description, search(board, deadline, rng, max_nodes)
 
 Scores are the textbook's: +1, 0 and -1, with no credit for winning sooner
 (the production solver counts plies; these engines do not).  So a teaching
@@ -13,7 +13,9 @@ engine in this package stops a search the moment a finished game is reached.
 
 A *node* is one call of the search on one position, the root included, and a
 finished position is a node too: plain minimax visits the whole 3x3 game tree,
-549,946 nodes.  ``NodeClock.visit`` counts them and checks the deadline.
+549,946 nodes.  ``NodeClock.visit`` counts them against the search's node
+budget (the lab's: the same counts and moves on any machine, under any load)
+and, every so many, checks its deadline (the arena's: equal time a move).
 """
 
 from __future__ import annotations
@@ -49,7 +51,7 @@ class EngineResult:
 
     ``move`` is a legal cell; ``value`` is a ``Value`` (win, draw or loss) when the
     search proved it and None otherwise (Monte-Carlo, or stopped at the
-    deadline: then ``finished`` is False).  ``nodes`` counts what the engine's
+    deadline or at its node budget: then ``finished`` is False).  ``nodes`` counts what the engine's
     module documents; ``principal_variation`` is the expected line of play,
     starting with ``move``, or [] where the engine has none.
     """
@@ -69,37 +71,56 @@ class Engine(Protocol):
 
     ``search`` leaves the board as it found it, raises ``GameOverError`` on a
     finished board, and returns by the ``deadline`` (a ``time.monotonic()``
-    instant, None for no limit) with ``finished=False`` if it had to stop.
-    ``rng`` (a ``random.Random``) drives any random choice; without it the
-    engine is deterministic.
+    instant) or after ``max_nodes`` nodes (``NodeClock``; for ``mcts``, its
+    tree's nodes), whichever comes first (None: no such limit), with
+    ``finished=False`` if it had to stop.  ``rng`` (a ``random.Random``) drives
+    any random choice; without it the engine is deterministic, and with a node
+    budget and no deadline its whole result is, but for ``seconds``.
     """
 
     name: str
     description: str
 
     def search(
-        self, board: Board, deadline: float | None = None, rng: random.Random | None = None
+        self,
+        board: Board,
+        deadline: float | None = None,
+        rng: random.Random | None = None,
+        max_nodes: int | None = None,
     ) -> EngineResult: ...
 
 
 class NodeClock(Clock):
-    """A ``Clock`` that counts the nodes of one search and raises ``SearchTimeout`` past the deadline.
+    """A ``Clock`` that counts the nodes of one search, and stops it past its node budget or deadline.
 
     ``leaves`` is counted by the engines: the finished games they reach (what
     some texts count instead of nodes, as the calls of a static evaluation).
-    A ``SearchTimeout`` unwinds a depth-first search back to its root.
+    A ``SearchTimeout`` unwinds a depth-first search back to its root;
+    ``stopped_by`` then says which limit stopped it.
     """
 
-    def __init__(self, deadline: float | None) -> None:
+    def __init__(self, deadline: float | None, max_nodes: int | None = None) -> None:
         super().__init__(deadline)
+        self.max_nodes = max_nodes
         self.nodes = 0
         self.leaves = 0
 
     def visit(self) -> None:
-        """Count one node; every ``CHECK_EVERY`` nodes, raise ``SearchTimeout`` past the deadline."""
+        """Count one node, or raise ``SearchTimeout`` instead when the node budget is spent (the node is
+        not visited); every ``CHECK_EVERY`` nodes, raise it past the deadline."""
+        if self.spent():
+            raise SearchTimeout()
         self.nodes += 1
         if self.nodes % CHECK_EVERY == 1 and self.expired():
             raise SearchTimeout()
+
+    def spent(self) -> bool:
+        """Whether the node budget (if any) is spent: the search may visit no more nodes."""
+        return self.max_nodes is not None and self.nodes >= self.max_nodes
+
+    def stopped_by(self) -> str:
+        """What stopped the search, in words: its node budget, or its deadline."""
+        return f"after its budget of {self.max_nodes:,} nodes" if self.spent() else "at its deadline"
 
 
 def utility(outcome: Outcome) -> Score:
@@ -117,29 +138,25 @@ def depth_first_result(
 ) -> EngineResult:
     """Run a negamax-style search from the root and report it as an ``EngineResult``.
 
-    The search runs on a copy, so ``board`` is untouched even when the
-    deadline unwinds it.  Stopped early, the result keeps the best root move
-    searched to the end, or the first move in ``order`` if none was.  Raises
-    ``GameOverError`` on a finished board.
+    The search runs on a copy, so ``board`` is untouched even when a limit
+    unwinds it.  Stopped early, the result keeps the best root move searched
+    to the end, or the first move in ``order`` if none was, and its note says
+    so in one sentence.  Raises ``GameOverError`` on a finished board.
     """
     board.require_moves()
     line: list[Cell] = []
     try:
         score = root_search(board.copy(), line)
     except SearchTimeout:
+        stopped = f"Stopped {clock.stopped_by()}"
         if line:
-            move, note = (
-                line[0],
-                ("stopped at the deadline: the best root move searched to the end so far; value unknown"),
-            )
+            move = line[0]
+            note = f"{stopped}, with the best root move searched to the end so far; its value is unknown."
         else:
-            move, note = (
-                order(board)[0],
-                (
-                    "stopped at the deadline before any root move was"
-                    " searched to the end: the first move in its order;"
-                    " value unknown"
-                ),
+            move = order(board)[0]
+            note = (
+                f"{stopped}, before any root move was searched to the end: the first move in"
+                " its order; its value is unknown."
             )
         return EngineResult(move, None, clock.nodes, clock.elapsed(), False, line, note, leaves=clock.leaves)
     return EngineResult(

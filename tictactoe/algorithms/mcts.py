@@ -26,11 +26,12 @@ Node: one position added to the tree, the root included, so at most
 ``playouts + 1``; the positions of the random playouts are not nodes.
 Leaves: the playouts, each of which ends in a finished game.
 Playouts: 1000 by default (``DEFAULT_PLAYOUTS``), about 0.05 s a move on
-3x3; a deadline stops earlier.  The exploration constant is tuned, not the
-textbook's: with UCB1's c = sqrt(2) (Auer et al. 2002) and 1000 playouts it
-answered a corner opening with a losing corner in 3 of 40 seeds, and lost
-1 of 1,000 games to ``easy``; with c = 0.7 it took the centre in all 40 and
-lost none of the 1,000 (docs/lab.md).  A smaller c spends more playouts on the
+3x3; a deadline, or a node budget smaller than the playouts, stops earlier.
+The exploration constant is tuned, not the textbook's: with UCB1's
+c = sqrt(2) (Auer et al. 2002) and 1000 playouts it answered a corner opening
+with a losing corner in 3 of 40 seeds, and lost 1 of 1,000 games to ``easy``;
+with c = 0.7 it took the centre in all 40 and lost none of the 1,000
+(docs/lab.md).  A smaller c spends more playouts on the
 moves that look best, which is what a game of forced replies rewards.
 """
 
@@ -102,17 +103,22 @@ class MonteCarloTreeSearch:
         self.exploration = exploration
 
     def search(
-        self, board: Board, deadline: float | None = None, rng: random.Random | None = None
+        self,
+        board: Board,
+        deadline: float | None = None,
+        rng: random.Random | None = None,
+        max_nodes: int | None = None,
     ) -> EngineResult:
-        """Run the playouts (or stop at ``deadline``) and play the most visited move."""
+        """Run the playouts (or stop at ``deadline``, or once the tree holds ``max_nodes``) and play
+        the most visited move."""
         board.require_moves()
         rng = rng or random.Random(DEFAULT_SEED)
-        clock = NodeClock(deadline)
+        clock = NodeClock(deadline, max_nodes)
         root = Node(board.copy(), rng)
         clock.nodes = 1
         done = 0
         # At least one playout, so that there is always a move to return.
-        while done < self.playouts and not (done and clock.expired()):
+        while done < self.playouts and not (done and (clock.spent() or clock.expired())):
             node = self._select(root)
             if node.untried:
                 node = self._expand(node, rng)
@@ -187,12 +193,14 @@ class MonteCarloTreeSearch:
             node = max(node.children, key=lambda child: child.visits)
             line.append(node.reached_by)
         best = max(root.children, key=lambda child: child.visits)
-        note = (
-            f"{done} playouts; the move won {best.wins / best.visits:.0%} of its"
-            f" {best.visits} (an estimate, not a proof)"
+        estimate = (
+            f"the move won {best.wins / best.visits:.0%} of its {best.visits}, an estimate, not a proof."
         )
         if done < self.playouts:
-            note = f"stopped at the deadline after {note}"
+            stopped = f"Stopped {clock.stopped_by()} after {done:,} of its {self.playouts:,} playouts"
+            note = f"{stopped}: {estimate}"
+        else:
+            note = f"{done:,} playouts: {estimate[0].upper()}{estimate[1:]}"
         return EngineResult(
             best.reached_by,
             None,

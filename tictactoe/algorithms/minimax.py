@@ -51,10 +51,11 @@ class Minimax:
         board: Board,
         deadline: float | None = None,
         rng: random.Random | None = None,
+        max_nodes: int | None = None,
         tracer: Tracer | None = None,
     ) -> EngineResult:
         """Search the whole tree below ``board``; see ``Engine``.  ``tracer`` sees every node (trace.py)."""
-        clock = NodeClock(deadline)
+        clock = NodeClock(deadline, max_nodes)
         on_value = self.on_value
 
         def negamax(board: Board, line: list[Cell]) -> Score:

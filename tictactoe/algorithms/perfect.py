@@ -33,11 +33,17 @@ class Perfect:
     threats = True  # threat-space search before the heuristic search (k >= 4)
 
     def search(
-        self, board: Board, deadline: float | None = None, rng: random.Random | None = None
+        self,
+        board: Board,
+        deadline: float | None = None,
+        rng: random.Random | None = None,
+        max_nodes: int | None = None,
     ) -> EngineResult:
         """The perfect level's move (``choose_move``), analysing ``board`` until ``deadline``.
 
         A random best move with ``rng``, else the first; raises ``GameOverError`` when the game is over.
+        ``max_nodes`` does not stop it: its proof does.  Without a deadline it proves the position,
+        which on the lab's boards (up to 4x4: every one within proof) takes a few hundred nodes.
         """
         budget = None if deadline is None else max(deadline - time.monotonic(), MIN_BUDGET)
         decision = choose_move(

@@ -62,7 +62,11 @@ class LevelPlayer:
         self.description = LEVEL_DESCRIPTIONS[level]
 
     def search(
-        self, board: Board, deadline: float | None = None, rng: random.Random | None = None
+        self,
+        board: Board,
+        deadline: float | None = None,
+        rng: random.Random | None = None,
+        max_nodes: int | None = None,
     ) -> EngineResult:
         """The level's move (``choose_move``); raises ``GameOverError`` on a finished board."""
         start = time.monotonic()

@@ -27,7 +27,6 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from ..game.board import Board
-from ..game.clock import SearchTimeout
 from ..game.rules import Cell
 from .base import INFINITY, EngineResult, Score
 
@@ -37,7 +36,7 @@ LEAF = 1  # a finished game: its score is the utility
 HIT = 2  # settled by the transposition table, nothing searched below it
 CUT = 3  # a cut-off (fail high): a move reached beta, the rest were skipped
 FAIL_LOW = 4  # every move scored at most alpha: the score is an upper bound
-OPEN = 5  # not returned: the search stopped (deadline or node cap) inside it
+OPEN = 5  # not returned: the search stopped (its deadline or node budget) inside it
 KINDS = ("exact", "leaf", "hit", "cut", "fail-low", "open")
 NO_MOVE = 255  # the root's "move" in ``Trace.moves``
 
@@ -66,19 +65,15 @@ class Traceable(Protocol):
         board: Board,
         deadline: float | None = None,
         rng: random.Random | None = None,
+        max_nodes: int | None = None,
         tracer: Tracer | None = None,
     ) -> EngineResult: ...
 
 
 class Trace:
-    """The nodes of one search in visiting order (see the module's docstring).
+    """The nodes of one search in visiting order (see the module's docstring)."""
 
-    ``max_nodes``: past this many nodes, ``enter`` raises ``SearchTimeout``,
-    which stops the engine as its deadline would (``finished`` False).
-    """
-
-    def __init__(self, max_nodes: int | None = None) -> None:
-        self.max_nodes = max_nodes
+    def __init__(self) -> None:
         self.depths = bytearray()
         self.moves = bytearray()
         # Windows are small integers or infinite: single floats hold both exactly.
@@ -94,7 +89,7 @@ class Trace:
         return len(self.kinds)
 
     def enter(self, board: Board, alpha: float = -INFINITY, beta: float = INFINITY) -> None:
-        """Record a node; raises ``SearchTimeout`` once there are more than ``max_nodes``."""
+        """Record a node (the engine counted it first, and stopped instead past its budget)."""
         index = len(self.kinds)
         depth = len(self._open)
         self.depths.append(depth)
@@ -105,8 +100,6 @@ class Trace:
         self.kinds.append(OPEN)
         self.sizes.append(1)
         self._open.append(index)
-        if self.max_nodes is not None and index >= self.max_nodes:
-            raise SearchTimeout()
 
     def leave(self, score: Score, kind: int, moves: Sequence[Cell] = (), cut: int = -1) -> None:
         """Close the node entered last: its score, kind, size and skipped moves."""
@@ -142,11 +135,11 @@ def trace_search(
 ) -> tuple[EngineResult, Trace]:
     """Run ``engine`` on ``board`` with a fresh ``Trace``; the two agree on every node.
 
-    Stopped by the deadline or past ``max_nodes``, the result is not finished
+    Stopped by the deadline or at ``max_nodes`` nodes, the result is not finished
     and the trace's open nodes are closed.  Raises ``GameOverError`` on a
     finished board.
     """
-    trace = Trace(max_nodes)
-    result = engine.search(board, deadline=deadline, tracer=trace)
+    trace = Trace()
+    result = engine.search(board, deadline=deadline, max_nodes=max_nodes, tracer=trace)
     trace.close_open()
     return result, trace

@@ -183,6 +183,11 @@ class Board:
         return (self.x | self.o).bit_count()
 
     @property
+    def empties(self) -> int:
+        """How many cells are empty."""
+        return self.rules.cells - self.stones
+
+    @property
     def to_move(self) -> Player:
         """The side to move: X when the counts are equal, else O."""
         return X if self.x.bit_count() == self.o.bit_count() else O

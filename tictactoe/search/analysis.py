@@ -63,6 +63,11 @@ def exact_max_empties(rules: Rules) -> int:
     return EXACT_MAX_EMPTIES_K4 if rules.k == 4 else EXACT_MAX_EMPTIES
 
 
+def within_proof(board: Board) -> bool:
+    """Whether ``analyse`` tries the exact solver on ``board``: whether its answer may be proven."""
+    return board.empties <= exact_max_empties(board.rules)
+
+
 def analyse(
     board: Board,
     budget: float | None = DEFAULT_BUDGET,

@@ -31,6 +31,8 @@ from .solver import Solver, SolveResult
 
 # Every level, weakest first: what the API, the pages and the command line accept.
 LEVELS = tuple(Level)
+# The levels that search nothing: their moves follow from the board and a random draw.
+QUICK_LEVELS = (Level.EASY, Level.MEDIUM)
 # The level a request that names none gets: the API's default, and the embed's.
 DEFAULT_LEVEL = Level.PERFECT
 # What each level does, in a line: the API's document, the page, the arena and the command line say it so.
@@ -69,7 +71,7 @@ def quick_move(board: Board, level: Level, rng: random.Random) -> Cell:
 
     Raises ``GameOverError`` when the game is over, ``ValueError`` for another level.
     """
-    if level not in (Level.EASY, Level.MEDIUM):
+    if level not in QUICK_LEVELS:
         raise ValueError(f"unknown quick level {level!r}")
     moves = board.legal_moves()
     if not moves:

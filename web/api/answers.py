@@ -1,22 +1,14 @@
 """What the API says about a position: the analysis that /analyze and GET /position share.
 
-Both endpoints read the shared cache through ``solved()``, refuse a finished
+Both endpoints read the shared cache (``web.parts.current().solved``), refuse a finished
 game the same way (``Board.require_moves``) and describe the moves in the same JSON fields.
 """
 
 from __future__ import annotations
 
-from flask import current_app
-
 from tictactoe import Board, MoveValue
 from web.api.shapes import MoveValueAnswer, PositionFields
-from web.cache import Answer, SolvedPositions
-
-
-def solved() -> SolvedPositions:
-    """The app's cache of solved positions."""
-    positions: SolvedPositions = current_app.extensions["solved_positions"]
-    return positions
+from web.cache import Answer
 
 
 def analysis_fields(board: Board, answer: Answer, best_first: bool = False) -> PositionFields:

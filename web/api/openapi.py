@@ -11,13 +11,21 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from tictactoe import DEFAULT_LEVEL, ENGINE_VERSION, LEVELS, MAX_SIZE, MIN_SIZE, Source, Status, Value
+from tictactoe import (
+    ENGINE_VERSION,
+    LEVELS,
+    MAX_SIZE,
+    MAX_TEXT_LENGTH,
+    MIN_K,
+    MIN_SIZE,
+    Source,
+    Status,
+    Value,
+)
 from tictactoe.algorithms.folding import DEFAULT_CAP as FOLD_CAP
-from tictactoe.algorithms.registry import ENGINES, TRACEABLE, EngineDescription, describe_levels
+from tictactoe.algorithms.registry import ENGINES, TRACEABLE, EngineDescription
 from tictactoe.algorithms.trace import KINDS
-from tictactoe.game.notation import MAX_TEXT_LENGTH
-from tictactoe.game.rules import MIN_K
-from web.api.payload import FIELDS, MAX_SEED
+from web.api.payload import BODIES, ENGINE, LEVEL, SEED, Field
 from web.api.shapes import (
     AnalysisAnswer,
     CellAnswer,
@@ -32,13 +40,29 @@ from web.api.shapes import (
     TraceAnswer,
     TraceNode,
 )
+from web.api.teaching import MAX_SIDE as TEACHING_MAX_SIDE
+from web.api.teaching import TEACHING_NODES
 from web.api.traces import DEFAULT_ENGINE as DEFAULT_TRACE_ENGINE
-from web.api.traces import MAX_NODE_DIGITS, MAX_TRACE_NODES, TRACE_BUDGET_FACTOR
-from web.api.traces import MAX_SIDE as TRACE_MAX_SIDE
+from web.api.traces import MAX_NODE_DIGITS
+from web.cache.stats import Counts, WorkerCounts
+from web.config import BACKENDS
+from web.http.error_body import ErrorBody
 from web.http.errors import MAX_BODY_BYTES
-from web.operations.config import BACKENDS
-from web.operations.error_body import ErrorBody
-from web.operations.stats import Counts, WorkerCounts
+from web.rooms.model import HOST_SIDES, ID_LENGTH
+from web.rooms.routes import BUSY_RETRY_AFTER
+from web.rooms.shapes import (
+    EndEvent,
+    MoveEvent,
+    Players,
+    PlayerState,
+    PresenceEvent,
+    RematchEvent,
+    RoomState,
+    SeatAnswer,
+    SeatLinks,
+)
+from web.rooms.store import MAX_EVENTS
+from web.rooms.stream import HEARTBEAT_SECONDS
 from web.searches.slots import RETRY_AFTER_SECONDS
 
 # A piece of the document: JSON, as nested as OpenAPI makes it.
@@ -84,8 +108,9 @@ STATUS = {"type": "string", "enum": list(Status)}
 BOARD_OUT = {"type": "array", "items": {"type": "string", "pattern": "^[xo.]+$"}}
 
 
-def _request_schema(fields: tuple[str, ...]) -> Schema:
-    """The request body: the fields, and an anyOf of the board shapes and k ranges accepted.
+def _request_schema(fields: tuple[Field, ...]) -> Schema:
+    """The request body: its declared fields (web/api/payload.py), and an anyOf of the board
+    shapes and k ranges accepted.
 
     JSON Schema cannot say "all rows have one length" or "k is at most the longer
     side" directly, so the anyOf lists cases, each of them simple: rows of
@@ -94,28 +119,6 @@ def _request_schema(fields: tuple[str, ...]) -> Schema:
     its form.  (One flat anyOf: schemathesis cannot generate from an allOf of
     two anyOfs.)
     """
-    properties = {
-        "board": {
-            "type": "array",
-            "minItems": MIN_SIZE,
-            "maxItems": MAX_SIZE,
-            "items": {"type": "string", "pattern": f"^[xXoO.]{{{MIN_SIZE},{MAX_SIZE}}}$"},
-            "description": "Rows, top first: x and o in either case, '.' for empty, all rows"
-            " of one length. X moves first, so the side to move follows from"
-            " the counts.",
-            "example": ["x..", ".o.", "..."],
-        },
-        "k": {
-            "type": "integer",
-            "minimum": MIN_K,
-            "maximum": MAX_SIZE,
-            "description": "Stones in a row to win, at most the longer side. Default: 3 on"
-            " 3x3, otherwise min(rows, cols, 5).",
-        },
-        "level": {"$ref": "#/components/schemas/Level"},
-        "seed": {"$ref": "#/components/schemas/Seed"},
-        "engine": {"$ref": "#/components/schemas/EngineName"},
-    }
 
     def case(width: int, k_min: int, k_max: int, min_rows: int) -> Schema:
         board: Schema = {"items": {"pattern": f"^[xXoO.]{{{width}}}$"}}
@@ -125,12 +128,17 @@ def _request_schema(fields: tuple[str, ...]) -> Schema:
 
     return {
         "type": "object",
-        "required": ["board"],
+        "required": [field.name for field in fields if field.missing is not None],
         "additionalProperties": False,
-        "properties": {name: properties[name] for name in fields},
+        "properties": {field.name: _field_schema(field) for field in fields},
         "anyOf": [case(w, MIN_K, w, MIN_SIZE) for w in SIZES]
         + [case(w, k, k, k) for w in SIZES for k in SIZES if k > w],
     }
+
+
+def _field_schema(field: Field) -> Schema:
+    """A field's schema in a body: a reference to its component when it has one."""
+    return field.schema if field.component is None else {"$ref": f"#/components/schemas/{field.component}"}
 
 
 def _closed(schema: Schema) -> Schema:
@@ -179,12 +187,21 @@ def _errors(*statuses: int) -> Schema:
         412: "If-Match names no tag of the answer: a proven answer has the ETag its 200"
         " sends, one that is not proven has none (only If-Match: * holds for it).",
         413: f"The body is larger than {MAX_BODY_BYTES // 1024} KiB.",
+        422: f"With engine: a board larger than {TEACHING_MAX_SIDE}x{TEACHING_MAX_SIDE}, which the"
+        " teaching engines do not search (leave engine out: the production solver answers).",
         429: "This client (by its address) has spent the seconds of search a minute that"
-        " SEARCH_SECONDS_PER_MINUTE allows; positions already solved, and positions with at"
-        " most 9 empty cells, are still answered. Try again after Retry-After seconds"
-        " (also in the body as retry_after).",
-        503: "Every search of this worker is in use; try again after Retry-After seconds.",
+        " SEARCH_SECONDS_PER_MINUTE allows; positions already solved, and every 3x3 position,"
+        " are still answered. Try again after Retry-After seconds (also in the body as"
+        " retry_after).",
+        503: "No search slot of this worker came free while the search waited its turn"
+        " (SEARCH_QUEUE_WAIT; the slots are shared fairly across client addresses); try again"
+        " after Retry-After seconds.",
     }
+    return _error_responses(texts, statuses, RETRY_AFTER_SECONDS)
+
+
+def _error_responses(texts: dict[int, str], statuses: tuple[int, ...], retry_after: int) -> Schema:
+    """The error answers of ``statuses``, each saying its ``texts`` entry; a 429 or 503 with Retry-After."""
     out = {}
     for status in statuses:
         headers = None
@@ -192,7 +209,7 @@ def _errors(*statuses: int) -> Schema:
             headers = {
                 "Retry-After": {
                     "description": "Seconds to wait before retrying.",
-                    "schema": {"type": "integer", "minimum": 1, "example": RETRY_AFTER_SECONDS},
+                    "schema": {"type": "integer", "minimum": 1, "example": retry_after},
                 }
             }
         out[str(status)] = _json(ERROR, texts[status], headers)
@@ -202,7 +219,7 @@ def _errors(*statuses: int) -> Schema:
 def _post(
     summary: str,
     description: str,
-    fields: tuple[str, ...],
+    fields: tuple[Field, ...],
     answer: str | Schema,
     answer_text: str,
     errors: tuple[int, ...],
@@ -332,7 +349,7 @@ def _trace_path() -> Schema:
         "additionalProperties": False,
         "properties": {
             "board": {"type": "string", "minLength": 5, "maxLength": 19, "example": "x2/1o1/3"},
-            "k": {"type": "integer", "minimum": MIN_K, "maximum": TRACE_MAX_SIDE},
+            "k": {"type": "integer", "minimum": MIN_K, "maximum": TEACHING_MAX_SIDE},
             "engine": {"type": "string", "enum": list(TRACEABLE), "default": DEFAULT_TRACE_ENGINE},
             "node": {"type": "integer", "minimum": 0, "maximum": 10**MAX_NODE_DIGITS - 1, "default": 0},
         },
@@ -424,9 +441,9 @@ def _trace_path() -> Schema:
             f" 4x4) and answers the nodes it visited, in order, at most {FOLD_CAP} of them: whole levels"
             " while they fit, bigger subtrees folded with their exact counts, so that the shown"
             " nodes (each 1, or its folded size) add up to nodes. node=N answers the subtree of"
-            " node N instead. The search stops after"
-            f" {MAX_TRACE_NODES:,} nodes or {TRACE_BUDGET_FACTOR} times the search budget (finished"
-            " is then false). A finished trace never changes: it is cacheable.",
+            " node N instead. The search stops at its budget of"
+            f" {TEACHING_NODES:,} nodes, never at a deadline (finished is then false), so the same"
+            " request gets the same tree: a finished trace never changes, it is cacheable.",
             "parameters": [
                 {
                     "name": "trace",
@@ -466,23 +483,25 @@ def build_spec() -> Schema:
                 " plies describe the posted position for that side under perfect play"
                 " (null unless proven); at easy and medium they are given only when the"
                 " position is already in the cache (no search is made for them). With engine,"
-                " that teaching engine chooses the move instead (level is then ignored), run"
-                " afresh within the search budget and never cached; the answer adds engine,"
-                " finished, note, leaves and principal_variation, value is the engine's own"
-                " (null when it did not prove one) and plies is null.",
-                FIELDS["move"],
+                " that teaching engine chooses the move instead (level is then ignored), on a"
+                f" board of up to {TEACHING_MAX_SIDE}x{TEACHING_MAX_SIDE} (422 beyond), to the end or"
+                f" its budget of {TEACHING_NODES:,} nodes, never a deadline, outside the shared"
+                " cache; the answer adds engine, finished, note, leaves and principal_variation,"
+                " value is the engine's own (null when it did not prove one) and plies is null.",
+                BODIES["move"],
                 "Move",
                 "The move played and the new board.",
-                (400, 409, 413, 429, 503),
+                (400, 409, 413, 422, 429, 503),
             ),
             "/analyze": _post(
                 "The value of every legal move",
                 "For hints: the value and plies of every legal move for the side to move,"
                 " which moves are best, and the position's value. level is accepted and"
                 " ignored (the analysis is always perfect). With engine, the answer is that"
-                " teaching engine's search of the position instead (EngineAnalysis), run"
-                " afresh within the search budget and never cached.",
-                FIELDS["analyze"],
+                " teaching engine's search of the position instead (EngineAnalysis), on a"
+                f" board of up to {TEACHING_MAX_SIDE}x{TEACHING_MAX_SIDE} (422 beyond), to the end or"
+                f" its budget of {TEACHING_NODES:,} nodes: the same search gives the same answer.",
+                BODIES["analyze"],
                 {
                     "anyOf": [
                         {"$ref": "#/components/schemas/Analysis"},
@@ -490,7 +509,7 @@ def build_spec() -> Schema:
                     ]
                 },
                 "The analysis (Analysis), or with engine the engine's search (EngineAnalysis).",
-                (400, 409, 413, 429, 503),
+                (400, 409, 413, 422, 429, 503),
             ),
             "/position": _position_path(),
             "/trace": _trace_path(),
@@ -498,7 +517,7 @@ def build_spec() -> Schema:
                 "The status of a position",
                 "Whether the game on this board goes on or how it ended, and the winning"
                 " line. Finished games are answered here, not refused.",
-                FIELDS["state"],
+                BODIES["state"],
                 "State",
                 "The position's status.",
                 (400, 409, 413),
@@ -573,6 +592,7 @@ def build_spec() -> Schema:
                     },
                 }
             },
+            **_room_paths(),
             "/openapi.json": {
                 "get": {
                     "summary": "This document",
@@ -593,18 +613,6 @@ def build_spec() -> Schema:
 def _schemas() -> Schema:
     """The components: each answer's schema generated from its TypedDict (web/api/shapes.py)."""
     counters = dict.fromkeys(Counts.__annotations__, COUNTER)
-    level = {
-        "type": "string",
-        "enum": list(LEVELS),
-        "default": DEFAULT_LEVEL,
-        "description": "; ".join(f"{entry['name']}: {entry['description']}" for entry in describe_levels()),
-    }
-    seed = {
-        "type": "integer",
-        "minimum": 0,
-        "maximum": MAX_SEED,
-        "description": "Makes the random choices of this request reproducible.",
-    }
     common = {
         "proven": {
             "type": "boolean",
@@ -640,18 +648,13 @@ def _schemas() -> Schema:
         "worker": {"type": "integer", "description": "Process id of the worker that answered."},
         "k": {"type": "integer", "minimum": MIN_K},
     }
-    engine_name = {
-        "type": "string",
-        "enum": list(ENGINES),
-        "description": "A teaching engine (GET /engines) to run instead of the"
-        " default, the production solver behind the shared cache.",
-    }
+
     teaching = {
-        "engine": {**engine_name, "description": "The engine that searched."},
+        "engine": {**ENGINE.schema, "description": "The engine that searched."},
         "finished": {
             "type": "boolean",
             "description": "Whether the engine finished its search (false: stopped at"
-            " the search budget; the move is then its best so far).",
+            " its node budget; the move is then its best so far, and note says so).",
         },
         "note": {"type": "string", "description": "The engine's own words on the search."},
         "leaves": {
@@ -703,9 +706,7 @@ def _schemas() -> Schema:
         posted,
     )
     return {
-        "Level": level,
-        "Seed": seed,
-        "EngineName": engine_name,
+        **{field.component: field.schema for field in (LEVEL, SEED, ENGINE) if field.component},
         "Engines": _typed_object(
             EnginesAnswer,
             {
@@ -822,6 +823,7 @@ def _schemas() -> Schema:
                 "worker": {"type": "integer"},
             },
         },
+        **_room_schemas(),
         "Stats": _typed_object(
             StatsAnswer,
             {
@@ -831,4 +833,332 @@ def _schemas() -> Schema:
                 "backend": {"type": "string", "enum": list(BACKENDS)},
             },
         ),
+    }
+
+
+# -- rooms (web/rooms/): a game two browsers share ---------------------------------------
+
+ROOM_ID = {"type": "string", "pattern": f"^[A-Za-z0-9]{{{ID_LENGTH}}}$", "example": "Hx7kP2qa"}
+ROOM_PARAMETER = {
+    "name": "room",
+    "in": "path",
+    "required": True,
+    "schema": ROOM_ID,
+    "description": "The room's id.",
+}
+TOKEN = {"type": "string", "minLength": 1, "maxLength": 100, "description": "A seat's secret token."}
+LINE = {"type": "array", "items": PAIR, "nullable": True, "description": "The winning line as [row, col]."}
+
+
+def _room_ref(name: str) -> Schema:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _room_errors(*statuses: int) -> Schema:
+    """The refusals of the rooms' routes, each with what it means there."""
+    texts = {
+        400: "The body (or a parameter, or Last-Event-ID) is not what the route takes: not JSON,"
+        " an unknown field, a field of the wrong type, rules that do not fit (rows and cols"
+        " 3..15, k 3..the longer side). The message says which.",
+        403: "The token (or invite) is missing, or holds no seat in this room.",
+        404: "No room has this id.",
+        409: "The room's rules refuse it now: a move out of turn, on an occupied cell or off"
+        " the room's board, or in a finished game; an invite already used; a rematch while the"
+        " game goes on. The message says which.",
+        410: "The room has expired: nothing was played in it for a day.",
+        413: f"The body is larger than {MAX_BODY_BYTES // 1024} KiB.",
+        429: "This address has made as many rooms as ROOMS_PER_MINUTE allows; try again after"
+        " Retry-After seconds (also in the body as retry_after).",
+        503: "The rooms' store could not answer, or holds ROOMS_MAX live rooms; try again after"
+        " Retry-After seconds.",
+    }
+    return _error_responses(texts, statuses, BUSY_RETRY_AFTER)
+
+
+def _room_body(schema: Schema) -> Schema:
+    return {"required": True, "content": {"application/json": {"schema": schema}}}
+
+
+def _room_request(properties: Schema, required: list[str]) -> Schema:
+    return {"type": "object", "required": required, "additionalProperties": False, "properties": properties}
+
+
+def _new_room_request() -> Schema:
+    """POST /rooms: rows, cols, k and side, all optional; k at most the longer side (an anyOf of cases:
+    k at most 3, or rows given and at least k, or cols given and at least k)."""
+    size = {"type": "integer", "minimum": MIN_SIZE, "maximum": MAX_SIZE, "default": 3}
+    schema = _room_request(
+        {
+            "rows": {**size, "description": "Rows of the board."},
+            "cols": {**size, "description": "Columns of the board."},
+            "k": {
+                "type": "integer",
+                "minimum": MIN_K,
+                "maximum": MAX_SIZE,
+                "description": "Stones in a row to win, at most the longer side. Default: 3 on 3x3,"
+                " otherwise min(rows, cols, 5).",
+            },
+            "side": {
+                "type": "string",
+                "enum": list(HOST_SIDES),
+                "default": "random",
+                "description": "The creator's side in the first game (x moves first); random: chance"
+                " decides. Sides swap at every rematch.",
+            },
+        },
+        [],
+    )
+    schema["anyOf"] = [{"properties": {"k": {"maximum": MIN_K}}}] + [
+        {"required": [side], "properties": {"k": {"maximum": k}, side: {"minimum": k}}}
+        for side in ("rows", "cols")
+        for k in SIZES
+        if k > MIN_K
+    ]
+    return schema
+
+
+def _room_paths() -> Schema:
+    """The rooms' routes (web/rooms/routes.py)."""
+    seat = _room_ref("Seat")
+    state = _room_ref("RoomState")
+    location = {"Location": {"description": "The room: /rooms/{id}.", "schema": {"type": "string"}}}
+    token_body = _room_request({"token": TOKEN}, ["token"])
+    move_cell = {"type": "integer", "minimum": 0, "maximum": MAX_SIZE - 1}
+    return {
+        "/rooms": {
+            "post": {
+                "summary": "Make a room to play a friend",
+                "description": "Makes a room of the given rules and seats its creator (the host)."
+                " The answer holds the host's secret token and three page links: the host's own seat"
+                " (keep it secret: it plays for you), the invite for the friend (the first to use it"
+                " takes the other seat; after that it only watches), and the watch link for anyone."
+                " Tokens are 128 random bits; the room keeps only their hashes. A room expires a day"
+                " after its last move. Each address may make ROOMS_PER_MINUTE rooms a minute.",
+                "requestBody": _room_body(_new_room_request()),
+                "responses": {
+                    "201": _json(seat, "The room, made, and the host's seat.", location),
+                    **_room_errors(400, 413, 429, 503),
+                },
+            }
+        },
+        "/rooms/{room}/seats": {
+            "post": {
+                "summary": "Take the invited seat",
+                "description": "The friend's page sends the invite's token: the first to do so takes"
+                " the other seat and gets its own secret token (join is sent to the room's streams);"
+                " the invite is then spent (409 for anyone after).",
+                "parameters": [ROOM_PARAMETER],
+                "requestBody": _room_body(_room_request({"invite": TOKEN}, ["invite"])),
+                "responses": {
+                    "201": _json(seat, "The guest's seat.", location),
+                    **_room_errors(400, 403, 404, 409, 410, 413, 503),
+                },
+            }
+        },
+        "/rooms/{room}": {
+            "get": {
+                "summary": "A room as it stands",
+                "description": "The rules, the current game's moves and board, whose turn, the status"
+                " and winning line, both sides (which seat, taken, connected, wins), draws, rematch"
+                " offers, the id of the last event and when the room expires. Never cached"
+                " (Cache-Control: no-store).",
+                "parameters": [ROOM_PARAMETER],
+                "responses": {"200": _json(state, "The room."), **_room_errors(404, 410, 503)},
+            }
+        },
+        "/rooms/{room}/moves": {
+            "post": {
+                "summary": "Play a move in a room",
+                "description": "The seat of the token plays the cell; the engine's rules (Board.play)"
+                " judge it. The move (and end, when the game ends) goes to every stream of the room.",
+                "parameters": [ROOM_PARAMETER],
+                "requestBody": _room_body(
+                    _room_request(
+                        {
+                            "token": TOKEN,
+                            "move": {
+                                "type": "object",
+                                "required": ["row", "col"],
+                                "additionalProperties": False,
+                                "properties": {"row": move_cell, "col": move_cell},
+                                "description": "The cell, counted from 0 (row 0 is the top row).",
+                            },
+                        },
+                        ["token", "move"],
+                    )
+                ),
+                "responses": {
+                    "200": _json(state, "The room after the move."),
+                    **_room_errors(400, 403, 404, 409, 410, 413, 503),
+                },
+            }
+        },
+        "/rooms/{room}/rematch": {
+            "post": {
+                "summary": "Ask for a rematch",
+                "description": "Once the game has ended, either seat asks; when the other asks too, the"
+                " next game starts with the sides swapped, and the score is kept. Asking twice changes"
+                " nothing.",
+                "parameters": [ROOM_PARAMETER],
+                "requestBody": _room_body(token_body),
+                "responses": {
+                    "200": _json(state, "The room after the request."),
+                    **_room_errors(400, 403, 404, 409, 410, 413, 503),
+                },
+            }
+        },
+        "/rooms/{room}/events": {
+            "get": {
+                "summary": "A room's events, as they happen (server-sent events)",
+                "description": "A text/event-stream. Without Last-Event-ID, the first event is state (the"
+                " room, as GET /rooms/{id} answers, with the id of its last event); then each event as"
+                " it happens: move (MoveEvent), end (EndEvent), join and leave (PresenceEvent: a seat's"
+                " page connected, or its last stream closed), rematch (RematchEvent). Each has an id;"
+                " a reconnection with Last-Event-ID gets exactly the events after it (the room keeps"
+                f" its last {MAX_EVENTS}; older, it gets state instead), then the live ones. A comment"
+                f" is sent every {HEARTBEAT_SECONDS:g} s of quiet. Cache-Control: no-cache,"
+                " X-Accel-Buffering: no, never compressed. With a seat's token, the stream holds that"
+                " seat's presence (connected) while it is open.",
+                "parameters": [
+                    ROOM_PARAMETER,
+                    {
+                        "name": "token",
+                        "in": "query",
+                        "required": False,
+                        "schema": TOKEN,
+                        "description": "A seat's token: the stream then marks the seat connected.",
+                    },
+                    {
+                        "name": "Last-Event-ID",
+                        "in": "header",
+                        "required": False,
+                        "schema": {"type": "string", "pattern": "^[0-9]{1,18}$"},
+                        "description": "The id of the last event received: the stream resumes after it.",
+                    },
+                ],
+                "responses": {
+                    "200": {
+                        "description": "The events, one by one, as they happen.",
+                        "headers": {
+                            "Cache-Control": {"schema": {"type": "string", "enum": ["no-cache"]}},
+                            "X-Accel-Buffering": {"schema": {"type": "string", "enum": ["no"]}},
+                        },
+                        "content": {"text/event-stream": {"schema": {"type": "string"}}},
+                    },
+                    **_room_errors(400, 403, 404, 410, 503),
+                },
+            }
+        },
+    }
+
+
+def _room_schemas() -> Schema:
+    """The rooms' answers and events, generated from their TypedDicts (web/rooms/shapes.py)."""
+    count = {"type": "integer", "minimum": 0}
+    player = _typed_object(
+        PlayerState,
+        {
+            "seat": {"type": "string", "enum": ["host", "guest"], "description": "Who plays this side."},
+            "seated": {"type": "boolean", "description": "Whether the seat is taken."},
+            "connected": {"type": "boolean", "description": "Whether the seat's page holds a stream."},
+            "wins": {**count, "description": "The seat's wins in this room."},
+        },
+    )
+    players = _typed_object(Players, {"x": player, "o": player})
+    rules = {
+        "rows": {"type": "integer", "minimum": MIN_SIZE, "maximum": MAX_SIZE},
+        "cols": {"type": "integer", "minimum": MIN_SIZE, "maximum": MAX_SIZE},
+        "k": {"type": "integer", "minimum": MIN_K},
+    }
+    game = {"type": "integer", "minimum": 1, "description": "The game's number in the room."}
+    status = {**STATUS, "description": "The game after the move."}
+    to_move = {**PLAYER, "nullable": True, "enum": ["x", "o", None]}
+    state = _typed_object(
+        RoomState,
+        {
+            "room": ROOM_ID,
+            **rules,
+            "game": game,
+            "moves": {"type": "array", "items": PAIR, "description": "The game's moves, in order."},
+            "board": BOARD_OUT,
+            "to_move": {**to_move, "description": "The side to move; null once the game is over."},
+            "status": STATUS,
+            "line": LINE,
+            "players": players,
+            "draws": count,
+            "rematch": {"type": "array", "items": PLAYER, "description": "The sides asking for a rematch."},
+            "event": {**count, "description": "The id of the room's last event."},
+            "expires": {
+                "type": "string",
+                "format": "date-time",
+                "description": "When the room expires, unless a move is played before.",
+            },
+        },
+    )
+    links = _typed_object(
+        SeatLinks,
+        {
+            "seat": {
+                "type": "string",
+                "description": "This seat's page, /?room=<id>#host=<token> or #guest=<token> (secret: it"
+                " plays for you).",
+            },
+            "invite": {
+                "type": "string",
+                "description": "The page that seats the friend: /?room=<id>#invite=<token>, the host's.",
+            },
+            "watch": {"type": "string", "description": "The page that watches the room, /?room=<id>."},
+        },
+    )
+    seat = _typed_object(
+        SeatAnswer,
+        {
+            "room": ROOM_ID,
+            "seat": {"type": "string", "enum": ["host", "guest"]},
+            "side": {**PLAYER, "description": "The seat's side in the current game."},
+            "token": {**TOKEN, "description": "The seat's secret token (for moves, rematches, its stream)."},
+            "links": links,
+            "state": state,
+        },
+    )
+    move = _typed_object(
+        MoveEvent,
+        {
+            "game": game,
+            "ply": {"type": "integer", "minimum": 1, "description": "The move's number in the game."},
+            "side": {**PLAYER, "description": "The side that moved."},
+            "move": CELL,
+            "status": status,
+            "line": LINE,
+            "to_move": to_move,
+        },
+    )
+    end = _typed_object(
+        EndEvent,
+        {
+            "game": game,
+            "status": STATUS,
+            "winner": {**PLAYER, "nullable": True, "enum": ["x", "o", None]},
+            "line": LINE,
+            "players": players,
+            "draws": count,
+        },
+    )
+    presence = _typed_object(PresenceEvent, {"side": PLAYER, "players": players})
+    rematch = _typed_object(
+        RematchEvent,
+        {
+            "offers": {"type": "array", "items": PLAYER},
+            "started": {"type": "boolean", "description": "Whether the next game has started."},
+            "game": game,
+            "players": players,
+        },
+    )
+    return {
+        "RoomState": state,
+        "Seat": seat,
+        "MoveEvent": move,
+        "EndEvent": end,
+        "PresenceEvent": presence,
+        "RematchEvent": rematch,
     }

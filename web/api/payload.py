@@ -1,29 +1,137 @@
-"""The request body of POST /move, /analyze and /state: read, checked, turned into a Board.
+"""The request body of POST /move, /analyze and /state: declared once, read, checked, made a Board.
 
-Nothing is coerced: a value of the wrong type or out of range is a 400 that
-says which field and why; a board that parses but cannot arise in a game is a
-409 (the engine's ``IllegalPositionError``).
+Each field is declared once (``Field``): what it accepts as JSON Schema, which
+/openapi.json shows (web/api/openapi.py), and the check that reads it here; each
+body is the tuple of its fields (``BODIES``).  Nothing is coerced: a value of
+the wrong type or out of range is a 400 that says which field and why; a board
+that parses but cannot arise in a game is a 409 (the engine's
+``IllegalPositionError``).
 """
 
 from __future__ import annotations
 
-import json
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from flask import Request
 
-from tictactoe import DEFAULT_LEVEL, LEVELS, Board, BoardFormatError, Level
-from tictactoe.algorithms.registry import ENGINES
+from tictactoe import DEFAULT_LEVEL, LEVELS, MAX_SIZE, MIN_K, MIN_SIZE, Board, BoardFormatError, Level
+from tictactoe.algorithms.registry import ENGINES, describe_levels
 from web.http.errors import ApiError
-from web.operations.request_log import note
+from web.http.json_body import json_object, read_json_body, refuse_unknown_fields, show
+from web.telemetry.request_log import note
 
 MAX_SEED = 2**63 - 1
-# Integer literals longer than this are refused while parsing (a seed has at most 19).
-MAX_DIGITS = 100
-FIELDS = {
-    "move": ("board", "k", "level", "seed", "engine"),
-    "analyze": ("board", "k", "level", "engine"),
-    "state": ("board", "k"),
+Schema = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Field:
+    """A field of a request body, declared once: the check reads it, /openapi.json shows it.
+
+    ``schema`` is what it accepts, as JSON Schema, shown as the component
+    ``component`` when it has one (bodies refer to it); ``check(value)`` is the
+    value as the view uses it, or an ``ApiError`` 400 that says what is wrong; a
+    body that leaves the field out gets ``default`` (``missing``, the words of
+    the 400, when it is required).  A field given as null is refused like any
+    other wrong type.
+    """
+
+    name: str
+    schema: Schema
+    check: Callable[[Any], Any]
+    default: object = None
+    missing: str | None = None
+    component: str | None = None
+
+
+def _integer(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _checked(name: str, accepted: Callable[[Any], bool], wanted: str) -> Callable[[Any], Any]:
+    """A check that passes a value ``accepted`` takes, else says ``name must be <wanted>, not <value>``."""
+
+    def check(value: object) -> object:
+        if not accepted(value):
+            raise ApiError(400, f"{name} must be {wanted}, not {show(value)}")
+        return value
+
+    return check
+
+
+BOARD = Field(
+    "board",
+    {
+        "type": "array",
+        "minItems": MIN_SIZE,
+        "maxItems": MAX_SIZE,
+        "items": {"type": "string", "pattern": f"^[xXoO.]{{{MIN_SIZE},{MAX_SIZE}}}$"},
+        "description": "Rows, top first: x and o in either case, '.' for empty, all rows"
+        " of one length. X moves first, so the side to move follows from"
+        " the counts.",
+        "example": ["x..", ".o.", "..."],
+    },
+    check=lambda rows: rows,  # read, with k, by Board.from_text: its words say what is wrong
+    missing='board is required: a list of row strings such as ["x..", ".o.", "..."]',
+)
+K = Field(
+    "k",
+    {
+        "type": "integer",
+        "minimum": MIN_K,
+        "maximum": MAX_SIZE,
+        "description": "Stones in a row to win, at most the longer side. Default: 3 on"
+        " 3x3, otherwise min(rows, cols, 5).",
+    },
+    check=_checked("k", _integer, "an integer"),
+)
+LEVEL = Field(
+    "level",
+    {
+        "type": "string",
+        "enum": list(LEVELS),
+        "default": DEFAULT_LEVEL,
+        "description": "; ".join(f"{entry['name']}: {entry['description']}" for entry in describe_levels()),
+    },
+    check=_checked(
+        "level", lambda value: isinstance(value, str) and value in LEVELS, f"one of {', '.join(LEVELS)}"
+    ),
+    default=DEFAULT_LEVEL,
+    component="Level",
+)
+SEED = Field(
+    "seed",
+    {
+        "type": "integer",
+        "minimum": 0,
+        "maximum": MAX_SEED,
+        "description": "Makes the random choices of this request reproducible.",
+    },
+    check=_checked(
+        "seed", lambda value: _integer(value) and 0 <= value <= MAX_SEED, f"an integer from 0 to {MAX_SEED}"
+    ),
+    component="Seed",
+)
+ENGINE = Field(
+    "engine",
+    {
+        "type": "string",
+        "enum": list(ENGINES),
+        "description": "A teaching engine (GET /engines) to run instead of the"
+        " default, the production solver behind the shared cache.",
+    },
+    check=_checked(
+        "engine", lambda value: isinstance(value, str) and value in ENGINES, f"one of {', '.join(ENGINES)}"
+    ),
+    component="EngineName",
+)
+# Each endpoint's body: its fields, in the order they are checked.
+BODIES: dict[str, tuple[Field, ...]] = {
+    "move": (BOARD, K, LEVEL, SEED, ENGINE),
+    "analyze": (BOARD, K, LEVEL, ENGINE),
+    "state": (BOARD, K),
 }
 
 
@@ -49,129 +157,28 @@ def read_position_request(request: Request, endpoint: str) -> PositionRequest:
     return parse_position_request(read_json_body(request), endpoint)
 
 
-def read_json_body(request: Request) -> bytes:
-    """The body as sent, unparsed; ``ApiError`` 400 when its Content-Type is not JSON.
-
-    (413 for a body over ``MAX_CONTENT_LENGTH`` comes from werkzeug.)
-    """
-    mimetype = request.mimetype  # parsed from the header on every read
-    if mimetype != "application/json":
-        given = f"not {mimetype!r}" if mimetype else "and none was given"
-        raise ApiError(400, f"Content-Type must be application/json, {given}")
-    length = request.content_length
-    if length is None:  # chunked: read whole by web/http/protocol.py, kept by werkzeug
-        return request.get_data(cache=False)
-    # One read of the length the header gave (at most MAX_CONTENT_LENGTH, checked
-    # before any view): reading to the end would ask the stream again to find it.
-    return request.stream.read(length)
-
-
 def parse_position_request(raw: bytes, endpoint: str) -> PositionRequest:
     """Parse and check a body read by ``read_json_body`` for ``endpoint``: see ``read_position_request``."""
-    body = _json_object(raw)
-    allowed = FIELDS[endpoint]
-    unknown = sorted(set(body) - set(allowed))
-    if unknown:
-        raise ApiError(400, f"unknown field {_show(unknown[0])}: the fields are {', '.join(allowed)}")
-    if "board" not in body:
-        raise ApiError(400, 'board is required: a list of row strings such as ["x..", ".o.", "..."]')
-    # A field given as null is refused like any other wrong type, hence "in body".
-    k = body.get("k")
-    if ("k" in body or k is not None) and (not isinstance(k, int) or isinstance(k, bool)):
-        raise ApiError(400, f"k must be an integer, not {_show(k)}")
-    level = body.get("level", DEFAULT_LEVEL)
-    if not isinstance(level, str) or level not in LEVELS:
-        raise ApiError(400, f"level must be one of {', '.join(LEVELS)}, not {_show(level)}")
-    seed = body.get("seed")
-    if ("seed" in body or seed is not None) and (
-        not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED
-    ):
-        raise ApiError(400, f"seed must be an integer from 0 to {MAX_SEED}, not {_show(seed)}")
-    engine = body.get("engine")
-    if ("engine" in body or engine is not None) and (not isinstance(engine, str) or engine not in ENGINES):
-        raise ApiError(400, f"engine must be one of {', '.join(ENGINES)}, not {_show(engine)}")
+    body = json_object(raw, '{"board": ["x..", ".o.", "..."]}')
+    fields = BODIES[endpoint]
+    refuse_unknown_fields(body, tuple(field.name for field in fields))
+    values: dict[str, Any] = {}
+    for field in fields:
+        if field.name in body:
+            values[field.name] = field.check(body[field.name])
+        elif field.missing is not None:
+            raise ApiError(400, field.missing)
+        else:
+            values[field.name] = field.default
     try:
-        board = Board.from_text(body["board"], k=k)
+        board = Board.from_text(values["board"], k=values["k"])
     except BoardFormatError as error:
         raise ApiError(400, str(error)) from None
     note(board=board.rules.key())
     # IllegalPositionError (409) goes to its registered handler as it is.
-    return PositionRequest(board=board, level=Level(level), seed=seed, engine=engine)
-
-
-def _json_object(data: bytes) -> dict[str, object]:
-    """The body as a JSON object, or ``ApiError`` 400 saying what is wrong with it."""
-    if not data.strip():
-        raise ApiError(400, 'the body is empty: send a JSON object such as {"board": ["x..", ".o.", "..."]}')
-    try:
-        text = data.decode("utf-8")
-        body = json.loads(
-            text, parse_constant=_reject_constant, parse_int=_bounded_int, object_pairs_hook=_unique_keys
-        )
-    except UnicodeDecodeError:
-        raise ApiError(400, "the body is not UTF-8 text") from None
-    except json.JSONDecodeError as error:
-        raise ApiError(
-            400, f"the body is not valid JSON: {error.msg} at line {error.lineno} column {error.colno}"
-        ) from None
-    except DuplicateField as error:
-        raise ApiError(400, str(error)) from None
-    except ValueError as error:  # NaN or Infinity, or a number too long
-        raise ApiError(400, f"the body is not valid JSON: {error}") from None
-    except RecursionError:
-        raise ApiError(400, "the body is not valid JSON: nested too deeply") from None
-    if not isinstance(body, dict):
-        raise ApiError(400, f"the body must be a JSON object, not {_kind(body)}")
-    return body
-
-
-class DuplicateField(ValueError):
-    """A JSON object names one field twice."""
-
-
-def _reject_constant(name: str) -> None:
-    raise ValueError(f"{name} is not a JSON value")
-
-
-def _bounded_int(text: str) -> int:
-    """An integer literal, refused past ``MAX_DIGITS`` digits (no field needs more)."""
-    digits = len(text.lstrip("-"))
-    if digits > MAX_DIGITS:
-        raise ValueError(f"a number has {digits} digits, more than {MAX_DIGITS}")
-    return int(text)
-
-
-def _unique_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
-    """An object from its pairs, refusing a repeated name.
-
-    Parsers disagree on which of two equal names wins (Python keeps the last,
-    others the first), so a body that says ``level`` twice is refused rather
-    than read one way here and another way by whatever sits in front of us.
-    """
-    body: dict[str, object] = {}
-    for name, value in pairs:
-        if name in body:
-            raise DuplicateField(f"field {_show(name)} is given twice: give each field once")
-        body[name] = value
-    return body
-
-
-def _kind(value: object) -> str:
-    """The JSON name of a value's type."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, (int, float)):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "an array"
-    return "an object"
-
-
-def _show(value: object) -> str:
-    """A short JSON rendering of a value for an error message."""
-    text = json.dumps(value)
-    return text if len(text) <= 40 else text[:37] + "..."
+    return PositionRequest(
+        board=board,
+        level=Level(values.get("level", LEVEL.default)),
+        seed=values.get("seed"),
+        engine=values.get("engine"),
+    )

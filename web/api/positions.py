@@ -30,14 +30,14 @@ import hashlib
 from flask import Blueprint, Response, jsonify, request
 from werkzeug.datastructures import MultiDict
 
-from tictactoe import ENGINE_VERSION, Board, BoardFormatError
-from tictactoe.search.analysis import exact_max_empties
-from web.api.answers import analysis_fields, solved
+from tictactoe import ENGINE_VERSION, Board, BoardFormatError, within_proof
+from web.api.answers import analysis_fields
 from web.api.shapes import PositionAnswer
 from web.cache import Answer
 from web.http.compression import etag_variants
 from web.http.errors import POSITIONS_BLUEPRINT, ApiError
-from web.operations.request_log import note
+from web.parts import current
+from web.telemetry.request_log import note
 
 bp = Blueprint(POSITIONS_BLUEPRINT, __name__)
 
@@ -65,10 +65,10 @@ def position() -> Response:
     named = next((t for t in tags if if_none_match.contains_weak(_opaque(t))), None)
     # Only a position the engine can prove was ever given an ETag, so a tag the
     # client names (never ``*``) may be answered before any lookup or search.
-    provable = board.empty.bit_count() <= exact_max_empties(board.rules)
+    provable = within_proof(board)
     if provable and named is not None and not if_none_match.star_tag:
         return _cacheable(Response(status=304), named)
-    answer = solved().solve(board, all_moves=True)
+    answer = current().solved.solve(board, all_moves=True)
     note(source=str(answer.source))  # for the request's log line and the answers metric
     if not answer.proven:
         if if_match and not if_match.star_tag:

@@ -9,17 +9,17 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import random
+import time
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from tictactoe import ENGINE_VERSION, Board, Level, Status, choose_move
 from tictactoe.algorithms.base import EngineResult
-from tictactoe.algorithms.registry import describe_engines, get_engine
-from web.api import move_memo
-from web.api.answers import analysis_fields, solved
+from tictactoe.algorithms.registry import describe_engines
+from web.api import metrics_page, move_memo, teaching
+from web.api.answers import analysis_fields
 from web.api.openapi import build_spec
-from web.api.payload import parse_position_request, read_json_body, read_position_request
+from web.api.payload import parse_position_request, read_position_request
 from web.api.shapes import (
     AnalysisAnswer,
     EngineAnalysisAnswer,
@@ -32,27 +32,41 @@ from web.api.shapes import (
     StatusFields,
     TeachingFields,
 )
-from web.cache import Answer
+from web.cache import Answer, SolvedPositions
 from web.http.errors import API_BLUEPRINT
-from web.operations import metrics
-from web.operations.request_log import note
+from web.http.json_body import read_json_body
+from web.parts import current
+from web.telemetry.request_log import note
 
 bp = Blueprint(API_BLUEPRINT, __name__)
-bp.register_blueprint(metrics.bp)  # GET /metrics is the API's too: JSON errors, no-store
+bp.register_blueprint(metrics_page.bp)  # GET /metrics is the API's too: JSON errors, no-store
 
 
-@bp.post("/move")
+MOVE_PATH = "/move"
+JSON = "application/json"  # what jsonify names its answers
+
+
+@bp.post(MOVE_PATH)
 def move() -> Response:
-    """Play the engine's move: see the Move schema in /openapi.json."""
+    """Play the engine's move: see the Move schema in /openapi.json.
+
+    A body answered from the cache before is answered from the view's memo of it
+    (web/api/move_memo.py): unparsed, not looked up, its answer rendered once per
+    move; the level still chooses the move.
+    """
+    started = time.perf_counter()
     raw = read_json_body(request)
-    positions = solved()
+    positions = current().solved
+    memo = move_memo.recall(positions, raw)
+    if memo is not None:
+        return _answer_from(memo, positions, started)
     req = parse_position_request(raw, "move")
     board = req.board
     board.require_moves()
     rng = move_memo.draw_source(req.seed)
     if req.engine is not None:
-        result = _run_engine(board, req.engine, rng)
-        cell = result.move
+        # Drawn afresh without a seed (mcts), else the same search every time: kept and shared.
+        result = teaching.run(board, req.engine, req.seed, rng if req.seed is None else None)
         found: FoundFields | SolverFields = {
             "value": result.value,
             "plies": None,
@@ -62,23 +76,36 @@ def move() -> Response:
             "source": None,
             **_teaching_fields(board, req.engine, result),
         }
-    else:
-        decision = choose_move(board, req.level, rng, analyst=positions.solve)
-        cell, answer = decision.move, decision.result
-        # A level that searches nothing reports the value only if it is already known.
-        found = _engine_fields(answer if answer is not None else positions.peek(board))
-        if answer is not None and answer.cached and answer.proven:  # its body is answered from the memo next
-            marked: SolverFields = {**found, "ms": move_memo.MS_MARK}  # type: ignore[typeddict-item]
-            move_memo.remember(
-                positions,
-                raw,
-                dataclasses.replace(answer, move_values=None),  # pick_best needs the best moves only
-                {best: jsonify(_move_fields(board, best, req.level, marked)) for best in answer.best_moves},
-                req.seed,
-                board.rules.key(),
-                str(answer.source),
-            )
-    return jsonify(_move_fields(board, cell, req.level, found))
+        return jsonify(_move_fields(board, result.move, req.level, found))
+    decision = choose_move(board, req.level, rng, analyst=positions.solve)
+    # A level that searches nothing reports the value only if it is already known.
+    answer = decision.result if decision.result is not None else positions.peek(board)
+    if answer is None or not (answer.cached and answer.proven):
+        return jsonify(_move_fields(board, decision.move, req.level, _engine_fields(answer)))
+    # Known from the cache: a fact that never changes, so the body's answer is kept to be given again
+    # (choose_move reads the best moves, not every move's value).
+    memo = move_memo.MoveMemo(req, dataclasses.replace(answer, move_values=None))
+    response = _answer_from(memo, positions, started, decision.move)
+    move_memo.remember(positions, raw, memo)
+    return response
+
+
+def _answer_from(
+    memo: move_memo.MoveMemo, positions: SolvedPositions, started: float, cell: int | None = None
+) -> Response:
+    """The answer to a memo's body: the move its level chooses now (``cell`` when chosen already)."""
+    req, answer = memo.request, memo.answer
+    if cell is None:
+        # The kept result is the analysis: the level decides, as it does for a new body.
+        cell = choose_move(req.board, req.level, move_memo.draw_source(req.seed), analyst=memo.analysis).move
+        positions.stats.add(hits=1)
+        note(board=req.board.rules.key(), source=str(answer.source))
+
+    def render(played: int) -> bytes:
+        marked: SolverFields = {**_engine_fields(answer), "ms": move_memo.MS_MARK}  # type: ignore[typeddict-item]
+        return jsonify(_move_fields(req.board.copy(), played, req.level, marked)).get_data()
+
+    return current_app.response_class(memo.body(cell, render, started), content_type=JSON)
 
 
 @bp.post("/analyze")
@@ -88,8 +115,8 @@ def analyze() -> Response:
     board = req.board
     board.require_moves()
     if req.engine is not None:
-        # Deterministic (mcts seeded), so that the lab's figures repeat.
-        result = _run_engine(board, req.engine, None)
+        # Deterministic (mcts from its own seed), so that the lab's figures repeat.
+        result = teaching.run(board, req.engine, None)
         row, col = board.rules.row_col(result.move)
         searched: EngineAnalysisAnswer = {
             "board": board.to_text(),
@@ -100,7 +127,7 @@ def analyze() -> Response:
             **_teaching_fields(board, req.engine, result),
         }
         return jsonify(searched)
-    answer = solved().solve(board, all_moves=True)
+    answer = current().solved.solve(board, all_moves=True)
     analysis: AnalysisAnswer = {**analysis_fields(board, answer), **_engine_fields(answer)}
     return jsonify(analysis)
 
@@ -135,8 +162,8 @@ def livez() -> Response:
 @bp.get("/healthz")
 def healthz() -> Response:
     """200 when the cache backend made a real round trip a moment ago, else 503 (web/cache/health.py)."""
-    positions = solved()
-    ok, detail = current_app.extensions["health"].status()
+    positions = current().solved
+    ok, detail = current().health.status()
     response = jsonify(
         status="ok" if ok else "unavailable",
         cache={"backend": positions.backend.name, "ok": ok, "detail": detail},
@@ -150,7 +177,7 @@ def healthz() -> Response:
 @bp.get("/stats")
 def stats() -> Response:
     """Counters of this worker and, where the backend keeps them, of all workers."""
-    positions = solved()
+    positions = current().solved
     answer: StatsAnswer = {**positions.stats.snapshot(), "backend": positions.backend.name}
     return jsonify(answer)
 
@@ -222,11 +249,6 @@ def _engine_fields(answer: Answer | None) -> SolverFields:
         "ms": round(answer.seconds * 1000, 3),
         "worker": os.getpid(),
     }
-
-
-def _run_engine(board: Board, name: str, rng: random.Random | None) -> EngineResult:
-    """Run the teaching engine ``name`` (already checked) within the budget, outside the cache."""
-    return solved().slots.run(board, get_engine(name), rng)
 
 
 def _teaching_fields(board: Board, name: str, result: EngineResult) -> TeachingFields:

@@ -4,8 +4,8 @@ and web/api/openapi.py generates the answer's schema (properties and ``required`
 The fields are declared in the order the answers have them on the wire (the
 JSON provider keeps insertion order).  The answers' pieces are TypedDicts too,
 so that a view builds its whole answer from checked parts.  The error body is
-``web.operations.error_body.ErrorBody`` (every room refuses with it), the
-/stats counters ``web.operations.stats.StatsSnapshot``, and an engine's entry
+``web.http.error_body.ErrorBody`` (every room refuses with it), the
+/stats counters ``web.cache.stats.StatsSnapshot``, and an engine's entry
 ``tictactoe.algorithms.registry.EngineDescription``.
 """
 
@@ -14,10 +14,9 @@ so that a view builds its whole answer from checked parts.  The error body is
 # required keys from the class.
 from typing import NotRequired, TypedDict
 
-from tictactoe import Level, Source, Status, Value
+from tictactoe import Level, Player, Source, Status, Value
 from tictactoe.algorithms.registry import EngineDescription
-from tictactoe.game.values import Player
-from web.operations.stats import StatsSnapshot
+from web.cache.stats import StatsSnapshot
 
 
 class CellAnswer(TypedDict):

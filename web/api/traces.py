@@ -7,46 +7,50 @@ it visited, in order, with their windows, scores and cut-offs, at most
 exact counts.  ``&node=N`` answers the subtree of node N (its number in the
 visiting order) folded the same way: the page opens a folded branch with it.
 
-Bounded: boards up to 4x4 only (422 otherwise), and a search stops after
-``MAX_TRACE_NODES`` nodes (enough for every 3x3 tree: plain minimax on the
-empty board visits 549,946) or ``TRACE_BUDGET_FACTOR`` times the search budget,
-whichever comes first; then ``finished`` is false and the tree is the part
-searched.  The searches are deterministic, so a finished trace is cacheable,
-and each worker keeps its last few traces, so that opening branch after
-branch of one search runs it once.
+Bounded as every teaching search is (web/api/teaching.py): boards up to 4x4
+only (422 otherwise), and a search stops at its node budget (enough for every
+3x3 tree: plain minimax on the empty board visits 549,946), never at a
+deadline; then ``finished`` is false and the tree is the part searched.  The
+searches are deterministic, so a finished trace is cacheable,
+each worker keeps its last few traces, so that opening branch after branch of
+one search runs it once, and the requests for a trace that is being searched
+wait for that search (web/searches/shared_runs.py): a class opening the same
+experiment at once costs each worker one search of it.
 """
 
 from __future__ import annotations
 
 import math
 
-from flask import Blueprint, Response, current_app, jsonify, request
+from flask import Blueprint, Flask, Response, jsonify, request
 
 from tictactoe import Board
 from tictactoe.algorithms.base import EngineResult
 from tictactoe.algorithms.folding import DEFAULT_CAP, ShownNode, fold
 from tictactoe.algorithms.registry import TRACEABLE
 from tictactoe.algorithms.trace import CUT, HIT, Trace
-from tictactoe.game.lru import BoundedLRU
-from web.api.answers import solved
 from web.api.positions import read_position_query
 from web.api.shapes import TraceAnswer, TraceNode
+from web.api.teaching import TEACHING_NODES, require_small, shared_wait
 from web.http.errors import TRACES_BLUEPRINT, ApiError
+from web.parts import current
+from web.runtime.lru import BoundedLRU
+from web.searches.shared_runs import SharedRuns
 
 bp = Blueprint(TRACES_BLUEPRINT, __name__)
 
 PARAMETERS = ("board", "k", "engine", "node")
 DEFAULT_ENGINE = "alphabeta"
-MAX_SIDE = 4  # 4x4 at most: a tree worth watching, a search that ends
-MAX_TRACE_NODES = 600_000  # every 3x3 tree fits; about 16 bytes a node
-TRACE_BUDGET_FACTOR = 10  # 10 s with the default budget of 1 s
 MAX_NODE_DIGITS = 7  # no trace has 10 million nodes
-KEPT_TRACES = 3  # per worker: the searches whose branches are being opened
-# ... and their nodes together at most (about 10 MiB): one full-size trace leaves room for no other.
-KEPT_NODES = MAX_TRACE_NODES
+# Per worker: the lab's two experiments with each of the four traceable engines that
+# count nodes alike (the searches whose branches are being opened).
+KEPT_TRACES = 8
+# ... and their nodes together at most (about 16 bytes a node, 10 MiB): one full-size trace leaves
+# room for no other.
+KEPT_NODES = TEACHING_NODES
 FINISHED_MAX_AGE = 86_400  # a finished trace never changes (for one engine version)
 
-Key = tuple[str, int, int, int, int, int]
+Key = tuple[str, str]  # the engine, and the position (Board.text_key: rules and rows)
 
 
 def _nodes(found: tuple[EngineResult, Trace]) -> int:
@@ -58,7 +62,7 @@ class KeptTraces(BoundedLRU[Key, tuple[EngineResult, Trace]]):
     """The last ``KEPT_TRACES`` traced searches of one app in this worker, by engine and position.
 
     Fewer when their nodes together would be more than ``KEPT_NODES``; the
-    newest is always kept (no trace has more than ``MAX_TRACE_NODES`` nodes).
+    newest is always kept (no trace has more than ``TEACHING_NODES`` nodes).
     """
 
     def __init__(self) -> None:
@@ -67,6 +71,15 @@ class KeptTraces(BoundedLRU[Key, tuple[EngineResult, Trace]]):
     def nodes(self) -> int:
         """The nodes of the kept traces together."""
         return self.weight
+
+
+TracedRuns = SharedRuns[Key, tuple[EngineResult, Trace]]
+
+
+def init_app(app: Flask) -> TracedRuns:
+    """Serve GET /trace on ``app``; returns this worker's kept and running traces for it."""
+    app.register_blueprint(bp)
+    return TracedRuns(KeptTraces())
 
 
 @bp.get("/trace")
@@ -80,12 +93,7 @@ def trace() -> Response:
     node_text = args.get("node", "0")
     if not (node_text.isascii() and node_text.isdigit()) or len(node_text) > MAX_NODE_DIGITS:
         raise ApiError(400, f"node must be a node's number such as 0 (the root), not {node_text[:20]!r}")
-    rules = board.rules
-    if max(rules.rows, rules.cols) > MAX_SIDE:
-        raise ApiError(
-            422,
-            f"the search tree is shown for boards up to {MAX_SIDE}x{MAX_SIDE}, not {rules.rows}x{rules.cols}",
-        )
+    require_small(board)
     board.require_moves()
     result, traced = _traced(board, engine)
     node = int(node_text)
@@ -145,13 +153,8 @@ def _node_fields(board: Board, node: ShownNode) -> TraceNode:
 
 
 def _traced(board: Board, engine: str) -> tuple[EngineResult, Trace]:
-    """The engine's traced search of ``board``: kept from an earlier request, or run now in a slot."""
-    rules = board.rules
-    key = (engine, rules.rows, rules.cols, rules.k, board.x, board.o)
-    kept: KeptTraces = current_app.extensions.setdefault("kept_traces", KeptTraces())
-    found = kept.get(key)
-    if found is None:
-        seconds = TRACE_BUDGET_FACTOR * current_app.config["SETTINGS"].search_budget
-        found = solved().slots.trace(board, TRACEABLE[engine], seconds, MAX_TRACE_NODES)
-        kept.put(key, found)
-    return found
+    """The engine's traced search of ``board``: kept, under way for another request, or run now in a slot."""
+    key = (engine, board.text_key())
+    made = current()
+    search = TRACEABLE[engine]
+    return made.traces.get(key, lambda: made.slots.trace(board, search, TEACHING_NODES), shared_wait())

@@ -32,10 +32,10 @@ from flask_caching import Cache
 
 from web.cache.locks import FileLocks, LocalLocks, Locks, RedisLocks
 from web.cache.signing import Signer, file_secret, fixed_secret
-from web.operations.breaker import Breaker
-from web.operations.config import Settings
-from web.operations.redis_client import redis_client
-from web.operations.throttled_log import throttle_library_logs
+from web.config import Settings
+from web.runtime.breaker import Breaker
+from web.runtime.redis_client import redis_client
+from web.telemetry.throttled_log import throttle_library_logs
 
 logger = logging.getLogger(__name__)
 
@@ -104,7 +104,9 @@ def open_backend(app: Flask, settings: Settings) -> Backend:
                 settings.backend, None, LocalLocks(), None, breaker, failure="cache folder unusable"
             )
         signer = Signer(
-            fixed_secret(settings.cache_secret) if settings.cache_secret else file_secret(folders["secret"])
+            fixed_secret(settings.cache_secret)
+            if settings.cache_secret
+            else file_secret(folders["secret"], folders["locks"] / "secret.lock")
         )
         return Backend(settings.backend, _store(app), FileLocks(folders["locks"]), signer, breaker)
     _init_null(app)

@@ -23,8 +23,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TypeGuard
 
-from tictactoe import ENGINE_VERSION, Board, MoveValue, SolveResult, Source, Value
-from tictactoe.game.rules import Cell
+from tictactoe import ENGINE_VERSION, Board, Cell, MoveValue, SolveResult, Source, Value
 
 # 2: entries are signed (web/cache/signing.py); 3: they say how the result is known.
 # An entry of another format is invalid: it is ignored, counted and replaced.

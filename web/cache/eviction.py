@@ -12,7 +12,12 @@ time, which is 0 for every entry here.  This cache instead:
 - sweeps in amortised steps: each worker counts its own writes and, every
   ``sweep_every`` writes (``max_entries // 50``, at least 1), lists the
   folder's names once under a ``flock`` taken without waiting, so one worker
-  sweeps at a time and the others go on.  Only a sweep that finds more than
+  sweeps at a time and the others go on.  The sweep runs in a real thread
+  (web/runtime/offload.py), not on gevent's event loop: file calls do not
+  yield to other greenlets, and a sweep over 50,000 files takes about half a
+  second, for which every other connection of the worker (``/livez``
+  included) would wait (bench/sweep_probe.py).  The write that triggered it
+  waits for it.  Only a sweep that finds more than
   ``max_entries`` files reads their times (a stat each) and removes the
   oldest down to 90% of the cap, so that happens once per ``max_entries / 10``
   writes at most;
@@ -45,6 +50,8 @@ from typing import Any
 from flask import Flask
 from flask_caching.backends.filesystemcache import FileSystemCache
 
+from web.runtime.offload import off_event_loop
+
 logger = logging.getLogger(__name__)
 
 # A temp file this old belongs to no write in progress (a write takes milliseconds).
@@ -66,6 +73,7 @@ class BoundedFileCache(FileSystemCache):
         self.sweep_lock = Path(sweep_lock)
         self._writes = 0
         self._writes_lock = threading.Lock()
+        self._off_loop = off_event_loop(threads=1)  # one sweep at a time (see the sweep lock)
         self.sweep()  # at start-up: stale temp files, and a cap lowered since the last run
 
     @classmethod
@@ -120,7 +128,7 @@ class BoundedFileCache(FileSystemCache):
             seen = self._writes
         # While another worker sweeps, the count stands and the next write tries
         # again: a skipped sweep must not let this worker write another interval.
-        if seen >= self.sweep_every and self.sweep() is not None:
+        if seen >= self.sweep_every and self._off_loop(self.sweep) is not None:
             with self._writes_lock:
                 self._writes -= seen  # writes made during the sweep count towards the next
 

@@ -12,7 +12,10 @@ workers from real requests.  So, in each worker:
 - while the breaker is open (a cache operation failed a moment ago) the
   answer is 503 at once, without touching the backend; once its cooldown is
   over, a probe in the background is the trial that closes it (or opens it
-  again), so requests never wait for a hung backend twice (web/operations/breaker.py);
+  again), so requests never wait for a hung backend twice (web/runtime/breaker.py);
+- the file cache's probe also makes sure its signing secret can be had (it
+  writes a missing one): without it nothing is stored or read, so a secret
+  that cannot be written (a full disk) is 503 like a folder that cannot be;
 - Redis is probed over a connection of its own with a short timeout
   (``PROBE_TIMEOUT``) and no retry, in one pipelined round trip: a probe
   of a hung Redis ends after at most about 2 x ``PROBE_TIMEOUT`` (connect,
@@ -23,7 +26,6 @@ from __future__ import annotations
 
 import logging
 import secrets
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -32,9 +34,11 @@ from cachelib.base import BaseCache
 from flask import Flask
 
 from web.cache.backends import Backend
-from web.operations.breaker import Breaker
-from web.operations.config import Settings
-from web.operations.throttled_log import ThrottledLog
+from web.cache.signing import SecretUnavailable, Signer
+from web.config import Settings
+from web.runtime.breaker import Breaker
+from web.runtime.interval import IntervalValue
+from web.telemetry.throttled_log import ThrottledLog
 
 PROBE_TIMEOUT = 0.2
 FRESH_SECONDS = 1.0
@@ -47,12 +51,10 @@ RoundTrip = Callable[[], tuple[bool, str]]
 
 @dataclass(frozen=True)
 class Probe:
-    """The outcome of one round trip, when it ended (``time.monotonic()``), and the
-    breaker's count of failures then."""
+    """The outcome of one round trip, and the breaker's count of failures when it ended."""
 
     ok: bool
     detail: str
-    at: float
     trips: int
 
 
@@ -70,11 +72,19 @@ class HealthCheck:
         self._round_trip = round_trip
         self._breaker = breaker
         self._log = log
-        self._fresh = fresh
-        self._clock = clock
-        self._in_flight = threading.Lock()
-        self._last: Probe | None = None
-        self.probes = 0  # round trips made by this worker
+        # A probe's result is shared for ``fresh`` seconds, unless the breaker has tripped since.
+        self._probes = IntervalValue(
+            self._probe,
+            interval=fresh,
+            wait=WAIT_FOR_PROBE,
+            still_good=lambda probe: probe.trips == breaker.trips,
+            clock=clock,
+        )
+
+    @property
+    def probes(self) -> int:
+        """Round trips made by this worker."""
+        return self._probes.computations
 
     def status(self) -> tuple[bool, str]:
         """``(ok, detail)`` within about ``WAIT_FOR_PROBE`` seconds; never raises."""
@@ -87,27 +97,13 @@ class HealthCheck:
 
         The breaker's trial: it resets the breaker on success and trips it on failure.
         """
-        recent = self._recent()
-        if recent is not None:
-            return recent.ok, recent.detail
-        if not self._in_flight.acquire(timeout=WAIT_FOR_PROBE):
-            return False, "the cache backend's health probe did not finish in time"
         try:
-            recent = self._recent()  # the probe we waited for
-            if recent is None:
-                recent = self._probe()
-        finally:
-            self._in_flight.release()
-        return recent.ok, recent.detail
-
-    def _recent(self) -> Probe | None:
-        last = self._last
-        if last is not None and self._clock() - last.at < self._fresh and last.trips == self._breaker.trips:
-            return last
-        return None
+            result = self._probes.get()
+        except TimeoutError:
+            return False, "the cache backend's health probe did not finish in time"
+        return result.ok, result.detail
 
     def _probe(self) -> Probe:
-        self.probes += 1
         try:
             ok, detail = self._round_trip()
         except Exception as error:  # any failure of the backend is "not healthy", never a 500
@@ -117,12 +113,12 @@ class HealthCheck:
             self._breaker.reset()  # a recovered backend is used again at once
         else:
             self._breaker.trip()
-        self._last = Probe(ok, detail, self._clock(), self._breaker.trips)
-        return self._last
+        return Probe(ok, detail, self._breaker.trips)
 
 
-def store_round_trip(store: BaseCache) -> RoundTrip:
-    """Write, read back and delete a unique key through a cachelib store (the file cache)."""
+def store_round_trip(store: BaseCache, signer: Signer | None) -> RoundTrip:
+    """Write, read back and delete a unique key through a cachelib store (the file cache),
+    then make sure ``signer`` has its secret: without it no entry is stored or read."""
 
     def round_trip() -> tuple[bool, str]:
         token = secrets.token_hex(8)
@@ -132,6 +128,11 @@ def store_round_trip(store: BaseCache) -> RoundTrip:
         if store.get(key) != token:
             return False, "cache read-back failed"
         store.delete(key)
+        if signer is not None:
+            try:
+                signer.secret()  # written now if it is missing: the cache comes back with the room
+            except SecretUnavailable as error:
+                return False, f"the cache can neither store nor read entries: {error}"
         return True, "read and write ok"
 
     return round_trip
@@ -177,7 +178,7 @@ def fixed(ok: bool, detail: str) -> RoundTrip:
 
 
 def init_app(app: Flask, settings: Settings, backend: Backend) -> HealthCheck:
-    """The health check of the cache ``backend``, kept in ``app.extensions["health"]``."""
+    """The health check of the cache ``backend``."""
     log = ThrottledLog(logging.getLogger(__name__))
     round_trip: RoundTrip
     if backend.name == "null":
@@ -187,11 +188,10 @@ def init_app(app: Flask, settings: Settings, backend: Backend) -> HealthCheck:
     elif backend.name == "redis" and settings.redis_url is not None:
         round_trip = redis_round_trip(settings.redis_url, settings.cache_key_prefix)
     else:
-        round_trip = store_round_trip(backend.store)
+        round_trip = store_round_trip(backend.store, backend.signer)
     # A folder answers (or fails) at once: each poll may look for itself, one at a time.
     fresh = FRESH_SECONDS if backend.name == "redis" else 0.0
     check = HealthCheck(round_trip, backend.breaker, log, fresh=fresh)
     if backend.name == "redis":
         backend.breaker.set_trial(check.probe)
-    app.extensions["health"] = check
     return check

@@ -34,17 +34,17 @@ from dataclasses import dataclass
 
 from flask import Flask
 
-from tictactoe import Board, SolveResult, Symmetry
-from tictactoe.search.analysis import exact_max_empties
+from tictactoe import Board, SolveResult, Symmetry, within_proof
 from web.cache.backends import Backend, open_backend
 from web.cache.byte_budget import ByteBudget
 from web.cache.entries import Entry, InvalidEntry, decode_entry, encode_entry, position_key
 from web.cache.locks import LockUnavailable
 from web.cache.signing import BadSignature, SecretUnavailable
-from web.operations.config import Settings
-from web.operations.stats import Stats
-from web.operations.throttled_log import ThrottledLog
+from web.cache.stats import Stats
+from web.config import Settings
 from web.searches.slots import Busy, SearchSlots
+from web.telemetry.metrics import Metrics
+from web.telemetry.throttled_log import ThrottledLog
 
 logger = logging.getLogger(__name__)
 
@@ -178,7 +178,7 @@ class SolvedPositions:
         (answered at once), threat search (quick to find again) or the
         heuristic search (never proven): not worth a lookup or a lock.
         """
-        return self.backend.store is not None and board.empty.bit_count() <= exact_max_empties(board.rules)
+        return self.backend.store is not None and within_proof(board)
 
     # -- internals ----------------------------------------------------------------
 
@@ -352,7 +352,7 @@ def _from_entry(entry: Entry, back: Symmetry, start: float) -> Answer:
     return Answer.posted(entry.result(), back, cached=True, seconds=time.monotonic() - start)
 
 
-def init_app(app: Flask, settings: Settings, slots: SearchSlots) -> SolvedPositions:
+def init_app(app: Flask, settings: Settings, slots: SearchSlots, metrics: Metrics) -> SolvedPositions:
     """Bind the cache extension to ``app``, set up its backend and build its ``SolvedPositions``."""
     backend = open_backend(app, settings)
-    return SolvedPositions(backend, Stats(app.extensions["metrics"]), slots, settings)
+    return SolvedPositions(backend, Stats(metrics), slots, settings)

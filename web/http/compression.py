@@ -7,11 +7,12 @@ gets ``Vary: Accept-Encoding``, so a shared cache keeps the two copies apart.
 
 Not compressed:
 
-- ``POST /move``: an answer of a few hundred bytes gains little, and a
-  repeated body is answered with the headers Flask sent the first time
-  (web/api/move_memo.py), whatever the next client accepts: the answer must
-  not depend on ``Accept-Encoding``.
+- ``POST /move``: an answer of a few hundred bytes gains little, and the
+  check would cost every move (the API's most frequent request) its time.
 - Answers under ``MIN_SIZE`` bytes, errors, 304s.
+- Event streams (``text/event-stream``, web/rooms/stream.py): each event must
+  leave as it is written, and a compressor holds bytes back until it has
+  enough to compress.
 
 Why gzip alone: on the first load of ``/`` (``bench/first_load.py``) Brotli at
 Flask-Compress's default quality (4) made files no smaller than gzip at level 6,
@@ -30,6 +31,7 @@ from flask_compress import Compress
 from werkzeug.http import quote_etag, unquote_etag
 
 ALGORITHMS = ("gzip",)
+EVENT_STREAM = "text/event-stream"
 MIN_SIZE = 500  # bytes (Flask-Compress's default): below it gzip saves too little to be worth its CPU
 
 
@@ -49,7 +51,7 @@ def init_app(app: Flask, skip: str) -> None:
 
     @app.after_request
     def compress_answer(response: Response) -> Response:
-        if request.path == skip:
+        if request.path == skip or response.mimetype == EVENT_STREAM:
             return response
         if not request.accept_encodings["gzip"]:
             # Flask-Compress 1.25 would still gzip for "gzip;q=0", which refuses it (RFC 9110).

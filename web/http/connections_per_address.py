@@ -4,7 +4,8 @@ A gevent worker serves at most ``worker_connections`` connections at once;
 when they are all taken it stops accepting, and new clients wait in the
 kernel's backlog until one closes.  Deadlines close every slow connection in
 time, but a client that opens connections as fast as they close could keep
-them all.  So each worker counts its open connections by the peer's address and
+them all.  So each worker counts its open connections by the peer's address (an IPv6
+address by its /64, web/http/client_key.py) and
 answers a connection over the cap at once with a 429 in words, then closes it:
 one address can hold only a share of the worker, and the rest stays free for
 everyone else.
@@ -22,7 +23,8 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from web.operations.error_body import error_body
+from web.http.client_key import client_key
+from web.http.error_body import error_body
 
 # Connections one address may hold in one worker: a quarter of gunicorn's 1000, and
 # four times the 60 or so kept-alive connections of a class of 30 behind one address.
@@ -84,11 +86,12 @@ class ConnectionsPerAddress:
     def guard(self, handle: Handle) -> Handle:
         """``handle``, run only for a connection whose address holds fewer than ``cap`` others.
 
-        Connections without an IP address (a Unix socket) are not counted.
+        Connections without an IP address (a Unix socket) are not counted; an IPv6
+        address counts with the others of its /64.
         """
 
         def guarded(listener: Any, client: socket.socket, addr: Any) -> None:
-            address = addr[0] if isinstance(addr, tuple) and addr else None
+            address = client_key(addr[0]) if isinstance(addr, tuple) and addr else None
             if address is None:
                 handle(listener, client, addr)
                 return

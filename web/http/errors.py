@@ -15,7 +15,8 @@ from markupsafe import escape
 from werkzeug.exceptions import ClientDisconnected, HTTPException, InternalServerError
 
 from tictactoe import IllegalPositionError
-from web.operations.error_body import error_body
+from web.http.body_framing import MalformedBody
+from web.http.error_body import error_body
 
 logger = logging.getLogger(__name__)
 
@@ -23,7 +24,10 @@ logger = logging.getLogger(__name__)
 API_BLUEPRINT = "api"
 POSITIONS_BLUEPRINT = "positions"
 TRACES_BLUEPRINT = "traces"
-API_BLUEPRINTS = frozenset({API_BLUEPRINT, POSITIONS_BLUEPRINT, TRACES_BLUEPRINT})
+ROOMS_BLUEPRINT = "rooms"
+API_BLUEPRINTS = frozenset({API_BLUEPRINT, POSITIONS_BLUEPRINT, TRACES_BLUEPRINT, ROOMS_BLUEPRINT})
+# Where the API's paths carry variables (/rooms/<room_id>/moves), by their fixed start.
+API_PREFIXES = ("/api/", "/rooms/")
 MAX_BODY_BYTES = 16 * 1024  # far more than a 15x15 board needs
 
 _PAGE = """<!doctype html>
@@ -55,8 +59,8 @@ def api_paths(app: Flask) -> frozenset[str]:
 
 
 def is_api_path(path: str) -> bool:
-    """Whether ``path`` is the API's (a route of its blueprint, or anything under /api/)."""
-    return path in api_paths(current_app) or path.startswith("/api/")
+    """Whether ``path`` is the API's (a route of its blueprints, or anything under ``API_PREFIXES``)."""
+    return path in api_paths(current_app) or path.startswith(API_PREFIXES)
 
 
 def wants_html() -> bool:
@@ -83,7 +87,7 @@ def error_response(status: int, message: str, title: str = "") -> Response:
     return response
 
 
-def register(app: Flask) -> None:
+def init_app(app: Flask) -> None:
     """Install the handlers that turn every error into a JSON (or page) response."""
 
     @app.errorhandler(ApiError)
@@ -96,9 +100,13 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(ClientDisconnected)
     def body_cut_short(error: ClientDisconnected) -> Response:
-        # The server's read timeout (gunicorn.conf.py) ran out while the body was awaited.
+        # werkzeug's stream raises this for any failed read of the body; what failed is its context.
+        # The server's read timeout (gunicorn.conf.py) ran out while the body was awaited:
         if isinstance(error.__context__, TimeoutError):
             return error_response(408, "the request body stopped arriving: send it at once")
+        # The body's chunked framing is broken (web/http/body_framing.py):
+        if isinstance(error.__context__, MalformedBody):
+            return error_response(400, str(error.__context__))
         response: Response = http_error(error)
         return response
 

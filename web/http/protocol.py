@@ -20,7 +20,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from werkzeug.wsgi import get_content_length
 
 
-def register(app: Flask, max_body_bytes: int) -> None:
+def init_app(app: Flask, max_body_bytes: int) -> None:
     """Install the hooks on ``app``; bodies over ``max_body_bytes`` get 413."""
     # One byte more than the limit, so that a longer chunked body shows.
     app.config["MAX_CONTENT_LENGTH"] = max_body_bytes + 1

@@ -34,7 +34,7 @@ def fixed_headers(frame_ancestors: str, secure: bool) -> list[tuple[str, str]]:
     return headers
 
 
-def register(app: Flask, frame_ancestors: str) -> None:
+def init_app(app: Flask, frame_ancestors: str) -> None:
     """Add the headers to every response of ``app``."""
     # Every response gets one of four lists, made here once: by scheme, and with or
     # without Cache-Control: no-store.  Added in one go: set one by one, each was a

@@ -14,9 +14,8 @@ import json
 from dataclasses import dataclass
 from typing import TypedDict
 
-from tictactoe import DEFAULT_LEVEL, Level, Rules
+from tictactoe import DEFAULT_LEVEL, MAX_SIZE, MIN_SIZE, Level, Rules
 from tictactoe.algorithms.registry import describe_levels
-from tictactoe.game.rules import MAX_SIZE, MIN_SIZE
 
 # The colour themes: "auto" follows the system's preference; CSS keys its colours by data-theme.
 THEMES = ("auto", "light", "dark")

@@ -2,11 +2,11 @@
 
 What is charged is what a search costs: the time it held its search slot
 (web/searches/slots.py), measured when it ends.  A cache hit, a wait for another
-worker's search, a 4xx, a GET that needs no search, and every search of a
-position with at most ``FREE_EMPTY_CELLS`` empty cells (every 3x3 position,
-cached or not: at most a few milliseconds each, docs/reliability.md) are free
-and never refused, so a class of thirty behind one school address plays on
-whatever else that address sends.  A trace of the lab is charged for the time
+worker's search, a 4xx, a GET that needs no search, and every search on a
+board of at most ``FREE_CELLS`` cells (every 3x3 position, cached or not: a
+few milliseconds each at most, docs/reliability.md) are free and never refused,
+so a class of thirty behind one school address plays on whatever else that
+address sends.  A trace of the lab is charged for the time
 it held its slot, like a search.
 
 The shape is a token bucket of search seconds (GCRA, kept as one number per
@@ -19,7 +19,8 @@ budget): that overshoot is owed, not forgiven, and the client waits it out.
 Refused: ``429`` with ``Retry-After`` (the seconds until a search may start)
 and a JSON error that says so in words.
 
-Who is a client: its address as the router reports it.  ``TRUSTED_PROXIES``
+Who is a client: its address as the router reports it, an IPv6 address
+counted by its /64 (web/http/client_key.py).  ``TRUSTED_PROXIES``
 (default 0) is how many proxies in front of the app append to
 ``X-Forwarded-For`` (werkzeug's ``ProxyFix``); with 0 the header is ignored
 (anyone could write it) and the address is the TCP peer's.
@@ -43,14 +44,14 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
 from flask import Flask, Response, jsonify, request
-from werkzeug.middleware.proxy_fix import ProxyFix
 
+from web.config import Settings
+from web.http.client_key import client_key
+from web.http.error_body import error_body
 from web.http.errors import error_response, wants_html
-from web.operations.breaker import Breaker
-from web.operations.config import Settings
-from web.operations.error_body import error_body
-from web.operations.throttled_log import ThrottledLog
-from web.searches.slots import FREE_EMPTY_CELLS
+from web.runtime.breaker import Breaker
+from web.searches.slots import FREE_CELLS
+from web.telemetry.throttled_log import ThrottledLog
 
 if TYPE_CHECKING:
     import redis
@@ -179,15 +180,17 @@ class RequestAllowance:
 
     def check(self) -> None:
         """Raise ``RateLimited`` when the requesting client may not start a search now."""
-        self.limit.check(_client())
+        self.limit.check(requesting_client())
 
     def charge(self, seconds: float) -> None:
         """Charge the requesting client for ``seconds`` of search."""
-        self.limit.charge(_client(), seconds)
+        self.limit.charge(requesting_client(), seconds)
 
 
-def _client() -> str:
-    return request.remote_addr or "unknown"
+def requesting_client() -> str:
+    """The client of Flask's current request, as allowances and search slots count clients: its
+    address's key (an IPv6 address's /64, web/http/client_key.py)."""
+    return client_key(request.remote_addr or "unknown")
 
 
 def refusal(error: RateLimited) -> str:
@@ -195,18 +198,12 @@ def refusal(error: RateLimited) -> str:
     return (
         f"too many searches came from your network (address): it may use {error.seconds_per_minute:g}"
         f" seconds of search a minute; try again in {error.retry_after} s. Positions already solved,"
-        f" and every position with at most {FREE_EMPTY_CELLS} empty cells, are still answered"
+        f" and every game on a board of {FREE_CELLS} cells (3x3), are still answered"
     )
 
 
-def init_app(app: Flask, settings: Settings) -> RequestAllowance | None:
-    """Trust the configured proxies and set up the search allowance of ``app``.
-
-    Returns the allowance for the search slots (None when ``SEARCH_SECONDS_PER_MINUTE`` is off).
-    """
-    if settings.trusted_proxies:
-        proxies = settings.trusted_proxies
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)  # type: ignore[method-assign]
+def init_app(app: Flask, settings: Settings) -> SearchAllowance | None:
+    """The search allowance of ``app`` and its 429 (None when ``SEARCH_SECONDS_PER_MINUTE`` is off)."""
     if settings.search_seconds_per_minute is None:
         return None
 
@@ -220,16 +217,14 @@ def init_app(app: Flask, settings: Settings) -> RequestAllowance | None:
         response.headers["Retry-After"] = str(error.retry_after)
         return response
 
-    limit = SearchAllowance(settings.search_seconds_per_minute, *_buckets(settings))
-    app.extensions["search_allowance"] = limit
-    return RequestAllowance(limit)
+    return SearchAllowance(settings.search_seconds_per_minute, *_buckets(settings))
 
 
 def _buckets(settings: Settings) -> tuple[Buckets, Breaker | None]:
     """The app's Redis (with a breaker whose probe runs off the requests) when it has one, else memory."""
     if settings.redis_url is None:
         return MemoryBuckets(), None
-    from web.operations.redis_client import (
+    from web.runtime.redis_client import (
         redis_client,  # here: a deployment on the file system never loads redis
     )
 

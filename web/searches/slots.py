@@ -1,18 +1,22 @@
 """Search slots: the engine as the web app runs it, within a budget and a cap on searches.
 
-Each worker has a few slots; a search takes one, waiting at most one search
-budget for it (a slot frees within that), or is refused (``Busy``: the client
-retries), so a burst of hard positions cannot pile up searches behind each
-other.  The wait matters under gunicorn's gevent worker, which takes as many
-connections as arrive: a third search arriving at a worker with two slots
-waits a moment instead of being refused while the other worker idles.
+Each worker has a few slots, shared fairly across clients (web/searches/fair_slots.py:
+a slot that frees goes to the waiting client, by address, that holds the
+fewest), so one address flooding the server queues behind its own searches and
+every other address gets the next free slot.  A search waits for its slot at
+most ``queue_wait`` seconds (SEARCH_QUEUE_WAIT), then is refused (``Busy``: the
+client retries).  Every search runs off the worker's event loop, in a thread
+(web/runtime/offload.py), so the worker's other connections are served meanwhile.
 
 Each search is charged to the requesting client's allowance (web/searches/rate_limit.py)
 for the time it held its slot, and may be refused (``RateLimited``) before it
-takes one; a search of a position with at most ``FREE_EMPTY_CELLS`` empty
-cells is neither, and takes no slot.  A trace (the lab's watched search, up to ten budgets long)
-may hold at most ``max_searches - 1`` of a worker's slots (at least one), so
-traces alone never take every slot from other clients' searches.
+queues and again when its turn comes (after a wait, its client may have spent
+its time meanwhile).  A search on a board of at most ``FREE_CELLS`` cells (3x3,
+whose whole tree the solver's table proves in a few thousand nodes) is free:
+never checked, charged, queued or refused, it takes no slot, only a thread of
+its own.  A trace (the lab's watched search, up to ten budgets long) may hold at
+most ``max_searches - 1`` of a worker's slots (at least one), so traces alone
+never take every slot from other clients' searches.
 
 A ``Solver`` keeps its transposition table between requests (later positions
 of the same game reuse most of it), but it is not thread-safe, so every thread
@@ -26,7 +30,7 @@ import random
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from typing import Protocol
 
 from flask import Flask, Response
@@ -35,9 +39,10 @@ from tictactoe import Board, Rules, Solver, SolveResult, analyse
 from tictactoe.algorithms.base import Engine as TeachingEngine
 from tictactoe.algorithms.base import EngineResult
 from tictactoe.algorithms.trace import Trace, Traceable, trace_search
-from tictactoe.game.lru import BoundedLRU
 from web.http.errors import error_response
-from web.operations.offload import off_event_loop
+from web.runtime.lru import BoundedLRU
+from web.runtime.offload import off_event_loop
+from web.searches.fair_slots import FairSlots
 
 # Rule sets (board size and k) whose solver a thread keeps warm at once, and the
 # bytes their tables and memos may take together (each solver an equal share, which
@@ -47,25 +52,31 @@ SOLVERS_PER_THREAD = 2
 SOLVER_BYTES_PER_THREAD = 40 * 1024 * 1024
 
 
-# A position with at most this many empty cells is searched for free: its tree
-# holds at most a few thousand distinct positions, a few milliseconds of search
-# (docs/reliability.md), and every 3x3 position is one.
-FREE_EMPTY_CELLS = 9
-
+# A board of at most this many cells (3x3) is searched for free: its whole tree is
+# proven in a few thousand nodes, a few milliseconds (docs/reliability.md).
+FREE_CELLS = 9
 
 RETRY_AFTER_SECONDS = 1  # a slot frees as soon as a search ends: searches take at most the budget
 
 
 class Busy(Exception):
-    """Every search slot of this worker is taken; the client should retry shortly."""
+    """No search slot of this worker came free within the wait; the client should retry shortly."""
+
+    def __init__(self, waited: float) -> None:
+        super().__init__(f"no search slot came free in {waited:g} s")
+        self.waited = waited
 
 
-def register(app: Flask) -> None:
+def init_app(app: Flask) -> None:
     """Answer ``Busy`` with a 503 that says so and when to try again."""
 
     @app.errorhandler(Busy)
     def busy(error: Busy) -> Response:
-        response = error_response(503, "the server is busy with other searches: try again in a second")
+        response = error_response(
+            503,
+            f"the server is busy with other searches (none ended in the {error.waited:g} s this one"
+            f" waited): try again in {RETRY_AFTER_SECONDS} s",
+        )
         response.headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
         return response
 
@@ -80,14 +91,22 @@ class Allowance(Protocol):
         """Charge the client for ``seconds`` of search."""
 
 
+def one_client() -> str:
+    """Every request's client, where clients are not told apart (the command line, benches)."""
+    return ""
+
+
 class SearchSlots:
     """Runs searches within ``budget`` seconds, at most ``max_searches`` at once per worker.
 
     Not an engine itself: the production solver (``search``) and the lab's
-    teaching engines (``run``) both run through these slots.  ``allowance``,
-    when given, is checked before every search that is not free and charged
-    after it (the per-client limit, web/searches/rate_limit.py); ``clock`` measures what
-    a search held its slot for.
+    teaching engines (``run``) both run through these slots.  ``client`` names
+    the requesting client (its slots are shared fairly with the others');
+    ``allowance``, when given, is checked before every search that is not free
+    and charged after it (the per-client limit, web/searches/rate_limit.py);
+    a search waits at most ``queue_wait`` seconds for a slot (default: the
+    budget); ``clock`` measures what a search waited and held its slot for, and
+    ``observe_wait`` is told each wait (the metrics).
     """
 
     def __init__(
@@ -97,97 +116,110 @@ class SearchSlots:
         table_limit: int,
         allowance: Allowance | None = None,
         clock: Callable[[], float] = time.monotonic,
+        client: Callable[[], str] = one_client,
+        queue_wait: float | None = None,
+        observe_wait: Callable[[float], None] | None = None,
     ) -> None:
         self.budget = budget
         self.allowance = allowance
         self.clock = clock
+        self.client = client
+        self.queue_wait = budget if queue_wait is None else queue_wait
+        self.observe_wait = observe_wait
         self.table_limit = table_limit
-        self._slots = threading.BoundedSemaphore(max_searches)
-        self._trace_slots = threading.BoundedSemaphore(max(1, max_searches - 1))
+        self.slots = FairSlots(max_searches)
+        self.trace_slots = FairSlots(max(1, max_searches - 1))
         self._local = threading.local()
-        self._run = off_event_loop(threads=max_searches)
+        # One thread more than slots: a free search never waits for a thread behind long ones.
+        self._run = off_event_loop(threads=max_searches + 1)
 
     def search(self, board: Board, all_moves: bool) -> SolveResult:
-        """Analyse ``board`` within the budget.
+        """Analyse ``board`` within the budget, off the event loop.
 
-        A free search (at most ``FREE_EMPTY_CELLS`` empty cells) runs at once,
-        in the caller, with no slot, check or charge: a few milliseconds at
-        most, so small positions never queue behind other clients' long
-        searches (nor block the worker's loop for longer than that).  Any other
-        raises ``Busy`` when no search slot is free, ``RateLimited`` when the
-        client has spent its search time.
+        A free search (a board of at most ``FREE_CELLS`` cells) runs at once,
+        with no slot, check or charge, so 3x3 games never queue behind other
+        clients' long searches.  Any other raises ``Busy`` when no search slot
+        frees within ``queue_wait``, ``RateLimited`` when the client has spent
+        its search time.
         """
-        if board.empty.bit_count() <= FREE_EMPTY_CELLS:
-            return analyse(board, budget=self.budget, all_moves=all_moves, solver=Solver(board.rules))
+        if board.rules.cells <= FREE_CELLS:
+            return self._run(self._analyse_free, board, all_moves)
         with self._search_slot():
             return self._run(self._analyse, board, all_moves)
 
-    def run(self, board: Board, teaching: TeachingEngine, rng: random.Random | None = None) -> EngineResult:
-        """Run a teaching engine on ``board`` with the budget as its deadline (no cache).
+    def run(
+        self, board: Board, teaching: TeachingEngine, rng: random.Random | None, max_nodes: int
+    ) -> EngineResult:
+        """Run a teaching engine on ``board`` to the end or its budget of ``max_nodes`` (no deadline).
 
-        Raises ``Busy`` when no search slot is free, ``RateLimited`` when the
-        client has spent its search time, ``GameOverError`` on a finished board.
-        """
-        with self._search_slot():
-            return self._run(self._teach, board, teaching, rng)
-
-    def trace(
-        self, board: Board, engine: Traceable, seconds: float, max_nodes: int
-    ) -> tuple[EngineResult, Trace]:
-        """Run a depth-first teaching engine with a ``Trace``, stopped after ``seconds`` or ``max_nodes``.
-
-        Raises ``Busy`` when no search slot (or no slot that traces may take) is
-        free, ``RateLimited`` when the client has spent its search time,
+        Raises ``Busy`` when no search slot frees within ``queue_wait``,
+        ``RateLimited`` when the client has spent its search time,
         ``GameOverError`` on a finished board.
         """
-        with self._search_slot(trace=True):
-            return self._run(self._trace, board, engine, seconds, max_nodes)
+        with self._search_slot():
+            return self._run(self._teach, board, teaching, rng, max_nodes)
 
-    def _trace(
-        self, board: Board, engine: Traceable, seconds: float, max_nodes: int
-    ) -> tuple[EngineResult, Trace]:
-        return trace_search(engine, board, deadline=time.monotonic() + seconds, max_nodes=max_nodes)
+    def trace(self, board: Board, engine: Traceable, max_nodes: int) -> tuple[EngineResult, Trace]:
+        """Run a depth-first teaching engine with a ``Trace``, to the end or its budget of ``max_nodes``.
+
+        Raises ``Busy`` when no search slot (or no slot that traces may take)
+        frees within ``queue_wait``, ``RateLimited`` when the client has spent
+        its search time, ``GameOverError`` on a finished board.
+        """
+        with self._search_slot(trace=True):
+            return self._run(trace_search, engine, board, None, max_nodes)
 
     def _analyse(self, board: Board, all_moves: bool) -> SolveResult:
         # In the searching thread: its solvers are its own.
         return analyse(board, budget=self.budget, all_moves=all_moves, solver=self._solver(board.rules))
 
-    def _teach(self, board: Board, teaching: TeachingEngine, rng: random.Random | None) -> EngineResult:
-        # The deadline starts when the search does, not when it was queued.
-        return teaching.search(board, deadline=time.monotonic() + self.budget, rng=rng)
+    def _analyse_free(self, board: Board, all_moves: bool) -> SolveResult:
+        # A fresh solver: a few thousand nodes at most, and the thread's warm ones stay for big boards.
+        return analyse(board, budget=self.budget, all_moves=all_moves, solver=Solver(board.rules))
+
+    def _teach(
+        self, board: Board, teaching: TeachingEngine, rng: random.Random | None, max_nodes: int
+    ) -> EngineResult:
+        return teaching.search(board, rng=rng, max_nodes=max_nodes)
 
     @contextmanager
     def _search_slot(self, trace: bool = False) -> Iterator[None]:
-        """Hold one of the worker's search slots, or raise ``Busy`` when none frees within the budget.
+        """Hold one of the worker's search slots for the requesting client, else raise ``Busy``.
 
         The allowance goes first: a client that has spent its search time is
-        refused without taking a slot.  The search is charged the time it held
-        the slot, whatever way it ends.  A ``trace`` also holds one of the slots
-        traces may take.
+        refused without queueing, and again when its turn comes after a wait.
+        The search is charged the time it held the slot, whatever way it ends.
+        A ``trace`` also holds one of the slots traces may take, the two
+        waits together within ``queue_wait``.
         """
         allowance = self.allowance
         if allowance is not None:
             allowance.check()
-        with self._held(self._trace_slots, trace), self._held(self._slots, True):
+        client = self.client()
+        queued = self.clock()
+        with ExitStack() as held:
+            waited = False
+            for slots in (self.trace_slots, self.slots) if trace else (self.slots,):
+                waited |= self._take(slots, client, queued + self.queue_wait)
+                held.callback(slots.release, client)
             start = self.clock()
+            if self.observe_wait is not None:
+                self.observe_wait(start - queued)
+            if waited and allowance is not None:
+                allowance.check()  # its searches that ran meanwhile may have spent its time
             try:
                 yield
             finally:
                 if allowance is not None:
                     allowance.charge(self.clock() - start)
 
-    @contextmanager
-    def _held(self, slots: threading.BoundedSemaphore, needed: bool) -> Iterator[None]:
-        """Hold one of ``slots`` when ``needed``, waiting at most the budget, else raise ``Busy``."""
-        if not needed:
-            yield
-            return
-        if not slots.acquire(timeout=self.budget):
-            raise Busy()
-        try:
-            yield
-        finally:
-            slots.release()
+    def _take(self, slots: FairSlots, client: str, deadline: float) -> bool:
+        """Take one of ``slots`` for ``client``: True if it waited; ``Busy`` if none came by ``deadline``."""
+        if slots.try_acquire(client):
+            return False
+        if slots.acquire(client, max(0.0, deadline - self.clock())):
+            return True
+        raise Busy(self.queue_wait)
 
     def solvers(self) -> list[Solver]:
         """This thread's warm solvers, the least recently used first."""

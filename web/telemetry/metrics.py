@@ -5,11 +5,11 @@ Under gunicorn every worker writes its values to memory-mapped files in
 a store into shared memory, no system call), and ``/metrics`` sums the files of
 every worker, live or gone.  gunicorn.conf.py sets that folder up before any
 worker starts (``prepare_multiprocess_dir``) and folds an exited worker's files
-into one (``merge_exited_worker``), both in web/operations/metrics_folder.py.  Without it
+into one (``merge_exited_worker``), both in web/telemetry/metrics_folder.py.  Without it
 (tests, ``flask run``) the values live in the process, which is then the whole server.
 
 The page is rendered at most once a second per worker, off the event loop
-(web/operations/throttled_value.py): readers in a loop cannot take the worker from the
+(web/runtime/interval.py): readers in a loop cannot take the worker from the
 other requests.  With ``METRICS_TOKEN`` set it needs ``Authorization: Bearer``
 and that token (401 otherwise); unset, it is open.  Its ``Content-Type`` is
 the classic text format's, ``text/plain; version=0.0.4; charset=utf-8``, which
@@ -22,6 +22,7 @@ every Prometheus version parses.
 | ``tictactoe_cache_events_total`` | event | the cache's work: the counters of /stats |
 | ``tictactoe_refused_total`` | reason | ``busy`` (503, no search slot) or ``rate_limited`` (429) |
 | ``tictactoe_search_seconds`` | board | time of each engine search, by board size (``15x15``) |
+| ``tictactoe_search_wait_seconds`` | | time each search (or trace) waited for its slot, a histogram |
 | ``tictactoe_answers_total`` | source | answers by how they are known (proof, book, threats, heuristic) |
 
 ``endpoint`` is the route's pattern (``/move``), or ``other`` for a path no
@@ -30,22 +31,18 @@ route matched, so that no client can grow the label set.
 
 from __future__ import annotations
 
-import hmac
 import os
 from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager, nullcontext
 from typing import Any, TypeVar
 
-from flask import Blueprint, Flask, Response, current_app, jsonify, request
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest, multiprocess, values
-from prometheus_client.exposition import CONTENT_TYPE_PLAIN_0_0_4
 from prometheus_client.metrics_core import Metric
 
-from web.operations.error_body import error_body
-from web.operations.metrics_folder import ENV, reading
-from web.operations.offload import off_event_loop
-from web.operations.per_process import process_id
-from web.operations.throttled_value import ThrottledValue
+from web.runtime.interval import IntervalValue
+from web.runtime.offload import off_event_loop
+from web.runtime.per_process import process_id
+from web.telemetry.metrics_folder import ENV, reading
 
 CACHE_EVENTS = ("hits", "misses", "searches", "waited", "stored", "unproven", "invalid", "cache_errors")
 REFUSALS = ("busy", "rate_limited")
@@ -54,6 +51,8 @@ METHODS = frozenset(("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
 # A cache hit takes about a millisecond, a search up to SEARCH_BUDGET (at most 2 s).
 REQUEST_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
 SEARCH_BUCKETS = (0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 1.5, 2.0, 3.0)
+# A search waits for a slot no time at all, a search or two, or its client's whole queue (SEARCH_QUEUE_WAIT).
+WAIT_BUCKETS = (0.001, 0.01, 0.1, 0.5, 1.0, 2.0, 3.0, 5.0, 10.0)
 
 if getattr(values.ValueClass, "_multiprocess", False):
     # Under gunicorn (PROMETHEUS_MULTIPROC_DIR set before this worker imported
@@ -61,7 +60,6 @@ if getattr(values.ValueClass, "_multiprocess", False):
     # fork: the kept id (renewed in a forked child) spares a system call per count.
     values.ValueClass = values.MultiProcessValue(process_identifier=process_id)  # type: ignore[no-untyped-call]
 
-bp = Blueprint("metrics", __name__)
 Labelled = TypeVar("Labelled", Counter, Histogram)
 # The counter (inc) and latency histogram (observe) of requests, labelled.
 RequestObservers = tuple[Callable[[], None], Callable[[float], None]]
@@ -78,7 +76,7 @@ class Metrics:
         self.registry = CollectorRegistry(auto_describe=True)
         # One thread: a render waits for the one before it rather than doubling the load.
         self._run = off_event_loop(threads=1)
-        self.page = ThrottledValue(self._render, self._run)
+        self.page = IntervalValue(self._render, run=self._run)
         self.requests = Counter(
             "tictactoe_http_requests",
             "Requests answered",
@@ -106,6 +104,12 @@ class Metrics:
             "Time of each engine search",
             ("board",),
             buckets=SEARCH_BUCKETS,
+            registry=self.registry,
+        )
+        self.search_wait = Histogram(
+            "tictactoe_search_wait_seconds",
+            "Time each search waited for a search slot",
+            buckets=WAIT_BUCKETS,
             registry=self.registry,
         )
         self.answers = Counter(
@@ -159,6 +163,10 @@ class Metrics:
     def observe_search(self, board: str, seconds: float) -> None:
         """Record one engine search of ``seconds`` on a ``board`` such as ``15x15``."""
         self._child(self.search_time, board).observe(seconds)
+
+    def observe_wait(self, seconds: float) -> None:
+        """Record that a search waited ``seconds`` for its slot."""
+        self.search_wait.observe(seconds)
 
     def worker_counts(self) -> dict[str, int]:
         """This process's cache events and ``busy``, by name (the counters of /stats)."""
@@ -215,37 +223,3 @@ def _counts(families: Iterable[Metric]) -> dict[str, int]:
             if sample.name.endswith("_total") and name in counts:
                 counts[name] += int(sample.value)
     return counts
-
-
-def init_app(app: Flask) -> Metrics:
-    """Make ``app``'s metrics; returns them (``bp`` serves them, inside the API's blueprint)."""
-    metrics: Metrics = Metrics()
-    app.extensions["metrics"] = metrics
-    return metrics
-
-
-@bp.get("/metrics")
-def exposition() -> Response:
-    """Every metric, in Prometheus' text format; 401 without the METRICS_TOKEN when one is set."""
-    token = current_app.config["SETTINGS"].metrics_token
-    if token is not None and not _bears(token, request.headers.get("Authorization", "")):
-        response = jsonify(error_body(UNAUTHORIZED))
-        response.status_code = 401
-        response.headers["WWW-Authenticate"] = 'Bearer realm="metrics"'
-        return response
-    # content_type, not mimetype: Flask would add a second charset, which Prometheus 3 refuses.
-    response = Response(current_app.extensions["metrics"].exposition(), content_type=CONTENT_TYPE_PLAIN_0_0_4)
-    response.headers["Cache-Control"] = "no-store"
-    return response
-
-
-UNAUTHORIZED = (
-    "the metrics need the server's METRICS_TOKEN: send it as 'Authorization: Bearer <token>'"
-    " (set it in the scraper's authorization settings)"
-)
-
-
-def _bears(token: str, authorization: str) -> bool:
-    """Whether an ``Authorization`` header carries ``token`` as a Bearer token (in constant time)."""
-    scheme, _, given = authorization.partition(" ")
-    return scheme.lower() == "bearer" and hmac.compare_digest(given.strip().encode(), token.encode())

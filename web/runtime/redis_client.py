@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from web.operations.config import Settings
+from web.config import Settings
 
 if TYPE_CHECKING:
     import redis

@@ -1,7 +1,7 @@
 """How the server logs: one line per record on stdout, JSON by default, text for a terminal.
 
 gunicorn's own loggers (``gunicorn.error``: boot, worker exits, timeouts) and
-the app's (``web.*``, the per-request line of ``web.operations.request_log``) go through
+the app's (``web.*``, the per-request line of ``web.telemetry.request_log``) go through
 the one setup below, which gunicorn.conf.py hands to gunicorn as
 ``logconfig_dict``.  A JSON line looks like::
 
@@ -43,15 +43,15 @@ from gunicorn.glogging import Logger as _GunicornLogger  # type: ignore[import-u
 
 LOG_FORMATS = ("json", "text")
 LOG_LEVELS = ("debug", "info", "warning", "error", "critical")
-# Fields a request line carries besides the standard ones (see web/operations/request_log.py).
-REQUEST_LOGGER = "web.request"  # the logger of the request line (web/operations/request_log.py)
+# Fields a request line carries besides the standard ones (see web/telemetry/request_log.py).
+REQUEST_LOGGER = "web.request"  # the logger of the request line (web/telemetry/request_log.py)
 REQUEST_FIELDS = ("request_id", "method", "path", "status", "duration_ms", "cache", "board", "source")
 
 
 class JsonFormatter(pythonjsonlogger.json.JsonFormatter):
     """pythonjsonlogger's JSON lines, the request line made from a template of the same line.
 
-    Every request writes the request line (web/operations/request_log.py), and
+    Every request writes the request line (web/telemetry/request_log.py), and
     pythonjsonlogger's general way (every extra field of the record merged into a
     dict, then a ``json.JSONEncoder``) cost about 12 µs of it: more than a cached
     ``/move``'s own work.  The request line's fields are known (``REQUEST_FIELDS``),
@@ -80,7 +80,7 @@ class JsonFormatter(pythonjsonlogger.json.JsonFormatter):
     ) -> str:
         """The line of a record with ``REQUEST_FIELDS``' ``values``, made at ``created`` (``time.time()``).
 
-        What ``format`` writes for such a record, without one (web/operations/request_log.py).
+        What ``format`` writes for such a record, without one (web/telemetry/request_log.py).
         """
         return _REQUEST_LINE % (
             _json(level),

@@ -18,8 +18,8 @@ from typing import Any, Protocol
 
 from flask import Flask, Response, g, has_request_context, request
 
-from web.operations.logs import REQUEST_FIELDS, REQUEST_LOGGER, JsonFormatter, TextFormatter
-from web.operations.per_process import RANDOM, process_id
+from web.runtime.per_process import RANDOM, process_id
+from web.telemetry.logs import REQUEST_FIELDS, REQUEST_LOGGER, JsonFormatter, TextFormatter
 
 logger = logging.getLogger(REQUEST_LOGGER)
 
@@ -28,8 +28,6 @@ ENVIRON_KEY = "HTTP_X_REQUEST_ID"  # the header as WSGI hands it over (no other 
 MAX_LOGGED_PATH = 200  # characters: a path is the client's to choose, a log line is not
 # observe(method, endpoint, status, seconds, fields): how the metrics see an answered request.
 Observe = Callable[[str, str, int, float, dict[str, str]], None]
-# record(method, endpoint, path, status, seconds, request_id, fields): count and log an answered request.
-Record = Callable[[str, str, str, int, float, str, dict[str, str]], None]
 REQUEST_LINE_FORMATTERS = (JsonFormatter, TextFormatter)
 _SANE_ID = re.compile(r"[A-Za-z0-9._:@+=/-]{1,200}")
 
@@ -62,24 +60,12 @@ def note(**fields: str) -> None:
             logged.update(fields)
 
 
-def register(
-    app: Flask,
-    observe: Observe | None = None,
-) -> Record:
+def init_app(app: Flask, observe: Observe | None = None) -> None:
     """Log every request of ``app`` once it has its response; also hand it to ``observe``.
 
     ``observe(method, endpoint, status, seconds, fields)`` is how the metrics
-    see the same request with the same clock.  Returns what the hook does with
-    an answered request, for an answer given in front of Flask
-    (web/api/move_memo.py).
+    see the same request with the same clock.
     """
-
-    def record(
-        method: str, endpoint: str, path: str, status: int, seconds: float, rid: str, fields: dict[str, str]
-    ) -> None:
-        if observe is not None:
-            observe(method, endpoint, status, seconds, fields)
-        log_request(method, path, status, seconds, rid, fields)
 
     @app.before_request
     def start() -> None:
@@ -100,18 +86,10 @@ def register(
         response.headers.add(HEADER, rid)  # no view sets it: no scan for one to replace
         current = request._get_current_object()  # type: ignore[attr-defined]
         rule = current.url_rule
-        record(
-            current.method,
-            rule.rule if rule else "other",
-            current.path,
-            response.status_code,
-            seconds,
-            rid,
-            fields,
-        )
+        if observe is not None:
+            observe(current.method, rule.rule if rule else "other", response.status_code, seconds, fields)
+        log_request(current.method, current.path, response.status_code, seconds, rid, fields)
         return response
-
-    return record
 
 
 def log_request(
@@ -149,7 +127,7 @@ def log_request(
 
 
 class RequestLineFormatter(Protocol):
-    """A formatter that writes the request line without a record (web/operations/logs.py's)."""
+    """A formatter that writes the request line without a record (web/telemetry/logs.py's)."""
 
     def request_line(self, created: float, pid: int, message: str, values: list[object]) -> str:
         """The line of a request line record with ``values`` (``REQUEST_FIELDS``') at ``created``."""
@@ -160,7 +138,7 @@ def _only_handler() -> logging.StreamHandler[Any] | None:
 
     That is: nothing filters the line, exactly one handler takes it, a plain
     ``StreamHandler`` at INFO or below, formatting with one of
-    web/operations/logs.py's formatters (as deployed).  Anything else (a
+    web/telemetry/logs.py's formatters (as deployed).  Anything else (a
     test's capturing handler, an operator's own configuration) gets a record.
     """
     if logger.filters or logger.disabled:

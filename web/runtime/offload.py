@@ -23,7 +23,7 @@ class Runner(Protocol):
     def __call__(self, work: Callable[..., Result], *args: Any) -> Result: ...
 
 
-def _in_caller(work: Callable[..., Result], *args: Any) -> Result:
+def in_caller(work: Callable[..., Result], *args: Any) -> Result:
     return work(*args)
 
 
@@ -48,7 +48,7 @@ def off_event_loop(threads: int) -> Runner:
     try:
         from gevent import monkey  # type: ignore[import-untyped]  # gevent ships no types
     except ImportError:  # gevent is installed with the app; a bare checkout still runs
-        return _in_caller
+        return in_caller
     if not monkey.is_module_patched("socket"):
-        return _in_caller
+        return in_caller
     return _ThreadPoolRunner(threads)

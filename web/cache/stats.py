@@ -19,8 +19,8 @@ from __future__ import annotations
 import os
 from typing import TypedDict, cast
 
-from web.operations import request_log
-from web.operations.metrics import Metrics, scope
+from web.telemetry import request_log
+from web.telemetry.metrics import Metrics, scope
 
 
 class Counts(TypedDict):

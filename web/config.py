@@ -24,7 +24,12 @@ DEFAULT_SEARCH_BUDGET = 1.0
 # Searches one worker runs at once; the engine is pure Python, so threads of one
 # worker only share its one core: more would only make each of them slower.
 DEFAULT_MAX_CONCURRENT_SEARCHES = 2
-MAX_SINGLE_FLIGHT_WAIT = 10.0
+# The longest a request waits, for another worker's search or for a search slot:
+# waiting and then searching (or tracing) stays below a platform router's 30 s.
+MAX_WAIT = 10.0
+# Seconds a search may wait for a slot (web/searches/slots.py): enough for a queue of
+# a few searches of the default budget, or the lab's traces, to be served in turn.
+DEFAULT_SEARCH_QUEUE_WAIT = 10.0
 # Transposition-table entries a solver keeps at most (fewer when its byte budget is
 # smaller: web/searches/slots.py, SOLVER_BYTES_PER_THREAD).
 DEFAULT_SOLVER_TABLE_LIMIT = 200_000
@@ -41,8 +46,8 @@ _TOKEN68 = re.compile(r"[A-Za-z0-9._~+/-]+=*")
 # Seconds of search one client (address) may spend a minute (web/searches/rate_limit.py):
 # a quarter of what a 2-worker server on 2 cores can search, so one address
 # flooding it with 15x15 boards leaves the rest to everybody else.  A person
-# playing a big board with hints spends about 10 s a minute; positions with at
-# most 9 empty cells (every 3x3 one) and cache hits are free.
+# playing a big board with hints spends about 10 s a minute; 3x3 positions and
+# cache hits are free.
 DEFAULT_SEARCH_SECONDS_PER_MINUTE = 30.0
 MAX_SEARCH_SECONDS_PER_MINUTE = 3600.0
 MAX_TRUSTED_PROXIES = 5
@@ -53,6 +58,12 @@ DEFAULT_CACHE_MAX_ENTRIES = 50_000
 # (about 0.1-0.3 ms) costs about what reading and checking an entry does, and
 # less than writing one (docs/reliability.md, "A bounded cache").
 DEFAULT_CACHE_MIN_NODES = 16
+# Rooms one address may make a minute (at once, then that many a minute: web/rooms/service.py):
+# a class of thirty pairing up behind one school address makes fifteen.
+DEFAULT_ROOMS_PER_MINUTE = 20
+# Rooms live at once (a day after their last move); a room's file or keys hold at most about
+# 100 KiB (a 3x3 room about 2 KiB): web/rooms/store.py.
+DEFAULT_ROOMS_MAX = 10_000
 
 # One source of a CSP frame-ancestors list: a keyword, a scheme, or a host
 # source such as https://*.example.com:8443.  Nothing that could end the header
@@ -94,6 +105,9 @@ class Settings:
     cache_max_entries: int = DEFAULT_CACHE_MAX_ENTRIES
     cache_min_nodes: int = DEFAULT_CACHE_MIN_NODES
     metrics_token: str | None = None
+    rooms_per_minute: int = DEFAULT_ROOMS_PER_MINUTE
+    rooms_max: int = DEFAULT_ROOMS_MAX
+    search_queue_wait: float = DEFAULT_SEARCH_QUEUE_WAIT
 
 
 def default_cache_dir() -> Path:
@@ -138,10 +152,11 @@ def load_settings(
     wait = _number(source, "SINGLE_FLIGHT_WAIT", budget + 1.0, float)
     # A request may wait this long and then search for SEARCH_BUDGET: both
     # bounded, so no request comes near a platform router's 30 s limit.
-    if not 0 <= wait <= MAX_SINGLE_FLIGHT_WAIT:
-        raise ConfigError(
-            f"SINGLE_FLIGHT_WAIT must be between 0 and {MAX_SINGLE_FLIGHT_WAIT:g} seconds, not {wait}"
-        )
+    if not 0 <= wait <= MAX_WAIT:
+        raise ConfigError(f"SINGLE_FLIGHT_WAIT must be between 0 and {MAX_WAIT:g} seconds, not {wait}")
+    queue_wait = _number(source, "SEARCH_QUEUE_WAIT", DEFAULT_SEARCH_QUEUE_WAIT, float)
+    if not 0 <= queue_wait <= MAX_WAIT:
+        raise ConfigError(f"SEARCH_QUEUE_WAIT must be between 0 and {MAX_WAIT:g} seconds, not {queue_wait}")
 
     searches = _int_between(source, "MAX_CONCURRENT_SEARCHES", DEFAULT_MAX_CONCURRENT_SEARCHES, 1, 64)
     table_limit = _int_between(source, "SOLVER_TABLE_LIMIT", DEFAULT_SOLVER_TABLE_LIMIT, 1_000, 50_000_000)
@@ -174,6 +189,8 @@ def load_settings(
         )
     search_seconds = _search_seconds_per_minute(source)
     proxies = trusted_proxies(source)
+    rooms_per_minute = _int_between(source, "ROOMS_PER_MINUTE", DEFAULT_ROOMS_PER_MINUTE, 1, 10_000)
+    rooms_max = _int_between(source, "ROOMS_MAX", DEFAULT_ROOMS_MAX, 1, 10_000_000)
 
     return Settings(
         backend=backend,
@@ -194,6 +211,9 @@ def load_settings(
         cache_max_entries=max_entries,
         cache_min_nodes=min_nodes,
         metrics_token=metrics_token(source.get("METRICS_TOKEN")),
+        rooms_per_minute=rooms_per_minute,
+        rooms_max=rooms_max,
+        search_queue_wait=queue_wait,
     )
 
 

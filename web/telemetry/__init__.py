@@ -1,0 +1,1 @@
+"""What the server tells its operators: one log line per request, JSON logs, Prometheus metrics."""
