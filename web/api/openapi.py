@@ -25,7 +25,7 @@ from tictactoe import (
 from tictactoe.algorithms.folding import DEFAULT_CAP as FOLD_CAP
 from tictactoe.algorithms.registry import ENGINES, TRACEABLE, EngineDescription
 from tictactoe.algorithms.trace import KINDS
-from web.api.payload import BODIES, ENGINE, LEVEL, SEED, Field
+from web.api.payload import BODIES, ENGINE, LEVEL, SEED
 from web.api.shapes import (
     AnalysisAnswer,
     CellAnswer,
@@ -48,8 +48,11 @@ from web.cache.stats import Counts, WorkerCounts
 from web.config import BACKENDS
 from web.http.error_body import ErrorBody
 from web.http.errors import MAX_BODY_BYTES
-from web.rooms.model import HOST_SIDES, ID_LENGTH
+from web.http.json_body import Field
+from web.rooms.model import ID_LENGTH
+from web.rooms.routes import BODIES as ROOM_BODIES
 from web.rooms.routes import BUSY_RETRY_AFTER
+from web.rooms.routes import TOKEN as TOKEN_FIELD
 from web.rooms.shapes import (
     EndEvent,
     MoveEvent,
@@ -128,7 +131,7 @@ def _request_schema(fields: tuple[Field, ...]) -> Schema:
 
     return {
         "type": "object",
-        "required": [field.name for field in fields if field.missing is not None],
+        "required": [field.name for field in fields if field.documented_required],
         "additionalProperties": False,
         "properties": {field.name: _field_schema(field) for field in fields},
         "anyOf": [case(w, MIN_K, w, MIN_SIZE) for w in SIZES]
@@ -846,7 +849,7 @@ ROOM_PARAMETER = {
     "schema": ROOM_ID,
     "description": "The room's id.",
 }
-TOKEN = {"type": "string", "minLength": 1, "maxLength": 100, "description": "A seat's secret token."}
+TOKEN = TOKEN_FIELD.schema
 LINE = {"type": "array", "items": PAIR, "nullable": True, "description": "The winning line as [row, col]."}
 
 
@@ -879,35 +882,20 @@ def _room_body(schema: Schema) -> Schema:
     return {"required": True, "content": {"application/json": {"schema": schema}}}
 
 
-def _room_request(properties: Schema, required: list[str]) -> Schema:
-    return {"type": "object", "required": required, "additionalProperties": False, "properties": properties}
+def _room_request(fields: tuple[Field, ...]) -> Schema:
+    """A room route's body: its declared fields (web/rooms/routes.py)."""
+    return {
+        "type": "object",
+        "required": [field.name for field in fields if field.documented_required],
+        "additionalProperties": False,
+        "properties": {field.name: field.schema for field in fields},
+    }
 
 
 def _new_room_request() -> Schema:
     """POST /rooms: rows, cols, k and side, all optional; k at most the longer side (an anyOf of cases:
     k at most 3, or rows given and at least k, or cols given and at least k)."""
-    size = {"type": "integer", "minimum": MIN_SIZE, "maximum": MAX_SIZE, "default": 3}
-    schema = _room_request(
-        {
-            "rows": {**size, "description": "Rows of the board."},
-            "cols": {**size, "description": "Columns of the board."},
-            "k": {
-                "type": "integer",
-                "minimum": MIN_K,
-                "maximum": MAX_SIZE,
-                "description": "Stones in a row to win, at most the longer side. Default: 3 on 3x3,"
-                " otherwise min(rows, cols, 5).",
-            },
-            "side": {
-                "type": "string",
-                "enum": list(HOST_SIDES),
-                "default": "random",
-                "description": "The creator's side in the first game (x moves first); random: chance"
-                " decides. Sides swap at every rematch.",
-            },
-        },
-        [],
-    )
+    schema = _room_request(ROOM_BODIES["create"])
     schema["anyOf"] = [{"properties": {"k": {"maximum": MIN_K}}}] + [
         {"required": [side], "properties": {"k": {"maximum": k}, side: {"minimum": k}}}
         for side in ("rows", "cols")
@@ -922,8 +910,6 @@ def _room_paths() -> Schema:
     seat = _room_ref("Seat")
     state = _room_ref("RoomState")
     location = {"Location": {"description": "The room: /rooms/{id}.", "schema": {"type": "string"}}}
-    token_body = _room_request({"token": TOKEN}, ["token"])
-    move_cell = {"type": "integer", "minimum": 0, "maximum": MAX_SIZE - 1}
     return {
         "/rooms": {
             "post": {
@@ -948,7 +934,7 @@ def _room_paths() -> Schema:
                 " the other seat and gets its own secret token (join is sent to the room's streams);"
                 " the invite is then spent (409 for anyone after).",
                 "parameters": [ROOM_PARAMETER],
-                "requestBody": _room_body(_room_request({"invite": TOKEN}, ["invite"])),
+                "requestBody": _room_body(_room_request(ROOM_BODIES["seats"])),
                 "responses": {
                     "201": _json(seat, "The guest's seat.", location),
                     **_room_errors(400, 403, 404, 409, 410, 413, 503),
@@ -972,21 +958,7 @@ def _room_paths() -> Schema:
                 "description": "The seat of the token plays the cell; the engine's rules (Board.play)"
                 " judge it. The move (and end, when the game ends) goes to every stream of the room.",
                 "parameters": [ROOM_PARAMETER],
-                "requestBody": _room_body(
-                    _room_request(
-                        {
-                            "token": TOKEN,
-                            "move": {
-                                "type": "object",
-                                "required": ["row", "col"],
-                                "additionalProperties": False,
-                                "properties": {"row": move_cell, "col": move_cell},
-                                "description": "The cell, counted from 0 (row 0 is the top row).",
-                            },
-                        },
-                        ["token", "move"],
-                    )
-                ),
+                "requestBody": _room_body(_room_request(ROOM_BODIES["moves"])),
                 "responses": {
                     "200": _json(state, "The room after the move."),
                     **_room_errors(400, 403, 404, 409, 410, 413, 503),
@@ -1000,7 +972,7 @@ def _room_paths() -> Schema:
                 " next game starts with the sides swapped, and the score is kept. Asking twice changes"
                 " nothing.",
                 "parameters": [ROOM_PARAMETER],
-                "requestBody": _room_body(token_body),
+                "requestBody": _room_body(_room_request(ROOM_BODIES["rematch"])),
                 "responses": {
                     "200": _json(state, "The room after the request."),
                     **_room_errors(400, 403, 404, 409, 410, 413, 503),

@@ -10,55 +10,17 @@ that parses but cannot arise in a game is a 409 (the engine's
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from flask import Request
 
 from tictactoe import DEFAULT_LEVEL, LEVELS, MAX_SIZE, MIN_K, MIN_SIZE, Board, BoardFormatError, Level
 from tictactoe.algorithms.registry import ENGINES, describe_levels
 from web.http.errors import ApiError
-from web.http.json_body import json_object, read_json_body, refuse_unknown_fields, show
+from web.http.json_body import Field, checked, integer, json_object, read_fields, read_json_body
 from web.telemetry.request_log import note
 
 MAX_SEED = 2**63 - 1
-Schema = dict[str, Any]
-
-
-@dataclass(frozen=True)
-class Field:
-    """A field of a request body, declared once: the check reads it, /openapi.json shows it.
-
-    ``schema`` is what it accepts, as JSON Schema, shown as the component
-    ``component`` when it has one (bodies refer to it); ``check(value)`` is the
-    value as the view uses it, or an ``ApiError`` 400 that says what is wrong; a
-    body that leaves the field out gets ``default`` (``missing``, the words of
-    the 400, when it is required).  A field given as null is refused like any
-    other wrong type.
-    """
-
-    name: str
-    schema: Schema
-    check: Callable[[Any], Any]
-    default: object = None
-    missing: str | None = None
-    component: str | None = None
-
-
-def _integer(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _checked(name: str, accepted: Callable[[Any], bool], wanted: str) -> Callable[[Any], Any]:
-    """A check that passes a value ``accepted`` takes, else says ``name must be <wanted>, not <value>``."""
-
-    def check(value: object) -> object:
-        if not accepted(value):
-            raise ApiError(400, f"{name} must be {wanted}, not {show(value)}")
-        return value
-
-    return check
 
 
 BOARD = Field(
@@ -85,7 +47,7 @@ K = Field(
         "description": "Stones in a row to win, at most the longer side. Default: 3 on"
         " 3x3, otherwise min(rows, cols, 5).",
     },
-    check=_checked("k", _integer, "an integer"),
+    check=checked("k", integer, "an integer"),
 )
 LEVEL = Field(
     "level",
@@ -95,7 +57,7 @@ LEVEL = Field(
         "default": DEFAULT_LEVEL,
         "description": "; ".join(f"{entry['name']}: {entry['description']}" for entry in describe_levels()),
     },
-    check=_checked(
+    check=checked(
         "level", lambda value: isinstance(value, str) and value in LEVELS, f"one of {', '.join(LEVELS)}"
     ),
     default=DEFAULT_LEVEL,
@@ -109,8 +71,8 @@ SEED = Field(
         "maximum": MAX_SEED,
         "description": "Makes the random choices of this request reproducible.",
     },
-    check=_checked(
-        "seed", lambda value: _integer(value) and 0 <= value <= MAX_SEED, f"an integer from 0 to {MAX_SEED}"
+    check=checked(
+        "seed", lambda value: integer(value) and 0 <= value <= MAX_SEED, f"an integer from 0 to {MAX_SEED}"
     ),
     component="Seed",
 )
@@ -122,7 +84,7 @@ ENGINE = Field(
         "description": "A teaching engine (GET /engines) to run instead of the"
         " default, the production solver behind the shared cache.",
     },
-    check=_checked(
+    check=checked(
         "engine", lambda value: isinstance(value, str) and value in ENGINES, f"one of {', '.join(ENGINES)}"
     ),
     component="EngineName",
@@ -159,17 +121,7 @@ def read_position_request(request: Request, endpoint: str) -> PositionRequest:
 
 def parse_position_request(raw: bytes, endpoint: str) -> PositionRequest:
     """Parse and check a body read by ``read_json_body`` for ``endpoint``: see ``read_position_request``."""
-    body = json_object(raw, '{"board": ["x..", ".o.", "..."]}')
-    fields = BODIES[endpoint]
-    refuse_unknown_fields(body, tuple(field.name for field in fields))
-    values: dict[str, Any] = {}
-    for field in fields:
-        if field.name in body:
-            values[field.name] = field.check(body[field.name])
-        elif field.missing is not None:
-            raise ApiError(400, field.missing)
-        else:
-            values[field.name] = field.default
+    values = read_fields(json_object(raw, '{"board": ["x..", ".o.", "..."]}'), BODIES[endpoint])
     try:
         board = Board.from_text(values["board"], k=values["k"])
     except BoardFormatError as error:

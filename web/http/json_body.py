@@ -3,12 +3,16 @@
 Nothing is coerced: a body that is not UTF-8, not JSON, not an object, that
 names a field twice, holds NaN or a number of more than ``MAX_DIGITS`` digits
 is an ``ApiError`` 400 that says what is wrong.  What the fields must hold is
-each endpoint's to check (web/api/payload.py, web/rooms/routes.py).
+each body's fields to say, declared once (``Field``) with the checks that read them
+and the JSON Schema /openapi.json shows (web/api/payload.py, web/rooms/routes.py).
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
 from flask import Request
 from werkzeug.exceptions import ClientDisconnected
@@ -17,6 +21,7 @@ from web.http.errors import ApiError
 
 # Integer literals longer than this are refused while parsing (a seed has at most 19).
 MAX_DIGITS = 100
+Schema = dict[str, Any]
 
 
 def read_json_body(request: Request) -> bytes:
@@ -80,6 +85,68 @@ def json_object(data: bytes, example: str) -> dict[str, object]:
     if not isinstance(body, dict):
         raise ApiError(400, f"the body must be a JSON object, not {kind(body)}")
     return body
+
+
+@dataclass(frozen=True)
+class Field:
+    """A field of a request body, declared once: the check reads it, /openapi.json shows it.
+
+    ``schema`` is what it accepts, as JSON Schema, shown as the component
+    ``component`` when it has one (bodies refer to it); ``check(value)`` is the
+    value as the view uses it, or an ``ApiError`` 400 that says what is wrong; a
+    body that leaves the field out gets ``default``, or a 400 in the words of
+    ``missing`` when it must be given.  ``required`` says whether the document
+    marks it so (a field whose absence the route refuses in its own way, such as a
+    seat's token with a 403, is marked while ``missing`` stays None).  A field
+    given as null is refused like any other wrong type.
+    """
+
+    name: str
+    schema: Schema
+    check: Callable[[Any], Any]
+    default: object = None
+    missing: str | None = None
+    component: str | None = None
+    required: bool = False
+
+    @property
+    def documented_required(self) -> bool:
+        """Whether /openapi.json lists the field as required."""
+        return self.required or self.missing is not None
+
+
+def integer(value: object) -> bool:
+    """Whether ``value`` is a JSON integer (a boolean is not one here)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def checked(name: str, accepted: Callable[[Any], bool], wanted: str) -> Callable[[Any], Any]:
+    """A check that passes a value ``accepted`` takes, else says ``name must be <wanted>, not <value>``."""
+
+    def check(value: object) -> object:
+        if not accepted(value):
+            raise ApiError(400, f"{name} must be {wanted}, not {show(value)}")
+        return value
+
+    return check
+
+
+def read_fields(body: dict[str, object], fields: tuple[Field, ...]) -> dict[str, Any]:
+    """Each of ``fields`` read from ``body`` by its check (or its default), by name.
+
+    Raises ``ApiError`` 400 naming a field the body has and ``fields`` lack, then
+    for the first field that is missing or wrong, in the order of ``fields``.
+    """
+    refuse_unknown_fields(body, tuple(field.name for field in fields))
+    values: dict[str, Any] = {}
+    for field in fields:
+        if field.name in body:
+            values[field.name] = field.check(body[field.name])
+        elif field.missing is not None:
+            raise ApiError(400, field.missing)
+        else:
+            values[field.name] = field.default
+    return values
 
 
 def refuse_unknown_fields(body: dict[str, object], allowed: tuple[str, ...]) -> None:

@@ -26,10 +26,19 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
-from tictactoe import BoardFormatError, Player, Rules
+from tictactoe import MAX_SIZE, MIN_K, MIN_SIZE, BoardFormatError, Player, Rules
 from web.http.error_body import error_body
 from web.http.errors import ROOMS_BLUEPRINT, ApiError, error_response
-from web.http.json_body import json_object, read_json_body, refuse_unknown_fields, show
+from web.http.json_body import (
+    Field,
+    checked,
+    integer,
+    json_object,
+    read_fields,
+    read_json_body,
+    refuse_unknown_fields,
+    show,
+)
 from web.parts import current
 from web.rooms import stream
 from web.rooms.model import HOST_SIDES, ID_LENGTH, SIDES, Refused, Room, Seat, WrongToken
@@ -41,11 +50,77 @@ from web.telemetry.request_log import note
 
 bp = Blueprint(ROOMS_BLUEPRINT, __name__)
 
-FIELDS = {
-    "create": ("rows", "cols", "k", "side"),
-    "seats": ("invite",),
-    "moves": ("token", "move"),
-    "rematch": ("token",),
+
+def _token_field(name: str, what: str) -> Field:
+    """A token field: a string when given; left out, the route refuses with 403 (no seat), not 400."""
+    return Field(
+        name,
+        {"type": "string", "minLength": 1, "maxLength": 100, "description": what},
+        check=checked(name, lambda value: isinstance(value, str), "a string (the token of your link)"),
+        required=True,
+    )
+
+
+def _size_field(name: str, what: str) -> Field:
+    """A side of the board: an integer (its range is the engine's to check, with the others)."""
+    schema = {"type": "integer", "minimum": MIN_SIZE, "maximum": MAX_SIZE, "default": 3, "description": what}
+    return Field(name, schema, check=checked(name, integer, "an integer"), default=3)
+
+
+def _cell(move: object) -> tuple[int, int]:
+    """A move's cell as (row, col), counted from 0; ``ApiError`` 400 in words for anything else."""
+    if not isinstance(move, dict):
+        raise ApiError(400, f'move must be an object such as {{"row": 1, "col": 1}}, not {show(move)}')
+    refuse_unknown_fields(move, ("row", "col"))
+    return _cell_index(move, "row"), _cell_index(move, "col")
+
+
+MOVE_CELL = {"type": "integer", "minimum": 0, "maximum": MAX_SIZE - 1}
+ROWS = _size_field("rows", "Rows of the board.")
+COLS = _size_field("cols", "Columns of the board.")
+K = Field(
+    "k",
+    {
+        "type": "integer",
+        "minimum": MIN_K,
+        "maximum": MAX_SIZE,
+        "description": "Stones in a row to win, at most the longer side. Default: 3 on 3x3,"
+        " otherwise min(rows, cols, 5).",
+    },
+    check=checked("k", integer, "an integer"),  # its default follows from rows and cols
+)
+SIDE = Field(
+    "side",
+    {
+        "type": "string",
+        "enum": list(HOST_SIDES),
+        "default": "random",
+        "description": "The creator's side in the first game (x moves first); random: chance"
+        " decides. Sides swap at every rematch.",
+    },
+    check=checked("side", lambda value: value in HOST_SIDES, f"one of {', '.join(HOST_SIDES)}"),
+    default="random",
+)
+INVITE = _token_field("invite", "A seat's secret token.")
+TOKEN = _token_field("token", "A seat's secret token.")
+MOVE = Field(
+    "move",
+    {
+        "type": "object",
+        "required": ["row", "col"],
+        "additionalProperties": False,
+        "properties": {"row": MOVE_CELL, "col": MOVE_CELL},
+        "description": "The cell, counted from 0 (row 0 is the top row).",
+    },
+    check=_cell,
+    missing='move must be an object such as {"row": 1, "col": 1}, not null',
+)
+# Each route's body: its fields, in the order they are checked.
+BODIES: dict[str, tuple[Field, ...]] = {
+    "create": (ROWS, COLS, K, SIDE),
+    "seats": (INVITE,),
+    "moves": (TOKEN, MOVE),
+    "rematch": (TOKEN,),
 }
 EXAMPLES = {
     "create": '{"rows": 3, "cols": 3, "k": 3, "side": "random"}',
@@ -66,18 +141,11 @@ def rooms() -> Rooms:
 def create_room() -> tuple[Response, int, dict[str, str]]:
     """Make a room and seat its host: see POST /rooms in /openapi.json."""
     body = _body("create")
-    rows = _size(body, "rows")
-    cols = _size(body, "cols")
-    k = body.get("k", Rules.default_k(rows, cols))
-    if not isinstance(k, int) or isinstance(k, bool):
-        raise ApiError(400, f"k must be an integer, not {show(k)}")
+    rows, cols, k, side = body["rows"], body["cols"], body["k"], body["side"]
     try:
-        rules = Rules(rows, cols, k)
+        rules = Rules(rows, cols, Rules.default_k(rows, cols) if k is None else k)
     except BoardFormatError as error:
         raise ApiError(400, str(error)) from None
-    side = body.get("side", "random")
-    if side not in HOST_SIDES:
-        raise ApiError(400, f"side must be one of {', '.join(HOST_SIDES)}, not {show(side)}")
     host_side: Player = secrets.choice(SIDES) if side == "random" else "x" if side == "x" else "o"
     room, token, invite = rooms().open(rules, host_side, requesting_client())
     note(board=rules.key())
@@ -89,7 +157,7 @@ def create_room() -> tuple[Response, int, dict[str, str]]:
 def take_seat(room_id: str) -> tuple[Response, int, dict[str, str]]:
     """Take the guest's seat with the invite: see POST /rooms/{id}/seats in /openapi.json."""
     _known(room_id)
-    invite = _token(_body("seats"), "invite")
+    invite = _body("seats")["invite"]
     taken: list[str] = []
 
     def seat(room: Room, now: float) -> list[Any]:
@@ -113,12 +181,8 @@ def play(room_id: str) -> Response:
     """A seat's move, checked by the engine: see POST /rooms/{id}/moves in /openapi.json."""
     _known(room_id)
     body = _body("moves")
-    token = _token(body, "token")
-    move = body.get("move")
-    if not isinstance(move, dict):
-        raise ApiError(400, f'move must be an object such as {{"row": 1, "col": 1}}, not {show(move)}')
-    refuse_unknown_fields(move, ("row", "col"))
-    row, col = _cell_index(move, "row"), _cell_index(move, "col")
+    token = body["token"]
+    row, col = body["move"]
     room, _ = rooms().change(room_id, lambda room, now: room.play(token, row, col, now))
     note(board=room.rules.key())
     return jsonify(room.state(rooms().clock()))
@@ -128,7 +192,7 @@ def play(room_id: str) -> Response:
 def rematch(room_id: str) -> Response:
     """Ask for a rematch (the second to ask starts it): see POST /rooms/{id}/rematch in /openapi.json."""
     _known(room_id)
-    token = _token(_body("rematch"), "token")
+    token = _body("rematch")["token"]
     room, _ = rooms().change(room_id, lambda room, now: room.offer_rematch(token, now))
     return jsonify(room.state(rooms().clock()))
 
@@ -175,25 +239,9 @@ def _known(room_id: str) -> None:
         raise UnknownRoom()
 
 
-def _body(route: str) -> dict[str, object]:
-    body = json_object(read_json_body(request), EXAMPLES[route])
-    refuse_unknown_fields(body, FIELDS[route])
-    return body
-
-
-def _size(body: dict[str, object], name: str) -> int:
-    value = body.get(name, 3)
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise ApiError(400, f"{name} must be an integer, not {show(value)}")
-    return value
-
-
-def _token(body: dict[str, object], name: str) -> str | None:
-    """The token field ``name`` (None when absent: the room answers 403); 400 when it is not a string."""
-    value = body.get(name)
-    if name in body and not isinstance(value, str):
-        raise ApiError(400, f"{name} must be a string (the token of your link), not {show(value)}")
-    return value if isinstance(value, str) else None
+def _body(route: str) -> dict[str, Any]:
+    """The route's body read by its fields' checks (``BODIES``); 400 in words for anything wrong."""
+    return read_fields(json_object(read_json_body(request), EXAMPLES[route]), BODIES[route])
 
 
 def _cell_index(move: dict[str, object], name: str) -> int:
