@@ -19,6 +19,7 @@ from tictactoe import Board
 from tictactoe.algorithms.minimax import Minimax
 from web.assembly import create_app
 from web.config import ConfigError, load_settings
+from web.pages.closed_sets import server_sets
 from web.parts import parts
 from web.searches.rate_limit import WINDOW, MemoryBuckets, RateLimited, SearchAllowance
 from web.searches.slots import SearchSlots
@@ -223,14 +224,20 @@ def test_a_flood_of_fresh_15x15_boards_is_refused_while_3x3_games_go_on(tmp_path
     assert flood[0].status_code == 200  # the first search is answered: it spends the allowance
     assert {answer.status_code for answer in flood[1:]} == {429}
     # The same address plays 3x3 games all along: every position of a game, as
-    # the page asks it (the move, the review's analysis and the cacheable GET).
-    game = Board.from_text(["...", "...", "..."])
-    while not game.is_over():
-        rows = game.to_text()
-        assert client.post("/move", json={"board": rows, "level": "perfect"}).status_code == 200
-        assert client.post("/analyze", json={"board": rows}).status_code == 200
-        assert client.get(f"/position?board={game.position_text()}&k=3").status_code == 200
-        game.play(game.legal_moves()[0])
+    # the page asks it (the move, the review's analysis and the cacheable GET).  These
+    # are the sizes the page names beside a refusal ("Games on 3 × 3 still play"), and asks meanwhile.
+    free = server_sets()["freeSizes"]
+    assert free, "the page names at least one size that plays on"
+    for size in free:
+        rows, cols = (int(side) for side in size.split("x"))
+        game = Board.from_text(["." * cols] * rows)
+        k = game.rules.k
+        while not game.is_over():
+            rows = game.to_text()
+            assert client.post("/move", json={"board": rows, "k": k, "level": "perfect"}).status_code == 200
+            assert client.post("/analyze", json={"board": rows, "k": k}).status_code == 200
+            assert client.get(f"/position?board={game.position_text()}&k={k}").status_code == 200
+            game.play(game.legal_moves()[0])
 
 
 def test_each_client_address_has_its_own_allowance(tmp_path):

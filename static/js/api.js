@@ -4,6 +4,7 @@
 
 import { toPositionText } from "./position-text.js";
 import { LIMITED_WORDS, secondsLeft } from "./refusal.js";
+import { isFreeSize } from "./server-sets.js";
 
 const DEFAULT_TIMEOUT_MS = 20000; // the engine's budget is ~1 s; big boards and cold caches take longer
 const RETRY_DELAY_MS = 400;
@@ -34,12 +35,13 @@ export class ApiError extends Error {
  * trace(rows, k, engine, node); each
  * resolves to the JSON answer or rejects with ApiError (or AbortError when `signal` aborts).
  * After a 429 every call is refused at once with a "limited" ApiError, without a request, until
- * the server's Retry-After has passed.
+ * the server's Retry-After has passed; but a call about a board of a size the server searches for
+ * free (server-sets.js) is sent, since the server answers it all the same.
  */
 export function createApi({ baseUrl = "", timeoutMs = DEFAULT_TIMEOUT_MS, retries = 1 } = {}) {
   let refusedUntil = 0; // Date.now() before which the server refuses this address's searches
-  const send = (url, payload, signal) => withRetry(async () => {
-    if (Date.now() < refusedUntil) throw limitedError(refusedUntil);
+  const send = (url, payload, signal, board = payload?.board) => withRetry(async () => {
+    if (Date.now() < refusedUntil && !free(board)) throw limitedError(refusedUntil);
     try {
       return await requestJson(url, payload, timeoutMs, signal);
     } catch (error) {
@@ -48,22 +50,27 @@ export function createApi({ baseUrl = "", timeoutMs = DEFAULT_TIMEOUT_MS, retrie
     }
   }, retries, signal);
   const post = (path) => (payload, signal) => send(baseUrl + path, payload, signal);
-  const get = (path) => (signal) => send(baseUrl + path, null, signal);
+  const get = (path, board) => (signal) => send(baseUrl + path, null, signal, board);
   /** What GET /position answers for `rows` with `k`: a GET, so the browser's cache answers repeats. */
   const position = (rows, k, signal) => {
     const query = new URLSearchParams({ board: toPositionText(rows), k: String(k) });
-    return get(`/position?${query.toString().replaceAll("%2F", "/")}`)(signal);
+    return get(`/position?${query.toString().replaceAll("%2F", "/")}`, rows)(signal);
   };
   /** GET /trace: `engine`'s search tree of `rows` (k null: the server's default), from node `node`. */
   const trace = (rows, k, engine, node = 0, signal) => {
     const query = new URLSearchParams({ board: toPositionText(rows), engine, node: String(node) });
     if (k !== null && k !== undefined) query.set("k", String(k));
-    return get(`/trace?${query.toString().replaceAll("%2F", "/")}`)(signal);
+    return get(`/trace?${query.toString().replaceAll("%2F", "/")}`, rows)(signal);
   };
   return {
     move: post("/move"), analyze: post("/analyze"), state: post("/state"), engines: get("/engines"), position,
     trace,
   };
+}
+
+// Whether `board` (rows of text) is of a size the server searches for free; false for no board.
+function free(board) {
+  return Array.isArray(board) && board.length > 0 && isFreeSize(board.length, board[0].length);
 }
 
 async function withRetry(attempt, retries, signal) {

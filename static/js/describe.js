@@ -3,14 +3,14 @@
 
 import { cellName } from "./cells.js";
 import { LIMITED_WORDS, waitWords } from "./refusal.js";
-import { levelEntry } from "./server-sets.js";
+import { FREE_SIZE_WORDS, defaultK, isFreeSize, levelEntry } from "./server-sets.js";
 
 const MARK = { x: "X", o: "O" };
 
 /** The status line: whose turn, who is thinking, who won, or what failed. */
 export function statusText(view) {
   if (view.reviewing) return view.reviewing.text;
-  if (view.error) return errorText(view.error);
+  if (view.error) return errorText(view);
   if (view.mode === "watch") return watchText(view);
   if (view.mode === "room") return roomText(view);
   const last = view.last ? `${lastMover(view)} played ${cellName(view.last.row, view.last.col)}. ` : "";
@@ -29,15 +29,31 @@ export function statusText(view) {
 
 // What failed and what to do; a refusal's seconds are waitText's, beside it, so that the status (a
 // live region) changes only when the refusal comes and when its wait is over.
-function errorText(error) {
-  if (error.kind === "limited") return error.wait > 0 ? LIMITED_WORDS : `${waitWords(0, "play again")} Press Retry.`;
+function errorText(view) {
+  const error = view.error;
+  if (error.kind === "limited") {
+    return error.wait > 0 ? `${LIMITED_WORDS}${freeNote(view)}` : `${waitWords(0, "play again")} Press Retry.`;
+  }
   const next = error.retryable ? "Press Retry to try again." : "Undo, or start a new game.";
   return `${error.message} ${next}`;
 }
 
-/** The countdown beside the status line while a refusal's wait runs ("You can play again in 42 s."), else "". */
+// During a refusal: the sizes the server still searches for free play on ("" on one of them).
+function freeNote(view) {
+  if (FREE_SIZE_WORDS.length === 0 || isFreeSize(view.rows, view.cols)) return "";
+  return ` ${FREE_SIZE_WORDS.join(" and ")} games still play.`;
+}
+
+/**
+ * The countdown beside the status line while a refusal's wait runs, else "": "Your move goes in 42 s."
+ * when the refused move is sent again by itself, "You can play again in 42 s." otherwise.
+ */
 export function waitText(view) {
-  return view.error?.kind === "limited" && view.error.wait > 0 ? waitWords(view.error.wait, "play again") : "";
+  const error = view.error;
+  if (error?.kind !== "limited" || error.wait === 0) return "";
+  if (!error.resend) return waitWords(error.wait, "play again");
+  const what = view.mode === "watch" ? "The game goes on" : "Your move goes";
+  return `${what} in ${error.wait} s.`;
 }
 
 // After New game replaced a game in progress, until the new game has a move to undo.
@@ -59,6 +75,11 @@ function roomText(view) {
   if (!me) return `${last}${MARK[view.toMove]} to move.`;
   if (view.toMove === me) return `${last}Your turn (${MARK[me]}).`;
   return `${last}Your friend (${MARK[view.toMove]}) is to move.`;
+}
+
+/** The status line while a tapped cell waits for a second tap: "Tap h8 again to play there." */
+export function armedText(cell) {
+  return `Tap ${cellName(cell.row, cell.col)} again to play there, or tap another cell.`;
 }
 
 /** Watch mode's status line: the last move with its node count, then what happens next. */
@@ -206,10 +227,15 @@ export function sideNames(view) {
   return view.human === "x" ? { x: "You", o: "Engine" } : { x: "Engine", o: "You" };
 }
 
-/** The caption between the two sides: the level the score counts at, or the mode. */
+/**
+ * The caption between the two sides: what the score counts, the board and the level ("3 × 3 ·
+ * Perfect") or the mode ("3 × 3 · 2 players"); a k other than the size's usual one is named too.
+ */
 export function stripCaption(view) {
-  if (view.mode === "two") return "2 players";
   if (view.mode === "watch") return "Watching";
   if (view.mode === "room") return `Game ${view.room.game}`;
-  return levelEntry(view.level)?.label ?? view.level;
+  const row = view.k === defaultK(view.rows, view.cols) ? "" : ` (${view.k} in a row)`;
+  const board = `${view.rows} × ${view.cols}${row}`;
+  if (view.mode === "two") return `${board} · 2 players`;
+  return `${board} · ${levelEntry(view.level)?.label ?? view.level}`;
 }

@@ -23,7 +23,7 @@ const tellParent = (winner) => {
 
 const renderer = createRenderer({
   board: $("board"), status: $("status"), wait: $("wait"), thinking: $("thinking"), newGame: $("new-game"),
-  retry: $("retry"), undo: $("undo"), hint: $("hint"), outcome: $("outcome"), strip: $("turn-strip"),
+  retry: $("retry"), undo: $("undo"), redo: $("redo"), hint: $("hint"), outcome: $("outcome"), strip: $("turn-strip"),
   colLabels: $("col-labels"), rowLabels: $("row-labels"),
 });
 const api = createApi();
@@ -34,18 +34,23 @@ const store = createMemoryStore();
 const game = createGame({ api, store, settings, restore: false, onChange: review.draw, onGameOver: tellParent });
 const local = (action) => () => room || action();
 
-// While the review shows a past position, the board takes no moves.
+// While the review shows a past position, the board takes no moves; a tap on a small cell takes two.
+const play = (row, col) => review.stepping() || (room ?? game).play(row, col);
 bindBoard($("board"), {
-  onPlay: (row, col) => review.stepping() || (room ?? game).play(row, col), onFocus: renderer.focusCell,
+  onPlay: play,
+  onTouch: (row, col) => review.stepping() || (renderer.tap(row, col) && play(row, col)),
+  onFocus: renderer.focusCell,
 });
 const again = () => (room ? room.rematch() : game.newGame(settings));
 $("new-game").addEventListener("click", again);
 $("undo").addEventListener("click", local(() => game.undo()));
+$("redo").addEventListener("click", local(() => game.redo()));
 $("hint").addEventListener("click", local(() => game.hint()));
 $("retry").addEventListener("click", local(() => game.retry()));
 // The letters act only with the focus in the play area (WCAG 2.1.4).
 bindShortcuts($("play"), {
-  n: again, u: local(() => game.undo()), h: local(() => game.hint()), r: local(() => game.retry()),
+  n: again, u: local(() => game.undo()), y: local(() => game.redo()), h: local(() => game.hint()),
+  r: local(() => game.retry()),
 });
 
 /** Host the room of the address's link; a refusal is said on the status line, over an empty board. */

@@ -3,8 +3,8 @@
 // It never decides the game itself; the server's answers do.
 
 import {
-  canPlay, canUndo, currentBoard, fromSaved, isOver, moveBetween, newGame, place, requestFor, sideToMove,
-  undo, winner, withEngineMove, withStatus,
+  canPlay, canRedo, canUndo, currentBoard, fromSaved, isOver, lastMove, newGame, place, redo, requestFor,
+  sideToMove, undo, winner, withEngineMove, withStatus,
 } from "./state.js";
 import { createCountdown, secondsLeft } from "./refusal.js";
 import { counted, fieldFor, loadTally, saveTally, scoreFor } from "./tally.js";
@@ -21,11 +21,15 @@ export function createGame({ api, store, settings, restore = true, onChange, onG
   const model = {
     game: (restore && fromSaved(store.get(GAME_KEY))) || newGame(settings),
     busy: null, // "check" | "engine" | "hint" while a request is out
-    error: null, // {message, retryable, action: "advance"|"hint", kind, until (a 429's end, else null)}
+    // {message, retryable, action: "advance"|"hint", kind, until (a 429's end, else null), resend (the
+    // refused move goes again by itself when the wait is over)}
+    error: null,
     hints: null, // {position, moves, best, value, plies, proven}
     tally: loadTally(store),
     // The game in progress that New game replaced: Undo on the new game's first turn brings it back.
     left: null,
+    // Whether the move in flight was already sent again by itself after a refusal (it is, once).
+    resent: false,
   };
   let inFlight = null; // the AbortController of the request in flight
   let generation = 0; // bumped whenever the game changes under a request
@@ -34,8 +38,12 @@ export function createGame({ api, store, settings, restore = true, onChange, onG
   const changed = () => onChange(view());
   const save = () => store.set(GAME_KEY, model.game);
   const watching = createWatchLoop({ step: watchStep, delay: () => speed, onStop: () => changed() });
-  // A refused search's wait: the page counts it down, and Retry comes back when it is over.
-  const waiting = createCountdown(() => changed());
+  // A refused search's wait: the page counts it down; when it is over a refused move goes again by
+  // itself (once: the player pressed nothing wrong), anything else waits for Retry.
+  const waiting = createCountdown((seconds) => {
+    if (seconds === 0 && model.error?.resend) resend();
+    else changed();
+  });
 
   /** Watch mode: one engine move for the side to move; resolves to whether the game goes on. */
   async function watchStep() {
@@ -53,6 +61,15 @@ export function createGame({ api, store, settings, restore = true, onChange, onG
     inFlight = null;
     model.busy = null;
     model.error = null;
+    model.resent = false;
+  }
+
+  /** The refused move, sent again once its wait is over (in watch mode: the engines play on). */
+  function resend() {
+    model.resent = true;
+    model.error = null;
+    if (model.game.mode === "watch") watching.start();
+    else advance();
   }
 
   async function request(call, payload) {
@@ -96,18 +113,21 @@ export function createGame({ api, store, settings, restore = true, onChange, onG
       save();
     }
     model.busy = null;
+    model.resent = false;
     recordResult();
     changed();
   }
 
   function fail(error, action) {
     model.busy = null;
+    const limited = error.kind === "limited";
     model.error = {
       message: error.message || "Something went wrong.",
       retryable: error.retryable !== false,
       action,
       kind: error.kind ?? null,
-      until: error.kind === "limited" ? error.until : null,
+      until: limited ? error.until : null,
+      resend: limited && action === "advance" && !model.resent,
     };
     if (model.error.until !== null) waiting.start(model.error.until); // it draws the page
     else changed();
@@ -199,7 +219,7 @@ export function createGame({ api, store, settings, restore = true, onChange, onG
       toMove: sideToMove(board),
       status: game.status,
       line: game.line,
-      last: game.last,
+      last: lastMove(game),
       pending: game.pending,
       engine: game.engine,
       engines: game.engines ?? null,
@@ -211,6 +231,7 @@ export function createGame({ api, store, settings, restore = true, onChange, onG
         (game.mode === "two" || sideToMove(board) === game.human),
       canUndo: canUndo(game) || Boolean(model.left),
       canRestore: !canUndo(game) && Boolean(model.left),
+      canRedo: canRedo(game),
       canHint: hintable(),
       score: scoreFor(model.tally, game),
     };
@@ -249,9 +270,7 @@ export function createGame({ api, store, settings, restore = true, onChange, onG
       model.hints = null;
       model.left = null;
       const fresh = newGame(nextSettings);
-      const game = history.length < 2 ? fresh : withStatus({
-        ...fresh, history, last: moveBetween(history[history.length - 2], history[history.length - 1]),
-      }, answer);
+      const game = history.length < 2 ? fresh : withStatus({ ...fresh, history }, answer);
       // "elsewhere": the result is known but not in this browser's score (Undo takes nothing off).
       model.game = { ...game, recorded: isOver(game) ? "elsewhere" : false };
       save();
@@ -295,6 +314,20 @@ export function createGame({ api, store, settings, restore = true, onChange, onG
       save();
       changed();
       return "move";
+    },
+
+    /**
+     * Play again the moves the last undo took back, with the server's answers they had (a finished
+     * game is scored again); returns whether there was anything to redo.
+     */
+    redo() {
+      if (!canRedo(model.game)) return false;
+      cancel();
+      model.hints = null;
+      model.game = redo(model.game);
+      save();
+      advance(); // what the position still needs (the engine's reply, if it had not come), then the score
+      return true;
     },
 
     /** Show (or hide) every empty cell's value from POST /analyze. */

@@ -10,14 +10,18 @@ const MOVES = {
 
 /**
  * Listen on the board grid.  `onPlay(row, col)` for a click (or Enter/Space,
- * which buttons turn into clicks); `onFocus(row, col, move)` to move the roving
+ * which buttons turn into clicks), `onTouch(row, col)` instead for a finger's tap
+ * when given; `onFocus(row, col, move)` to move the roving
  * tab stop: move=true from the arrow keys, Home/End, Ctrl+Home/End, PageUp/PageDown;
  * move=false when a cell got focus some other way (a click, a tab).
  */
-export function bindBoard(grid, { onPlay, onFocus }) {
+export function bindBoard(grid, { onPlay, onTouch = onPlay, onFocus }) {
   grid.addEventListener("click", (event) => {
     const cell = cellOf(event.target);
-    if (cell) onPlay(cell.row, cell.col);
+    if (!cell) return;
+    // A tap's click is a PointerEvent of a touch (or a pen); a key's or a mouse's is not.
+    const touch = event.pointerType === "touch" || event.pointerType === "pen";
+    (touch ? onTouch : onPlay)(cell.row, cell.col);
   });
   grid.addEventListener("focusin", (event) => {
     const cell = cellOf(event.target);

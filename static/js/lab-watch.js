@@ -70,8 +70,19 @@ export function createWatch(api, elements, { getPosition, tableNodes }) {
   function stepAll() {
     let moved = false;
     for (const column of columns) moved = stepColumn(column) || moved;
-    if (!moved) say("Every search has been replayed: the counts are the engines' own.");
+    if (!moved) say(`Every search has been replayed: ${comparison()}`);
     return moved;
+  }
+
+  // How the replayed counts stand against the lab table's Nodes, in words.
+  function comparison() {
+    const tables = columns.map((column) => tableNodes(column.body.engine, column.position));
+    const differ = columns.filter((column, i) => tables[i] !== null && tables[i] !== column.body.nodes);
+    if (differ.length) {
+      return `${differ.map((column) => column.body.engine).join(", ")} counted otherwise than the lab table.`;
+    }
+    if (tables.every((table) => table !== null)) return "each tree counts exactly the lab table's nodes.";
+    return "the counts are the engines' own (run every engine to set them beside the table's).";
   }
 
   function stepColumn(column) {

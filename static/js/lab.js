@@ -72,6 +72,13 @@ async function fromLink() {
   }
 }
 
+// The cue over the results table, while the table is wider than its box (a phone).
+const tableBox = document.querySelector(".lab-table-wrap");
+function showScrollCue() {
+  $("lab-scroll-cue").hidden = tableBox.scrollWidth <= tableBox.clientWidth;
+}
+new ResizeObserver(showScrollCue).observe(tableBox);
+
 function status(text, error = false) {
   $("lab-status").textContent = text;
   $("lab-status").classList.toggle("error", error);
@@ -108,11 +115,13 @@ async function runAll() {
       done.push(answer);
       tableNodes.set(answer.engine, answer.nodes);
       addResultRow($("results").tBodies[0], answer);
+      showScrollCue();
       drawChart($("chart"), done.map(({ engine, nodes }) => ({ engine, nodes })));
     }
     status(`Every engine has answered. Now the line of perfect play…`);
     await showPerfectLine(request);
-    status(`Done: ${engines.length} engines on ${formatRows(request.board)}.`);
+    // The position in quotes: its dots are the board's, not the sentence's.
+    status(`Done: ${engines.length} engines searched “${formatRows(request.board)}”; perfect play from it is below.`);
   } catch (error) {
     failed(error);
   } finally {

@@ -21,7 +21,7 @@ const form = $("settings");
 
 const renderer = createRenderer({
   board: $("board"), status: $("status"), wait: $("wait"), thinking: $("thinking"), newGame: $("new-game"),
-  retry: $("retry"), undo: $("undo"), hint: $("hint"), engine: $("engine-info"), engineDetails: $("engine-details"),
+  retry: $("retry"), undo: $("undo"), redo: $("redo"), hint: $("hint"), engine: $("engine-info"), engineDetails: $("engine-details"),
   hintSummary: $("hint-summary"), outcome: $("outcome"), watchToggle: $("watch-toggle"),
   strip: $("turn-strip"), colLabels: $("col-labels"), rowLabels: $("row-labels"),
 });
@@ -65,9 +65,11 @@ const startNew = () => {
   $("link-message").hidden = true;
 };
 
-// While the review shows a past position, the board takes no moves.
+// While the review shows a past position, the board takes no moves; a tap on a small cell takes two.
+const play = (row, col) => review.stepping() || (room ? room.play(row, col) : game.play(row, col));
 bindBoard($("board"), {
-  onPlay: (row, col) => review.stepping() || (room ? room.play(row, col) : game.play(row, col)),
+  onPlay: play,
+  onTouch: (row, col) => review.stepping() || (renderer.tap(row, col) && play(row, col)),
   onFocus: renderer.focusCell,
 });
 $("new-game").addEventListener("click", () => (room ? room.rematch() : startNew()));
@@ -80,6 +82,8 @@ const undo = () => {
   }
 };
 $("undo").addEventListener("click", undo);
+const redo = () => room || game.redo();
+$("redo").addEventListener("click", redo);
 $("hint").addEventListener("click", () => room || game.hint());
 $("retry").addEventListener("click", () => room || game.retry());
 $("watch-toggle").addEventListener("click", () => game.toggleWatch());
@@ -95,7 +99,8 @@ form.addEventListener("change", (event) => {
 });
 // The letters act only with the focus in the play area (WCAG 2.1.4), so a stray key elsewhere does nothing.
 bindShortcuts($("play"), {
-  n: () => (room ? room.rematch() : startNew()), u: undo, h: () => room || game.hint(), r: () => room || game.retry(),
+  n: () => (room ? room.rematch() : startNew()), u: undo, y: redo, h: () => room || game.hint(),
+  r: () => room || game.retry(),
 });
 
 let theme = THEMES.includes(store.get("theme")) ? store.get("theme") : DEFAULT_THEME;

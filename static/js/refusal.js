@@ -3,7 +3,7 @@
 // Date.now()'s, so a test's clock moves them.
 
 /** The refusal in the words every page uses. */
-export const LIMITED_WORDS = "Too many searches came from this network.";
+export const LIMITED_WORDS = "Too many searches from this network.";
 
 /** Whole seconds left until `until` (ms on Date.now()'s clock), rounded up; 0 once it has passed. */
 export function secondsLeft(until, now = Date.now()) {

@@ -4,7 +4,7 @@
 
 import { columnLetter, rowNumber } from "./cells.js";
 import {
-  allAlike, cellLabel, engineDetails, hintBadge, hintSummary, outcomeBadge, sideNames, statusText,
+  allAlike, armedText, cellLabel, engineDetails, hintBadge, hintSummary, outcomeBadge, sideNames, statusText,
   stripCaption, waitText,
 } from "./describe.js";
 
@@ -12,12 +12,15 @@ const MARK = { x: "X", o: "O" };
 
 // A cell at least this wide (CSS px) spells a hint out ("win · 3"); a smaller one shortens it ("W3").
 const ROOMY_CELL = 72;
+// A cell narrower than a fingertip (CSS px) takes two taps: the first marks it and names it, the
+// second plays it, so that a finger that lands on a neighbour can still choose.
+const FINGER = 44;
 
 /**
  * A renderer over the page's elements: {board, status, wait (a refusal's countdown), thinking,
- * newGame, retry, undo, hint, engine (the details list), engineDetails (its disclosure), hintSummary,
+ * newGame, retry, undo, redo, hint, engine (the details list), engineDetails (its disclosure), hintSummary,
  * outcome, strip (the turn strip), colLabels, rowLabels, watchToggle} (all but board and status
- * optional).  Returns {render(view), focusCell(row, col, move)}.
+ * optional).  Returns {render(view), focusCell(row, col, move), tap(row, col)}.
  */
 export function createRenderer(els) {
   let latest = null;
@@ -26,6 +29,7 @@ export function createRenderer(els) {
   let cells = []; // cells[row][col] = button
   let stop = { row: 0, col: 0 }; // the cell that is the board's tab stop
   let roomy = false; // whether the cells are wide enough for spelled-out hints (measured at each draw)
+  let armed = null; // {row, col, position}: a small cell tapped once, waiting for the tap that plays it
 
   // The cells' size follows the window: redraw when hints should change form.
   new ResizeObserver(() => {
@@ -42,6 +46,8 @@ export function createRenderer(els) {
 
   function draw(view) {
     buildBoard(view);
+    // A marked cell lasts while its position is on the board and the player may play there.
+    if (armed && (!view.humanCanPlay || armed.position !== view.board.join("/"))) armed = null;
     roomy = measureRoomy();
     const alike = drawCells(view);
     drawStatus(view, alike);
@@ -133,6 +139,7 @@ export function createRenderer(els) {
           o: mark === "o",
           win: inLine.has(key),
           last: Boolean(view.last && view.last.row === r && view.last.col === c),
+          armed: Boolean(armed && armed.row === r && armed.col === c),
           playable,
           dim: inLine.size > 0 && !inLine.has(key),
           [`hint-${marked?.value ?? "unknown"}`]: Boolean(marked),
@@ -153,7 +160,7 @@ export function createRenderer(els) {
 
   function drawStatus(view, alike) {
     const focused = document.activeElement;
-    setText(els.status, statusText(view));
+    setText(els.status, armed ? armedText(armed) : statusText(view));
     els.status.classList.toggle("error", Boolean(view.error));
     els.status.dataset.status = view.status;
     if (els.wait) {
@@ -166,6 +173,11 @@ export function createRenderer(els) {
     if (els.undo) {
       els.undo.disabled = !view.canUndo;
       els.undo.hidden = view.mode === "room"; // a move in a room is played for good
+    }
+    if (els.redo) {
+      els.redo.disabled = !view.canRedo;
+      // A finished game has nothing to redo: the result takes the room beside Play again.
+      els.redo.hidden = view.mode === "room" || view.status !== "in_progress";
     }
     if (els.hint) {
       els.hint.disabled = !view.canHint && !view.hints && view.busy !== "hint";
@@ -190,7 +202,7 @@ export function createRenderer(els) {
     if (els.watchToggle) drawWatchToggle(els.watchToggle, view);
     // A button that was just disabled or hidden drops the focus to the page, where the shortcuts
     // do not act: the focus goes back to the board instead.
-    const buttons = [els.newGame, els.undo, els.hint, els.retry];
+    const buttons = [els.newGame, els.undo, els.redo, els.hint, els.retry];
     if (buttons.includes(focused) && (focused.disabled || focused.hidden)) focusCell(stop.row, stop.col);
   }
 
@@ -236,7 +248,24 @@ export function createRenderer(els) {
     if (move) button.focus();
   }
 
-  return { render, focusCell };
+  /**
+   * A finger's tap on (row, col): whether to play it now.  On cells narrower than a fingertip the
+   * first tap on an empty cell only marks it (and the status names it); a second tap on it plays.
+   */
+  function tap(row, col) {
+    const view = latest;
+    const small = cells.length > 0 && cells[0][0].getBoundingClientRect().width < FINGER;
+    const open = view?.humanCanPlay && view.board[row][col] === ".";
+    if (!small || !open || (armed && armed.row === row && armed.col === col)) {
+      armed = null;
+      return true; // the game decides whether it counts
+    }
+    armed = { row, col, position: view.board.join("/") };
+    render(view);
+    return false;
+  }
+
+  return { render, focusCell, tap };
 }
 
 /** The watch button: Start, Pause while the engines play, Resume after a pause; disabled once the game is over. */

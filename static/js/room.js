@@ -111,7 +111,7 @@ export function createRoomGame({
       toMove: room.toMove, status: room.status, line: room.line, last: lastMove(room),
       pending: null, busy: model.busy, error: model.error, hints: null, engine: null, engines: null, watching: false,
       humanCanPlay: Boolean(me) && !over && room.toMove === me && !model.busy,
-      canUndo: false, canRestore: false, canHint: false,
+      canUndo: false, canRestore: false, canRedo: false, canHint: false,
       score: scoreOf(room),
       primary: primary(room, me),
       room: {

@@ -10,6 +10,7 @@
 //   presets: [{id, rows, cols, k, label}],  // the game page's boards
 //   labPresets: [{id, rows, cols, k, label}],
 //   defaultK: {"5x5": 5, ...},              // the API's k for a request without one, every size
+//   freeSizes: ["3x3"],                     // sizes searched for free: their games play on through a 429
 // }
 //
 // Under node there is no document: the unit tests put the server's own sets in
@@ -32,6 +33,14 @@ export const LEVELS = SETS.levels.map((level) => level.name);
 export function defaultK(rows, cols) {
   return SETS.defaultK[`${rows}x${cols}`];
 }
+
+/** Whether a board of `rows` x `cols` still plays while the server refuses this address's searches. */
+export function isFreeSize(rows, cols) {
+  return SETS.freeSizes.includes(`${rows}x${cols}`);
+}
+
+/** The sizes that still play while the server refuses this address's searches, in words ("3 × 3", unbroken). */
+export const FREE_SIZE_WORDS = SETS.freeSizes.map((size) => size.replace("x", "\u00a0×\u00a0"));
 
 /** A level's entry {name, label, description}, or undefined for a name that is no level. */
 export function levelEntry(name) {

@@ -13,17 +13,23 @@
 //   status: "in_progress" | "x_won" | "o_won" | "draw",
 //   line: [[r, c], ...] | null,    // the winning line, as the server reported it
 //   pending: null | "check" | "engine",  // the server call the position still needs
-//   last: {row, col, by} | null,   // the most recent move, for highlighting and announcing
+//   undone: [{positions, status, line, pending}], // what undo took back, the latest last: redo
+//                                  // puts `positions` back with the server's word on the last one
 //   engine: {...} | null,          // facts from the engine's last answer (value, plies, nodes, ms...)
 //   recorded: false | true | "elsewhere", // whether the result is in the score tally ("elsewhere":
 //                                  // a finished game opened from a link, known but not scored here)
 // }
+//
+// The last move is not stored: it is the stone between the last two positions (lastMove), so that
+// undo, redo, a reload and a link all name the same one.
 
 import { LEVELS } from "./server-sets.js";
 
 export const VERSION = 1;
 export const EMPTY = ".";
 export const STATUSES = ["in_progress", "x_won", "o_won", "draw"];
+// The server call a position may still need.
+const PENDING = [null, "check", "engine"];
 
 /** A fresh game for the settings {rows, cols, k, level, mode, human}; the engine opens when the human is O. */
 export function newGame({ rows, cols, k, level, mode, human, engines }) {
@@ -36,7 +42,7 @@ export function newGame({ rows, cols, k, level, mode, human, engines }) {
     status: "in_progress",
     line: null,
     pending: mode === "engine" && human === "o" ? "engine" : null,
-    last: null,
+    undone: [],
     engine: null,
     recorded: false,
   };
@@ -66,6 +72,12 @@ export function moveBetween(before, after) {
   if (row < 0) return null;
   const col = [...after[row]].findIndex((ch, c) => ch !== before[row][c]);
   return { row, col, by: after[row][col] };
+}
+
+/** The most recent move, {row, col, by}: the stone between the last two positions (null at the start). */
+export function lastMove(state) {
+  const { history } = state;
+  return history.length < 2 ? null : moveBetween(history[history.length - 2], history[history.length - 1]);
 }
 
 /** What occupies a cell: "x", "o" or "." (empty). */
@@ -103,7 +115,7 @@ export function place(state, row, col) {
     ...state,
     history: [...state.history, next],
     pending: "check",
-    last: { row, col, by: side },
+    undone: [], // a new move leaves nothing to redo
   };
 }
 
@@ -122,14 +134,12 @@ export function withStatus(state, answer) {
 
 /** The state after the engine's answer (POST /move): its board, move, status and line. */
 export function withEngineMove(state, answer) {
-  const side = sideToMove(currentBoard(state));
   return {
     ...state,
     history: [...state.history, answer.board],
     status: answer.status,
     line: answer.line ?? null,
     pending: null,
-    last: { row: answer.move.row, col: answer.move.col, by: side },
     engine: {
       value: answer.value ?? null,
       plies: answer.plies ?? null,
@@ -158,10 +168,16 @@ export function canUndo(state) {
   return undoTarget(state) >= 0;
 }
 
-/** The state with the last move taken back (against the engine: back to the human's previous turn). */
+/**
+ * The state with the last move taken back (against the engine: back to the human's previous turn);
+ * what it took back, with the server's word on it, goes on the redo stack.
+ */
 export function undo(state) {
   const target = undoTarget(state);
   if (target < 0) return state;
+  const taken = {
+    positions: state.history.slice(target + 1), status: state.status, line: state.line, pending: state.pending,
+  };
   // Every position before the last one was in progress, or the game would have stopped there.
   return {
     ...state,
@@ -169,7 +185,31 @@ export function undo(state) {
     status: "in_progress",
     line: null,
     pending: null,
-    last: null,
+    undone: [...(state.undone ?? []), taken],
+    engine: null,
+    recorded: false,
+  };
+}
+
+/** Whether redo has moves to put back. */
+export function canRedo(state) {
+  return state.mode !== "watch" && (state.undone?.length ?? 0) > 0;
+}
+
+/**
+ * The state with the moves the last undo took back played again: their positions, and the status,
+ * line and pending step the server's answers had given the last of them (no rule decided here).
+ */
+export function redo(state) {
+  if (!canRedo(state)) return state;
+  const taken = state.undone[state.undone.length - 1];
+  return {
+    ...state,
+    history: [...state.history, ...taken.positions],
+    status: taken.status,
+    line: taken.line,
+    pending: taken.pending,
+    undone: state.undone.slice(0, -1),
     engine: null,
     recorded: false,
   };
@@ -188,16 +228,24 @@ export function fromSaved(saved) {
   const { rows, cols, k, history } = saved;
   const sizeOk = [rows, cols, k].every(Number.isInteger) && rows >= 3 && cols >= 3 && k >= 3;
   if (!sizeOk || !Array.isArray(history) || history.length === 0) return null;
-  const shapeOk = history.every((board) => Array.isArray(board) && board.length === rows &&
-    board.every((row) => typeof row === "string" && row.length === cols && /^[xo.]*$/.test(row)));
+  const boardOk = (board) => Array.isArray(board) && board.length === rows &&
+    board.every((row) => typeof row === "string" && row.length === cols && /^[xo.]*$/.test(row));
+  const shapeOk = history.every(boardOk);
   if (!shapeOk || !STATUSES.includes(saved.status) || !LEVELS.includes(saved.level)) return null;
   if (!["engine", "two", "watch"].includes(saved.mode) || !["x", "o"].includes(saved.human)) return null;
+  // Saved games of older pages stored the last move; it is now read off the history.
+  const { last: _stored, ...game } = saved;
   if (saved.mode === "watch") {
     const named = (name) => typeof name === "string" && name.length > 0;
     if (!named(saved.engines?.x) || !named(saved.engines?.o)) return null;
     // A watched game comes back paused.
-    return { ...saved, pending: null };
+    return { ...game, pending: null, undone: [] };
   }
+  // Redo's moves come back when each is whole; a game saved before redo existed has none.
+  const takenOk = (taken) => Array.isArray(taken?.positions) && taken.positions.length > 0 &&
+    taken.positions.every(boardOk) && STATUSES.includes(taken.status) && PENDING.includes(taken.pending) &&
+    (taken.line === null || Array.isArray(taken.line));
+  const undone = Array.isArray(saved.undone) && saved.undone.every(takenOk) ? saved.undone : [];
   // A request that was in flight when the page closed is made again.
-  return { ...saved, pending: saved.pending === "engine" || saved.pending === "check" ? saved.pending : null };
+  return { ...game, undone, pending: PENDING.includes(saved.pending) ? saved.pending : null };
 }

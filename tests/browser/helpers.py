@@ -29,6 +29,11 @@ CHROMIUM_ARGS = [
 ]
 DESKTOP = {"width": 1200, "height": 860}
 PHONE = {"width": 360, "height": 740}
+# A laptop and a phone in the hand (touch), as a player meets the page: each the options of a new page.
+LAPTOP_AND_PHONE = {
+    "1280x800": {"viewport": {"width": 1280, "height": 800}},
+    "390x844 touch": {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True},
+}
 
 READ_BOARD = """() => {
   const grid = document.getElementById('board');
@@ -133,3 +138,34 @@ def assert_list_in_view(page: Page | Frame) -> None:
     """The review's whole move list is inside the viewport (of the page, or of a frame's document)."""
     box = page.evaluate(LIST_BOX)
     assert box["height"] > 0 and box["top"] >= 0 and box["bottom"] <= box["viewport"], box
+
+
+# The top of the board, the status line's height and whether its words were cut, recorded at every
+# change of the status line (its words, a refusal's countdown, the spinner): a status that took more
+# room would move the board under the player's finger.
+WATCH_THE_BOARD = """() => {
+  window.boardSeen = {tops: new Set(), heights: new Set(), cut: 0};
+  const record = () => {
+    window.boardSeen.tops.add(document.getElementById('board').getBoundingClientRect().top);
+    window.boardSeen.heights.add(document.querySelector('.status-bar').getBoundingClientRect().height);
+    const line = document.querySelector('.status-line');
+    if (line.scrollHeight > line.clientHeight) window.boardSeen.cut++;
+  };
+  record();
+  new MutationObserver(record).observe(document.querySelector('.status-bar'),
+    {childList: true, characterData: true, subtree: true, attributes: true});
+}"""
+
+
+def watch_the_board(page: Page | Frame) -> None:
+    """From now on, record the board's top and the status line's box at every change of the status line."""
+    page.evaluate(WATCH_THE_BOARD)
+
+
+def assert_the_board_stayed(page: Page | Frame) -> None:
+    """Since ``watch_the_board``: one top of the board, one height of the status line, no words cut."""
+    seen = page.evaluate(
+        "() => ({tops: [...window.boardSeen.tops], heights: [...window.boardSeen.heights],"
+        " cut: window.boardSeen.cut})"
+    )
+    assert len(seen["tops"]) == 1 and len(seen["heights"]) == 1 and seen["cut"] == 0, seen

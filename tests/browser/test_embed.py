@@ -68,7 +68,7 @@ def test_embed_as_o_lets_the_engine_open_and_fits_its_frame(page: Page, app_serv
         assert_fits(game)
 
 
-def test_the_review_opened_in_a_420_px_high_frame_is_brought_into_view(page: Page, app_server):
+def test_the_review_in_a_360x420_frame_stands_beside_the_board_it_steps_through(page: Page, app_server):
     with embedded(page, app_server, "size=3x3&k=3&level=perfect&side=x&first=human") as (_, frame, game):
         expect(frame.locator("#status")).to_have_text("You are X and move first. Your turn.")
         frame.get_by_role("button", name=cell_name(0, 1)).click()  # b1: an edge, which still holds the draw
@@ -76,6 +76,14 @@ def test_the_review_opened_in_a_420_px_high_frame_is_brought_into_view(page: Pag
         frame.get_by_role("button", name="Review").click()
         expect(frame.locator("#review-status")).to_have_text("2 moves: no mistake.")
         assert_list_in_view(game)
+        # Stepping back to the first move shows its position on the board, both still in view.
+        frame.locator("#review-moves button").first.click()
+        expect(frame.locator("#status")).to_contain_text("Reviewing 1. X b1")
+        expect(frame.locator("#board .cell.o")).to_have_count(0)
+        for shown in ("#board", "#review-moves button[aria-current=step]", "#review-next", "#review-back"):
+            expect(frame.locator(shown)).to_be_in_viewport(ratio=1)
+        assert game.evaluate("window.scrollY") == 0, "the frame did not have to scroll"
+        assert_fits(game)
         assert page.evaluate("window.scrollY") == 0, "the embedding page does not move"
 
 

@@ -37,7 +37,7 @@ def start(page: Page, server, level: str | None = None) -> None:
     wait_settled(page, 0)
     if level is not None:
         page.get_by_label(level, exact=True).check()  # no game in progress: a new one starts at once
-        expect(page.locator("#strip-caption")).to_have_text(level)
+        expect(page.locator("#strip-caption")).to_have_text(f"3 × 3 · {level}")
         wait_settled(page, 0)
 
 
@@ -250,13 +250,13 @@ def test_big_board_starts_and_the_engine_answers(page: Page, app_server, preset,
 def test_a_new_visitor_plays_medium_and_a_level_change_waits_for_the_next_game(page: Page, app_server):
     start(page, app_server)
     expect(page.get_by_label("Medium", exact=True)).to_be_checked()
-    expect(page.locator("#strip-caption")).to_have_text("Medium")
+    expect(page.locator("#strip-caption")).to_have_text("3 × 3 · Medium")
     page.get_by_role("button", name=cell_name(1, 1)).click()
     wait_settled(page, 2)
     page.get_by_label("Perfect", exact=True).check()
     # The game goes on at its level, and the page says when the change applies.
     expect(page.locator("#settings-note")).to_be_visible()
-    expect(page.locator("#strip-caption")).to_have_text("Medium")
+    expect(page.locator("#strip-caption")).to_have_text("3 × 3 · Medium")
     with page.expect_request("**/move") as sent:
         empty = next(
             (r, c) for r, line in enumerate(read_board(page)) for c, ch in enumerate(line) if ch == "."
@@ -264,22 +264,31 @@ def test_a_new_visitor_plays_medium_and_a_level_change_waits_for_the_next_game(p
         page.get_by_role("button", name=cell_name(*empty)).click()
     assert sent.value.post_data_json["level"] == "medium"
     page.get_by_role("button", name="next game").click()
-    expect(page.locator("#strip-caption")).to_have_text("Perfect")
+    expect(page.locator("#strip-caption")).to_have_text("3 × 3 · Perfect")
     expect(page.locator("#settings-note")).to_be_hidden()
 
 
-def test_the_score_is_kept_per_level(page: Page, app_server):
+def test_the_score_is_kept_per_board_and_level(page: Page, app_server):
     start(page, app_server, "Perfect")
+    expect(page.locator("#settings")).to_contain_text("The score is kept per board and level.")
     while game_status(page) == "in_progress":
         board = read_board(page)
         page.get_by_role("button", name=cell_name(*drawing_move(app_server, board, 3))).click()
         wait_settled(page, stones(board) + 2)
     draws = page.locator('#turn-strip [data-score="draw"]')
+    caption = page.locator("#strip-caption")
     expect(draws).to_have_text("1")
     page.get_by_label("Easy", exact=True).check()  # the game is over: the new level starts at once
-    expect(page.locator("#strip-caption")).to_have_text("Easy")
+    expect(caption).to_have_text("3 × 3 · Easy")
     expect(draws).to_have_text("0")
     page.get_by_label("Perfect", exact=True).check()
+    expect(draws).to_have_text("1")
+    # Another board at the same level has a score of its own, and the 3x3 one is still there after.
+    page.get_by_label("Board", exact=True).select_option("4x4")
+    expect(caption).to_have_text("4 × 4 · Perfect")
+    expect(draws).to_have_text("0")
+    page.get_by_label("Board", exact=True).select_option("3x3")
+    expect(caption).to_have_text("3 × 3 · Perfect")
     expect(draws).to_have_text("1")
     page.reload()
     expect(draws).to_have_text("1")

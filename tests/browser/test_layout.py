@@ -2,10 +2,20 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.helpers import PHONE, read_board, stones, wait_settled
+from tests.browser.helpers import (
+    PHONE,
+    assert_the_board_stayed,
+    cell_name,
+    read_board,
+    stones,
+    wait_settled,
+    watch_the_board,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -131,12 +141,13 @@ def test_the_lab_fits_a_phone_with_the_position_first(open_page, app_server):
     expect(page.locator("#lab-status")).to_contain_text("Done", timeout=60_000)
     sizes = page.evaluate(LAB_WIDTH)
     assert sizes["scroll"] <= sizes["inner"], sizes
-    # The wide table scrolls inside its own box.
+    # The wide table scrolls inside its own box, and a cue above it says so.
     wrap = page.evaluate(
         "() => { const w = document.querySelector('.lab-table-wrap');"
-        " return {client: w.clientWidth, right: w.getBoundingClientRect().right}; }"
+        " return {client: w.clientWidth, scroll: w.scrollWidth, right: w.getBoundingClientRect().right}; }"
     )
-    assert wrap["right"] <= 390, wrap
+    assert wrap["right"] <= 390 and wrap["scroll"] > wrap["client"], wrap
+    expect(page.locator("#lab-scroll-cue")).to_be_visible()
 
 
 def test_the_keyboard_panel_is_hidden_on_a_touch_screen(open_page, app_server):
@@ -148,3 +159,57 @@ def test_the_keyboard_panel_is_hidden_on_a_touch_screen(open_page, app_server):
     desktop.goto(app_server.url + "/")
     wait_settled(desktop, 0)
     expect(desktop.locator(".keys")).to_be_visible()
+
+
+def test_the_15x15_board_on_a_phone_is_centred_with_24_px_cells_and_a_tap_is_confirmed(open_page, app_server):
+    page = open_page(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    page.goto(app_server.url + "/")
+    wait_settled(page, 0)
+    page.get_by_label("Board", exact=True).select_option("15x15")
+    expect(page.locator("#board button")).to_have_count(225)
+    wait_settled(page, 0)
+    board = page.locator("#board").bounding_box()
+    assert abs(board["x"] + board["width"] / 2 - 195) <= 1, board
+    smallest = page.locator("#board button").evaluate_all(
+        "(cells) => Math.min(...cells.map((cell) => cell.getBoundingClientRect()).map((box) =>"
+        " Math.min(box.width, box.height)))"
+    )
+    assert smallest >= 24, smallest
+    row_numbers = page.locator("#row-labels").bounding_box()
+    assert row_numbers["x"] >= 0, row_numbers
+
+    watch_the_board(page)
+    status = page.locator("#status")
+    requests: list[str] = []
+    page.on("request", lambda sent: requests.append(sent.url) if sent.resource_type == "fetch" else None)
+    # The first tap marks the cell and names it; nothing is played or sent.
+    page.get_by_role("button", name=cell_name(7, 7)).tap()
+    expect(status).to_have_text("Tap h8 again to play there, or tap another cell.")
+    expect(page.locator("#board .cell.armed")).to_have_count(1)
+    # A tap on another cell moves the mark there.
+    page.get_by_role("button", name=cell_name(7, 8)).tap()
+    expect(status).to_have_text("Tap i8 again to play there, or tap another cell.")
+    expect(page.get_by_role("button", name=cell_name(7, 8))).to_have_class(re.compile(r"\barmed\b"))
+    assert requests == []
+    # The second tap on it plays it: the engine answers, and the board never moved meanwhile.
+    page.get_by_role("button", name=cell_name(7, 8)).tap()
+    wait_settled(page, 2)
+    expect(page.get_by_role("button", name=cell_name(7, 8, "X"))).to_be_visible()
+    expect(page.locator("#board .cell.armed")).to_have_count(0)
+    expect(status).to_contain_text("Your turn (X).")
+    assert_the_board_stayed(page)
+
+
+def test_a_hint_is_explained_in_view_at_1280x800(open_page, app_server):
+    page = open_page(viewport={"width": 1280, "height": 800})
+    page.goto(app_server.url + "/")
+    wait_settled(page, 0)
+    page.get_by_role("button", name=cell_name(1, 1)).click()
+    wait_settled(page, 2)
+    page.get_by_role("button", name="Hint", exact=True).click()
+    summary = page.locator("#hint-summary")
+    expect(summary).to_contain_text("With best play")
+    expect(summary).to_be_in_viewport(ratio=1)
+    # Beside the board, which stays whole on screen too.
+    expect(page.locator("#board")).to_be_in_viewport(ratio=1)
+    assert page.evaluate("window.scrollY") == 0

@@ -48,7 +48,7 @@ def test_a_shared_link_reopened_in_a_fresh_page_shows_the_same_game(open_page, a
     fresh.goto(page.url)
     wait_settled(fresh, 2)
     expect_board(fresh, board)
-    expect(fresh.locator("#strip-caption")).to_have_text("Perfect")
+    expect(fresh.locator("#strip-caption")).to_have_text("3 × 3 · Perfect")
     expect(fresh.locator("#status")).to_contain_text("Your turn (X).")
     expect(fresh.get_by_label("Perfect", exact=True)).to_be_checked()
     # Ready to continue: the next move gets the engine's reply, and the link follows.
@@ -72,7 +72,7 @@ def test_a_finished_two_player_game_reopens_finished_with_its_line(open_page, ap
     expect(page.locator("#status")).to_have_attribute("data-status", "x_won")
     expect_board(page, ["xo.", "xo.", "x.."])
     expect(page.locator("#board .cell.win")).to_have_count(3)
-    expect(page.locator("#strip-caption")).to_have_text("2 players")
+    expect(page.locator("#strip-caption")).to_have_text("3 × 3 · 2 players")
     # A game played elsewhere is not scored here, and undoing it takes nothing off the score.
     expect(page.locator('#turn-strip [data-score="x"]')).to_have_text("0")
     # A finished game opens its review.
@@ -80,7 +80,7 @@ def test_a_finished_two_player_game_reopens_finished_with_its_line(open_page, ap
     expect(page.get_by_role("button", name="Review")).to_have_attribute("aria-expanded", "true")
     expect(page.locator("#review-moves button")).to_have_count(5)
     page.get_by_role("button", name="Undo").click()
-    expect(page.locator("#status")).to_have_text("X to move.")
+    expect(page.locator("#status")).to_have_text("O played b2. X to move.")
     expect(page.locator('#turn-strip [data-score="x"]')).to_have_text("0")
     assert errors == []
 

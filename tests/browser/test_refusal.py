@@ -12,7 +12,15 @@ import re
 import pytest
 from playwright.sync_api import Page, Request, Route, expect
 
-from tests.browser.helpers import cell_name, post_json, read_board, wait_settled
+from tests.browser.helpers import (
+    LAPTOP_AND_PHONE,
+    assert_the_board_stayed,
+    cell_name,
+    post_json,
+    read_board,
+    wait_settled,
+    watch_the_board,
+)
 from tests.servers import Gunicorn
 
 pytestmark = pytest.mark.browser
@@ -25,7 +33,9 @@ LIMITED_ENV = {"SEARCH_SECONDS_PER_MINUTE": "0.25", "SEARCH_BUDGET": "0.5"}
 #
 #   row 7:  . . . . . . . x o . . . . . .   (the rest empty)
 SPENDER = {"board": ["." * 15] * 7 + ["." * 7 + "xo" + "." * 6] + ["." * 15] * 7, "k": 5}
-LIMITED = "Too many searches came from this network."
+LIMITED = "Too many searches from this network."
+# The game's words while a refused move waits (4x4 and 7x7: the server's free size, 3x3, plays on).
+WAITING = f"{LIMITED} 3\u00a0×\u00a03 games still play."
 FRAME_MS = 16  # the fake clock's step while the page draws: one animation frame
 
 
@@ -107,17 +117,17 @@ def test_a_real_429_is_said_counted_down_and_waited_out_without_a_request(open_p
     assert retry_after > 3, retry_after
     run_until(page, "() => !document.getElementById('wait').hidden")
     status, wait, retry = page.locator("#status"), page.locator("#wait"), page.locator("#retry")
-    expect(status).to_have_text(LIMITED)
+    expect(status).to_have_text(WAITING)
     expect(status).to_have_class(re.compile(r"\berror\b"))
-    expect(wait).to_have_text(f"You can play again in {retry_after} s.")
+    expect(wait).to_have_text(f"Your move goes in {retry_after} s.")
     expect(wait).to_have_attribute("role", "timer")  # a timer is not announced each second
     expect(retry).to_be_hidden()
     sent_at_refusal = len(sent)
 
     # Each second counts down outside the live status line.
     page.clock.run_for(1_000)
-    expect(wait).to_have_text(f"You can play again in {retry_after - 1} s.")
-    expect(status).to_have_text(LIMITED)
+    expect(wait).to_have_text(f"Your move goes in {retry_after - 1} s.")
+    expect(status).to_have_text(WAITING)
     # While the wait runs nothing reaches the server: not the review, not a move played after Undo.
     page.get_by_role("button", name="Review").dispatch_event("click")
     expect(page.locator("#review-status")).to_have_text(f"{LIMITED} 0 of 3 moves checked.")
@@ -138,17 +148,26 @@ def test_a_real_429_is_said_counted_down_and_waited_out_without_a_request(open_p
     run_until(page, "() => document.getElementById('board').dataset.turn === 'x'")
     page.get_by_role("button", name=second).dispatch_event("click")
     run_until(page, "() => !document.getElementById('wait').hidden")
-    expect(status).to_have_text(LIMITED)
-    expect(wait).to_have_text(f"You can play again in {retry_after - 2} s.")
+    expect(status).to_have_text(WAITING)
+    expect(wait).to_have_text(f"Your move goes in {retry_after - 2} s.")
     expect(retry).to_be_hidden()
     count_status_changes(page)
     page.clock.run_for((retry_after - 3) * 1_000)
-    expect(wait).to_have_text("You can play again in 1 s.")
+    expect(wait).to_have_text("Your move goes in 1 s.")
     assert page.evaluate("window.statusChanges") == 0  # the live status line is not rewritten each second
     assert sent[sent_at_refusal:] == []
 
-    # When the time is up the move is offered again, in words, with Retry; still nothing is sent.
-    page.clock.run_for(1_000)
+    # When the time is up the move goes again by itself, once: the player pressed nothing wrong.  The
+    # server's own minute has not passed, so it is refused again; this time the player decides.
+    with page.expect_response(lambda response: response.url.endswith("/move")) as answered:
+        page.clock.run_for(1_000)
+    assert answered.value.status == 429
+    again = int(answered.value.headers["retry-after"])
+    assert [url.rsplit("/", 1)[1] for url in sent[sent_at_refusal:]] == ["state", "move"]
+    run_until(page, "() => !document.getElementById('wait').hidden")
+    expect(status).to_have_text(WAITING)
+    expect(wait).to_have_text(f"You can play again in {again} s.")
+    page.clock.run_for(again * 1_000)
     expect(status).to_have_text("You can play again now. Press Retry.")
     expect(wait).to_be_hidden()
     expect(retry).to_be_visible()
@@ -156,17 +175,22 @@ def test_a_real_429_is_said_counted_down_and_waited_out_without_a_request(open_p
         f"{LIMITED} 0 of 3 moves checked. You can check the other moves now."
     )
     expect(page.get_by_role("button", name="Check the other moves")).to_be_visible()
-    assert page.evaluate("window.statusChanges") == 1  # once, when the wait is over
-    assert sent[sent_at_refusal:] == []
+    assert len(sent) == sent_at_refusal + 2  # nothing more by itself
 
-    # Retry sends the move again; the server decides (its own minute has not passed: refused again).
-    # (Waiting on the answers themselves, not on moved time: the page needs no timer to send them.)
+    # Retry sends the move again; the server decides (still refused).  Meanwhile a 3x3 game plays, as
+    # the page said: the server searches 3x3 boards for free, and the page asks it.
     with page.expect_response(lambda response: response.url.endswith("/move")) as answered:
         retry.dispatch_event("click")
     assert answered.value.status == 429
-    assert [url.rsplit("/", 1)[1] for url in sent[sent_at_refusal:]] == ["state", "move"]
     run_until(page, "() => !document.getElementById('wait').hidden")
-    expect(status).to_have_text(LIMITED)
+    page.get_by_label("Board", exact=True).select_option("3x3")
+    with page.expect_response(lambda response: response.url.endswith("/move")) as answered:
+        page.get_by_role("button", name="next game").dispatch_event("click")
+        run_until(page, "() => document.getElementById('board').dataset.size === '3x3'")
+        page.get_by_role("button", name=cell_name(1, 1)).dispatch_event("click")
+    assert answered.value.status == 200
+    run_until(page, "() => document.querySelectorAll('#board .cell.o').length === 1")
+    expect(status).to_contain_text("Your turn (X).")
 
 
 def refuse(calls: list[Request], status: int, seconds: int):
@@ -215,10 +239,10 @@ def test_a_503_says_busy_and_is_sent_once_more_after_its_retry_after(open_page, 
     expect(page.locator("#status")).to_contain_text("Your turn (X).")
 
 
-def test_the_embed_says_a_429_and_waits_it_out(open_page, app_server):
+def test_the_embed_says_a_429_waits_it_out_and_sends_the_move_again_once(open_page, app_server):
     page = open_page(viewport={"width": 360, "height": 420})
     page.clock.install()
-    page.goto(app_server.url + "/embed?size=3x3&level=perfect&side=x")
+    page.goto(app_server.url + "/embed?size=4x4&level=perfect&side=x")
     wait_settled(page, 0)
     calls: list[Request] = []
     page.route(re.compile(r"/(move|state|analyze)$"), refuse(calls, 429, 5))
@@ -226,20 +250,73 @@ def test_the_embed_says_a_429_and_waits_it_out(open_page, app_server):
     with page.expect_response(lambda response: response.status == 429):
         page.get_by_role("button", name=cell_name(1, 1)).dispatch_event("click")
     run_until(page, "() => !document.getElementById('wait').hidden")
-    expect(page.locator("#status")).to_have_text(LIMITED)
-    expect(page.locator("#wait")).to_have_text("You can play again in 5 s.")
+    expect(page.locator("#status")).to_have_text(WAITING)
+    expect(page.locator("#wait")).to_have_text("Your move goes in 5 s.")
     assert len(calls) == 1
+    # Sent again by itself when the wait is over; refused again, it waits for the player.
+    with page.expect_response(lambda response: response.status == 429):
+        page.clock.run_for(5_000)
+    assert len(calls) == 2
+    run_until(page, "() => !document.getElementById('wait').hidden")
+    expect(page.locator("#wait")).to_have_text("You can play again in 5 s.")
     page.clock.run_for(5_000)
     expect(page.locator("#status")).to_have_text("You can play again now. Press Retry.")
     expect(page.get_by_role("button", name="Retry", exact=True)).to_be_visible()
+    assert len(calls) == 2
+
+
+@pytest.mark.parametrize("size", list(LAPTOP_AND_PHONE))
+def test_a_refused_7x7_move_goes_again_by_itself_in_a_line_that_keeps_the_board_still(
+    open_page, app_server, size
+):
+    page = open_page(**LAPTOP_AND_PHONE[size])
+    page.clock.install()
+    page.goto(app_server.url + "/")
+    wait_settled(page, 0)
+    page.get_by_label("Board", exact=True).select_option("7x7")
+    expect(page.locator("#board button")).to_have_count(49)
+    wait_settled(page, 0)
+    calls: list[Request] = []
+    refused = refuse(calls, 429, 5)
+
+    def refuse_once(route: Route) -> None:
+        if calls:
+            calls.append(route.request)
+            route.continue_()
+        else:
+            refused(route)
+
+    page.route("**/move", refuse_once)
+    watch_the_board(page)
+    pause(page)
+    centre = page.get_by_role("button", name=cell_name(3, 3))
+    with page.expect_response(lambda response: response.status == 429):
+        centre.tap() if "has_touch" in LAPTOP_AND_PHONE[size] else centre.click()
+    run_until(page, "() => !document.getElementById('wait').hidden")
+    # One line of words, in the status line's place: what happened, what still plays, when the move goes.
+    expect(page.locator("#status")).to_have_text(WAITING)
+    expect(page.locator("#wait")).to_have_text("Your move goes in 5 s.")
+    expect(page.locator("#retry")).to_be_hidden()
+    page.clock.run_for(4_000)
+    expect(page.locator("#wait")).to_have_text("Your move goes in 1 s.")
     assert len(calls) == 1
+    # The player presses nothing: the move goes again when the wait is over, and the engine answers.
+    with page.expect_response(lambda response: response.url.endswith("/move")) as answered:
+        page.clock.run_for(1_000)
+    assert answered.value.status == 200
+    page.clock.resume()
+    wait_settled(page, 2)
+    expect(page.locator("#status")).to_contain_text("Your turn (X).")
+    assert len(calls) == 2
+    assert_the_board_stayed(page)
 
 
 def test_the_lab_says_a_429_and_sends_nothing_until_its_wait_is_over(open_page, app_server):
     page = open_page()
     page.clock.install()
-    page.goto(app_server.url + "/lab")
-    page.wait_for_load_state("domcontentloaded")
+    # A 4x4 board: the server searches 3x3 ones for free, so the page asks about them even then.
+    page.goto(app_server.url + "/lab?board=4/4/4/4&k=3")
+    expect(page.locator("#lab-status")).to_contain_text("taken from the link")
     calls: list[Request] = []
     page.route(re.compile(r"/(analyze|trace)(\?|$)"), refuse(calls, 429, 7))
     sent = requests_of(page)

@@ -226,8 +226,10 @@ def test_the_review_a_game_ends_with_is_in_view(open_page, app_server, width, he
 def test_the_review_opened_below_the_board_scrolls_into_view_smoothly_unless_motion_is_reduced(
     open_page, app_server, motion
 ):
-    page = open_page(viewport={"width": 360, "height": 420}, reduced_motion=motion)
-    page.goto(app_server.url + "/embed?size=3x3&level=perfect&side=x")
+    # A short phone: the review opens under the game, out of sight.  (In a 360x420 embed it stands
+    # beside the board instead: test_embed.py.)
+    page = open_page(viewport={"width": 390, "height": 700}, reduced_motion=motion)
+    page.goto(app_server.url + "/?size=3x3&k=3&level=perfect&side=x")
     wait_settled(page, 0)
     page.get_by_role("button", name=cell_name(0, 1)).click()
     wait_settled(page, 2)

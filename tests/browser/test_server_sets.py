@@ -37,7 +37,7 @@ def test_the_level_choices_and_their_help_are_the_registrys(open_page, app_serve
     for level in LEVELS:
         page.get_by_label(level.capitalize(), exact=True).check()
         expect(help_line).to_have_text(f"{level.capitalize()}: {described[level]}.")
-        expect(page.locator("#strip-caption")).to_have_text(level.capitalize())
+        expect(page.locator("#strip-caption")).to_have_text(f"3 × 3 · {level.capitalize()}")
     # The Share / embed dialog's level menu too, with the API's default chosen.
     share_levels = page.locator("#share-level option")
     assert share_levels.evaluate_all("options => options.map((option) => option.value)") == list(LEVELS)

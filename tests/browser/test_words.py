@@ -17,7 +17,7 @@ def open_game(page: Page, server, level: str = "Perfect") -> None:
     page.goto(server.url + "/")
     wait_settled(page, 0)
     page.get_by_label(level, exact=True).check()
-    expect(page.locator("#strip-caption")).to_have_text(level)
+    expect(page.locator("#strip-caption")).to_have_text(f"3 × 3 · {level}")
     wait_settled(page, 0)
 
 

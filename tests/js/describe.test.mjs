@@ -65,14 +65,24 @@ test("statusText: a review's text and an error come before everything else", () 
 });
 
 test("statusText and waitText: a refusal's words stay still while its seconds count down", () => {
-  const waiting = view({ error: { kind: "limited", wait: 42 } });
-  assert.equal(statusText(waiting), "Too many searches came from this network.");
-  assert.equal(statusText({ ...waiting, error: { kind: "limited", wait: 41 } }), statusText(waiting));
-  assert.equal(waitText(waiting), "You can play again in 42 s.");
-  const over = view({ error: { kind: "limited", wait: 0 } });
+  // A 7x7 move refused: the server's free sizes (3x3) play on meanwhile, and the move goes again.
+  const waiting = view({ rows: 7, cols: 7, error: { kind: "limited", wait: 42, resend: true } });
+  // "3 × 3" never breaks across the status line's two lines.
+  assert.equal(statusText(waiting), "Too many searches from this network. 3\u00a0×\u00a03 games still play.");
+  assert.equal(statusText({ ...waiting, error: { kind: "limited", wait: 41, resend: true } }), statusText(waiting));
+  assert.equal(waitText(waiting), "Your move goes in 42 s.");
+  assert.equal(waitText({ ...waiting, mode: "watch" }), "The game goes on in 42 s.");
+  // Refused again after that (or a hint): the player retries once the wait is over.
+  const again = { ...waiting, error: { kind: "limited", wait: 42, resend: false } };
+  assert.equal(statusText(again), statusText(waiting));
+  assert.equal(waitText(again), "You can play again in 42 s.");
+  const over = view({ rows: 7, cols: 7, error: { kind: "limited", wait: 0, resend: false } });
   assert.equal(statusText(over), "You can play again now. Press Retry.");
   assert.equal(waitText(over), "");
   assert.equal(waitText(view({})), "");
+  // On a free size itself there is nothing else to point to.
+  assert.equal(statusText(view({ rows: 3, cols: 3, error: { kind: "limited", wait: 5 } })),
+    "Too many searches from this network.");
 });
 
 test("watchSide: a side and its engine, or 'engine' when none is named", () => {
@@ -209,8 +219,12 @@ test("sideNames and stripCaption: the turn strip", () => {
   assert.deepEqual(sideNames(view({ mode: "two" })), { x: "Player X", o: "Player O" });
   assert.deepEqual(sideNames(view({ mode: "watch", engines: { x: "perfect", o: "mcts" } })), { x: "perfect", o: "mcts" });
   assert.deepEqual(sideNames(view({ mode: "watch" })), { x: "engine", o: "engine" });
-  assert.equal(stripCaption(view({ level: "medium" })), "Medium");
-  assert.equal(stripCaption(view({ mode: "two" })), "2 players");
+  // The score is kept per board and level: the caption names both (and a k the size does not default to).
+  const board = { rows: 3, cols: 3, k: 3 };
+  assert.equal(stripCaption(view({ level: "medium", ...board })), "3 × 3 · Medium");
+  assert.equal(stripCaption(view({ level: "perfect", rows: 15, cols: 15, k: 5 })), "15 × 15 · Perfect");
+  assert.equal(stripCaption(view({ level: "easy", rows: 4, cols: 4, k: 3 })), "4 × 4 (3 in a row) · Easy");
+  assert.equal(stripCaption(view({ mode: "two", ...board })), "3 × 3 · 2 players");
   assert.equal(stripCaption(view({ mode: "watch" })), "Watching");
 });
 

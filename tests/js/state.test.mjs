@@ -6,8 +6,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 
 import {
-  EMPTY, STATUSES, VERSION, canPlay, canUndo, cellAt, currentBoard, fromSaved, isOver,
-  moveBetween, newGame, place, requestFor, sideToMove, undo, winner, withEngineMove, withStatus,
+  EMPTY, STATUSES, VERSION, canPlay, canRedo, canUndo, cellAt, currentBoard, fromSaved, isOver, lastMove,
+  moveBetween, newGame, place, redo, requestFor, sideToMove, undo, winner, withEngineMove, withStatus,
 } from "../../static/js/state.js";
 
 const engineGame = (human = "x") =>
@@ -29,7 +29,8 @@ test("newGame: one empty board in the history, nothing pending when the human op
   assert.equal(game.status, "in_progress");
   assert.equal(game.pending, null);
   assert.equal(game.line, null);
-  assert.equal(game.last, null);
+  assert.equal(lastMove(game), null);
+  assert.deepEqual(game.undone, []);
   assert.equal(game.recorded, false);
   assert.equal("engines" in game, false);
 });
@@ -106,10 +107,10 @@ test("place: the side to move's stone, pending the server's check", () => {
   assert.deepEqual(currentBoard(game), ["..x", "...", "..."]);
   assert.equal(game.history.length, 2);
   assert.equal(game.pending, "check");
-  assert.deepEqual(game.last, { row: 0, col: 2, by: "x" });
+  assert.deepEqual(lastMove(game), { row: 0, col: 2, by: "x" });
   const second = place(place(twoGame(), 0, 0), 2, 2);
   assert.deepEqual(currentBoard(second), ["x..", "...", "..o"]);
-  assert.equal(second.last.by, "o");
+  assert.equal(lastMove(second).by, "o");
 });
 
 test("place: returns a new state and leaves the old one as it was", () => {
@@ -161,7 +162,7 @@ test("withEngineMove: the engine's board, move and facts; missing facts are null
   };
   const next = withEngineMove(checked, answer);
   assert.deepEqual(currentBoard(next), ["o..", ".x.", "..."]);
-  assert.deepEqual(next.last, { row: 0, col: 0, by: "o" });
+  assert.deepEqual(lastMove(next), { row: 0, col: 0, by: "o" });
   assert.equal(next.pending, null);
   assert.deepEqual(next.engine, {
     value: "draw", plies: 8, proven: true, cached: false, nodes: 41, ms: 2.5, name: "perfect", source: "proof",
@@ -181,9 +182,52 @@ test("undo against the engine: back to the human's previous turn, the engine's r
   assert.deepEqual(back.history, [["...", "...", "..."]]);
   assert.equal(back.status, "in_progress");
   assert.equal(back.engine, null);
-  assert.equal(back.last, null);
+  assert.equal(lastMove(back), null);
   assert.equal(canUndo(back), false);
   assert.equal(undo(back), back, "nothing to undo: the same state");
+});
+
+test("undo names the move before the ones it took back; redo puts them back with the server's word", () => {
+  //  . . .      x . .      x . .      x . .      x . .
+  //  . . .  ->  . . .  ->  . o .  ->  . o .  ->  . o .
+  //  . . .      . . .      . . .      . . x      o . x
+  const boards = [["...", "...", "..."], ["x..", "...", "..."], ["x..", ".o.", "..."], ["x..", ".o.", "..x"],
+    ["x..", ".o.", "o.x"]];
+  const game = { ...engineGame("x"), history: boards, engine: { nodes: 3 } };
+  const back = undo(game);
+  assert.deepEqual(back.history, boards.slice(0, 3));
+  assert.deepEqual(lastMove(back), { row: 1, col: 1, by: "o" }, "the engine's b2: who moved last");
+  assert.equal(canRedo(back), true);
+  const twice = undo(back);
+  assert.equal(lastMove(twice), null);
+  const again = redo(twice);
+  assert.deepEqual(again.history, back.history);
+  assert.deepEqual(lastMove(again), { row: 1, col: 1, by: "o" });
+  const whole = redo(again);
+  assert.deepEqual(whole.history, boards);
+  assert.equal(whole.status, "in_progress");
+  assert.equal(canRedo(whole), false);
+  assert.equal(redo(whole), whole, "nothing to redo: the same state");
+  // A new move leaves nothing to redo.
+  assert.equal(canRedo(place(back, 2, 2)), false);
+});
+
+test("redo of a finished game: its status and line as the server gave them, to be scored again", () => {
+  //  x x x
+  //  o o .
+  //  . . .
+  const history = [["...", "...", "..."], ["x..", "...", "..."], ["x..", "o..", "..."], ["xx.", "o..", "..."],
+    ["xx.", "oo.", "..."], ["xxx", "oo.", "..."]];
+  const line = [[0, 0], [0, 1], [0, 2]];
+  const over = { ...twoGame(), history, status: "x_won", line, recorded: true };
+  const again = redo(undo(over));
+  assert.equal(again.status, "x_won");
+  assert.deepEqual(again.line, line);
+  assert.equal(again.recorded, false);
+  assert.equal(again.pending, null);
+  // A reply that had not come yet is asked for again.
+  const thinking = { ...place(engineGame("x"), 1, 1), pending: "engine" };
+  assert.equal(redo(undo(thinking)).pending, "engine");
 });
 
 test("undo when the human plays O: never back past the engine's opening move", () => {
@@ -213,6 +257,7 @@ test("undo in watch mode: never", () => {
   const watched = { ...watchGame(), history: [["...", "...", "..."], ["x..", "...", "..."]] };
   assert.equal(canUndo(watched), false);
   assert.equal(undo(watched), watched);
+  assert.equal(canRedo({ ...watched, undone: [{ positions: [["x..", "...", "..."]], status: "in_progress" }] }), false);
 });
 
 test("winner: x, o, or null for a draw and a game still on", () => {
@@ -227,6 +272,16 @@ test("fromSaved: a saved game comes back, a request in flight is made again", ()
   assert.deepEqual(fromSaved(saved), saved);
   assert.equal(fromSaved({ ...saved, pending: "engine" }).pending, "engine");
   assert.equal(fromSaved({ ...saved, pending: "nonsense" }).pending, null);
+  // What undo took back comes back too; a broken redo stack is dropped, not the game.
+  const undone = JSON.parse(JSON.stringify(undo(withStatus(saved, { status: "in_progress" }))));
+  assert.deepEqual(fromSaved(undone).undone, undone.undone);
+  assert.equal(fromSaved(undone).undone.length, 1);
+  const broken = { ...undone, undone: [{ positions: [["..."]], status: "in_progress", line: null, pending: null }] };
+  assert.deepEqual(fromSaved(broken).undone, []);
+  // An older page's saved game: its stored last move is dropped (the history names it), no redo.
+  const older = { ...saved, last: { row: 1, col: 1, by: "x" } };
+  delete older.undone;
+  assert.deepEqual(fromSaved(older), { ...saved, undone: [] });
 });
 
 test("fromSaved: a saved game's level is one the server declares", () => {

@@ -16,6 +16,7 @@ from typing import TypedDict
 
 from tictactoe import DEFAULT_LEVEL, MAX_SIZE, MIN_SIZE, Level, Rules
 from tictactoe.algorithms.registry import describe_levels
+from web.searches.slots import FREE_CELLS
 
 # The colour themes: "auto" follows the system's preference; CSS keys its colours by data-theme.
 THEMES = ("auto", "light", "dark")
@@ -84,6 +85,7 @@ class ServerSets(TypedDict):
     presets: list[PresetEntry]
     labPresets: list[PresetEntry]
     defaultK: dict[str, int]
+    freeSizes: list[str]
 
 
 def levels() -> list[LevelEntry]:
@@ -100,6 +102,13 @@ def default_k_by_size() -> dict[str, int]:
     return {f"{rows}x{cols}": Rules.default_k(rows, cols) for rows in sizes for cols in sizes}
 
 
+def free_sizes() -> list[str]:
+    """The sizes, keyed "RxC", whose searches are free (``FREE_CELLS``): their games still play while
+    the search allowance refuses an address, which the page says beside a refusal (and asks them)."""
+    sizes = range(MIN_SIZE, MAX_SIZE + 1)
+    return [f"{rows}x{cols}" for rows in sizes for cols in sizes if rows * cols <= FREE_CELLS]
+
+
 def server_sets() -> ServerSets:
     """The closed sets as the pages' JSON block carries them."""
     return {
@@ -111,6 +120,7 @@ def server_sets() -> ServerSets:
         "presets": [_entry(preset) for preset in PRESETS],
         "labPresets": [_entry(preset) for preset in LAB_PRESETS],
         "defaultK": default_k_by_size(),
+        "freeSizes": free_sizes(),
     }
 
 
