@@ -276,6 +276,9 @@ def test_the_score_is_kept_per_level(page: Page, app_server):
         wait_settled(page, stones(board) + 2)
     draws = page.locator('#turn-strip [data-score="draw"]')
     expect(draws).to_have_text("1")
+    # The review has taken the settings' place: closing it brings them back.
+    expect(page.locator("#settings")).to_be_hidden()
+    page.get_by_role("button", name="Review", exact=True).click()
     page.get_by_label("Easy", exact=True).check()  # the game is over: the new level starts at once
     expect(page.locator("#strip-caption")).to_have_text("Easy")
     expect(draws).to_have_text("0")

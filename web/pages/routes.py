@@ -53,7 +53,7 @@ class EmbedSettings:
 @bp.get("/")
 def index() -> PageResponse:
     """The game page."""
-    return _page(_render("index.html"))
+    return _page(_render("index.html", opens_room=_opens_room()))
 
 
 @bp.get("/lab")
@@ -66,7 +66,13 @@ def lab() -> PageResponse:
 def embed() -> PageResponse:
     """The embeddable game, configured by size (or rows and cols), k, level, side, first, theme."""
     settings = embed_settings(request.args)
-    return _page(_render("embed.html", embed=settings, embed_attrs=settings.data_attributes()))
+    attrs = settings.data_attributes()
+    return _page(_render("embed.html", embed=settings, embed_attrs=attrs, opens_room=_opens_room()))
+
+
+def _opens_room() -> bool:
+    """Whether the page's address is a room's link (``?room=ID``), whose script opens that room."""
+    return "room" in request.args
 
 
 def embed_settings(args: MultiDict[str, str]) -> EmbedSettings:
