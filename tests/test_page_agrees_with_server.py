@@ -22,7 +22,7 @@ from werkzeug.datastructures import MultiDict
 
 from tests.servers import ROOT
 from tictactoe import LEVELS, BoardFormatError, Rules
-from tictactoe.game.notation import cell_label, position_text, rows_from_position_text
+from tictactoe.game.notation import cell_from_label, cell_label, position_text, rows_from_position_text
 from web.http.errors import ApiError
 from web.pages.routes import EmbedSettings, embed_settings
 
@@ -167,6 +167,7 @@ def test_the_page_names_every_cell_of_15x15_as_the_server_does():
     for (row, col), name, parsed in zip(given["cells"], page["cellNames"], page["parsedNames"], strict=True):
         assert name == cell_label(rules, rules.cell(row, col))
         assert parsed == {"row": row, "col": col}
+        assert cell_from_label(rules, name) == rules.cell(row, col)  # a game link's moves, read for its card
 
 
 def test_a_game_link_reads_size_k_level_and_side_as_embed_does():

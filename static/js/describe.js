@@ -160,8 +160,7 @@ const THREATS_AFTER_EVERY_MOVE = "found a forced sequence of threats for you aft
 
 /** A level in words for the settings' help: "Medium: takes a win in one, …, else random." ("" for no level). */
 export function levelHelp(level) {
-  const entry = levelEntry(level);
-  return entry ? `${entry.label}: ${entry.description}.` : "";
+  return levelEntry(level)?.help ?? "";
 }
 
 /** The engine's last move in plain sentences (for the details disclosure); [] when there is none. */

@@ -169,7 +169,8 @@ export function createRenderer(els) {
       els.wait.hidden = !wait;
     }
     if (els.thinking) els.thinking.hidden = !view.busy;
-    if (els.retry) els.retry.hidden = !(view.error && view.error.retryable);
+    const retryable = Boolean(view.error?.retryable);
+    if (els.retry) els.retry.hidden = !retryable;
     if (els.undo) {
       els.undo.disabled = !view.canUndo;
       els.undo.hidden = view.mode === "room"; // a move in a room is played for good
@@ -182,8 +183,9 @@ export function createRenderer(els) {
     if (els.hint) {
       els.hint.disabled = !view.canHint && !view.hints && view.busy !== "hint";
       els.hint.setAttribute("aria-pressed", String(Boolean(view.hints)));
-      // Once the game is over the result takes Hint's place beside Play again; a room has no hints.
-      els.hint.hidden = view.status !== "in_progress" || view.mode === "room";
+      // Once the game is over the result takes Hint's place beside Play again, and Retry takes it while
+      // a request waits to be sent again, so the row's other buttons stay where they are; a room has no hints.
+      els.hint.hidden = view.status !== "in_progress" || view.mode === "room" || retryable;
     }
     if (els.engine) drawEngineDetails(view);
     if (els.hintSummary) setText(els.hintSummary, hintSummary(view, { roomy, alike }));

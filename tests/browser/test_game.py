@@ -278,6 +278,9 @@ def test_the_score_is_kept_per_board_and_level(page: Page, app_server):
     draws = page.locator('#turn-strip [data-score="draw"]')
     caption = page.locator("#strip-caption")
     expect(draws).to_have_text("1")
+    # The review has taken the settings' place: closing it brings them back.
+    expect(page.locator("#settings")).to_be_hidden()
+    page.get_by_role("button", name="Review", exact=True).click()
     page.get_by_label("Easy", exact=True).check()  # the game is over: the new level starts at once
     expect(caption).to_have_text("3 × 3 · Easy")
     expect(draws).to_have_text("0")

@@ -34,6 +34,7 @@ COLUMN_LETTERS = "abcdefghijklmnopqrstuvwxyz"[:MAX_SIZE]
 # The longest text of a 15x15 board: 225 cells written one by one and 14 separators.
 MAX_TEXT_LENGTH = MAX_SIZE * MAX_SIZE + MAX_SIZE - 1
 _TOKEN = re.compile(r"[xXoO.]|[1-9][0-9]*|.", re.DOTALL)
+_LABEL = re.compile(rf"([{COLUMN_LETTERS[0]}-{COLUMN_LETTERS[-1]}])([1-9][0-9]?)", re.ASCII)
 
 
 def rows_from_position_text(text: str) -> list[str]:
@@ -96,3 +97,21 @@ def cell_label(rules: Rules, cell: Cell) -> str:
     """The short human name of a cell: column letter, then row counted from 1 (``b2``)."""
     row, col = rules.row_col(cell)
     return f"{COLUMN_LETTERS[col]}{row + 1}"
+
+
+def cell_from_label(rules: Rules, label: str) -> Cell:
+    """The cell that ``label`` names, as ``cell_label`` writes it (lower case, no leading zero).
+
+    Raises ``BoardFormatError`` when ``label`` is no cell's name, or names one off the board.
+
+    >>> rules = Rules(3, 3, 3)
+    >>> cell_label(rules, cell_from_label(rules, "b2"))
+    'b2'
+    """
+    match = _LABEL.fullmatch(label)
+    if not match:
+        raise BoardFormatError(f"{label!r} is not a cell's name such as b2")
+    row, col = int(match[2]) - 1, COLUMN_LETTERS.index(match[1])
+    if row >= rules.rows or col >= rules.cols:
+        raise BoardFormatError(f"{label} is off the {rules} board")
+    return rules.cell(row, col)

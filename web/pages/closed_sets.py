@@ -57,11 +57,13 @@ LAB_PRESETS = (
 
 
 class LevelEntry(TypedDict):
-    """A level as the page shows it: its name in the API, its name in words, and what it does."""
+    """A level as the page shows it: its name in the API, its name in words, what it does, and the
+    settings' help line that says so (which the game page's template writes before its script runs)."""
 
     name: str
     label: str
     description: str
+    help: str
 
 
 class PresetEntry(TypedDict):
@@ -90,10 +92,12 @@ class ServerSets(TypedDict):
 
 def levels() -> list[LevelEntry]:
     """Every level, weakest first, from the engine's registry, with its name capitalised for menus."""
-    return [
-        {"name": entry["name"], "label": entry["name"].capitalize(), "description": entry["description"]}
-        for entry in describe_levels()
-    ]
+    return [_level(entry["name"], entry["description"]) for entry in describe_levels()]
+
+
+def _level(name: str, description: str) -> LevelEntry:
+    label = name.capitalize()
+    return {"name": name, "label": label, "description": description, "help": f"{label}: {description}."}
 
 
 def default_k_by_size() -> dict[str, int]:

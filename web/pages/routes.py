@@ -8,7 +8,6 @@ utm_source).  The checked settings reach the template as ``embed`` and become
 
 from __future__ import annotations
 
-import re
 from dataclasses import asdict, dataclass
 
 from flask import Blueprint, render_template, request
@@ -17,7 +16,9 @@ from werkzeug.datastructures import MultiDict
 from tictactoe import DEFAULT_LEVEL, LEVELS, BoardFormatError, Level, Rules
 from tictactoe.algorithms.registry import TRACEABLE
 from web.http.errors import ApiError
+from web.pages.address import SIZE, SMALL_INT
 from web.pages.closed_sets import DEFAULT_THEME, THEMES, server_sets
+from web.pages.share_card import EMBED, GAME_PAGE, LAB, PICTURE, ShareCard, game_card
 
 bp = Blueprint("pages", __name__)
 # The closed sets every page embeds (closed_sets.py); they never change while the app runs.
@@ -27,10 +28,6 @@ PageResponse = tuple[str, int, dict[str, str]]  # body, status, headers
 
 SIDES = ("x", "o")
 FIRSTS = ("human", "engine")
-# ASCII digits only, matched whole: ``\d`` would take other scripts' digits, and
-# ``$`` a trailing newline (``k=4%0A``).
-_SIZE = re.compile(r"([0-9]{1,2})x([0-9]{1,2})", re.ASCII)
-_INT = re.compile(r"[0-9]{1,2}", re.ASCII)
 
 
 @dataclass(frozen=True)
@@ -53,20 +50,28 @@ class EmbedSettings:
 @bp.get("/")
 def index() -> PageResponse:
     """The game page."""
-    return _page(_render("index.html"))
+    return _page(_render("index.html", GAME_PAGE, game_card(request.args), opens_room=_opens_room()))
 
 
 @bp.get("/lab")
 def lab() -> PageResponse:
     """The lab: every teaching engine on one position (all figures come from the API)."""
-    return _page(_render("lab.html", traceable=list(TRACEABLE)))
+    return _page(_render("lab.html", LAB, LAB, traceable=list(TRACEABLE)))
 
 
 @bp.get("/embed")
 def embed() -> PageResponse:
     """The embeddable game, configured by size (or rows and cols), k, level, side, first, theme."""
     settings = embed_settings(request.args)
-    return _page(_render("embed.html", embed=settings, embed_attrs=settings.data_attributes()))
+    attrs = settings.data_attributes()
+    return _page(
+        _render("embed.html", EMBED, EMBED, embed=settings, embed_attrs=attrs, opens_room=_opens_room())
+    )
+
+
+def _opens_room() -> bool:
+    """Whether the page's address is a room's link (``?room=ID``), whose script opens that room."""
+    return "room" in request.args
 
 
 def embed_settings(args: MultiDict[str, str]) -> EmbedSettings:
@@ -82,7 +87,7 @@ def embed_settings(args: MultiDict[str, str]) -> EmbedSettings:
     if size is not None and (rows_text is not None or cols_text is not None):
         raise ApiError(400, "give either size (such as 3x3) or rows and cols, not both")
     if size is not None:
-        match = _SIZE.fullmatch(size)
+        match = SIZE.fullmatch(size)
         if not match:
             raise ApiError(400, f"size must look like 3x3 (rows x cols), not {size!r}")
         rows, cols = int(match[1]), int(match[2])
@@ -119,7 +124,7 @@ def embed_settings(args: MultiDict[str, str]) -> EmbedSettings:
 def _small_int(name: str, text: str | None, default: int) -> int:
     if text is None:
         return default
-    if not _INT.fullmatch(text):
+    if not SMALL_INT.fullmatch(text):
         raise ApiError(400, f"{name} must be a whole number, not {text!r}")
     return int(text)
 
@@ -132,9 +137,10 @@ def _choice(name: str, value: str | None, choices: tuple[str, ...], default: str
     return value
 
 
-def _render(template: str, **context: object) -> str:
-    """A page's template with ``context`` and ``sets``, the closed sets (its menus and its JSON block)."""
-    return render_template(template, sets=_SERVER_SETS, **context)
+def _render(template: str, page: ShareCard, card: ShareCard, **context: object) -> str:
+    """A page's template with ``context``, ``sets`` (the closed sets: its menus and its JSON block),
+    ``page`` (its title and summary), ``card`` (what a link to it shows) and ``picture`` (the card's)."""
+    return render_template(template, sets=_SERVER_SETS, page=page, card=card, picture=PICTURE, **context)
 
 
 def _page(html: str) -> PageResponse:

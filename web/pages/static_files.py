@@ -20,7 +20,7 @@ do.  It is weak (``W/"..."``) because the gzipped and plain copies
 (``web/http/compression.py``) hold the same content: Flask-Compress leaves a weak
 tag as it is, so a revalidation matches before anything is compressed.
 
-Files are small (the largest is about 24 KB), so each answer reads its file
+Files are small (the largest, the share picture, is about 56 KB), so each answer reads its file
 whole: the bytes, their hash and the body come from one read.
 """
 

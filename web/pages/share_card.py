@@ -1,0 +1,132 @@
+"""What a shared link shows: the title, summary and picture of a page's meta description and Open
+Graph tags (templates/base.html), and for a game's link the position it holds, in words.
+
+A game's link is the game page's address with the game in it, as static/js/links.js writes it::
+
+    /?size=3x3&k=3&level=perfect&side=x&moves=b2,a1,c3
+
+    o . .        a1 b1 c1
+    . x .        a2 b2 c2      "O to move after 3 moves": X b2, O a1, X c3
+    . . x        a3 b3 c3
+
+Its card says the board, the moves and what stands: who is to move, who won, or a draw.  The server
+reads only the size, k and the moves (the rest says how to play on, which the page handles) and
+plays the moves by the engine's rules; a link it cannot read or would not play gets the game page's
+own card (the page itself then says what is wrong with it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from werkzeug.datastructures import MultiDict
+
+from tictactoe import (
+    Board,
+    BoardFormatError,
+    GameOverError,
+    IllegalMoveError,
+    Rules,
+    cell_from_label,
+    cell_label,
+)
+from web.pages.address import SIZE, SMALL_INT
+
+
+@dataclass(frozen=True)
+class Picture:
+    """An image under static/, its size in pixels and what it shows in words (its ``og:image:alt``)."""
+
+    path: str
+    width: int
+    height: int
+    words: str
+
+
+# The picture every card shows, drawn by tests/browser/share_picture.py: Open Graph's large card.
+PICTURE = Picture(
+    "images/share.png",
+    1200,
+    630,
+    "A tic-tac-toe board on which X has won with three in a row down a diagonal.",
+)
+# A card names at most this many moves; a longer game says how many it had.
+MOVES_NAMED = 12
+
+
+@dataclass(frozen=True)
+class ShareCard:
+    """A page as a shared link shows it: a title and a summary (the picture is every page's)."""
+
+    title: str
+    description: str
+
+
+# Each page's own card: its title and the summary under its name.
+GAME_PAGE = ShareCard(
+    title="Tic-tac-toe · play the perfect engine",
+    description=(
+        "Play X or O against an engine that proves its moves on 3 × 3, 4 × 4 and 5 × 5 and, on the bigger"
+        " boards, says when it is only guessing."
+    ),
+)
+LAB = ShareCard(
+    title="Tic-tac-toe · the search lab",
+    description="Every textbook search on one position: its move, its value, and what it cost.",
+)
+EMBED = ShareCard(title="Tic-tac-toe", description=GAME_PAGE.description)
+
+
+def game_card(args: MultiDict[str, str]) -> ShareCard:
+    """The card of the game page at an address with these query arguments: the position of a game's
+    link (``size``, ``k``, ``moves``), else the game page's own card.  Never raises."""
+    if "size" not in args and "moves" not in args:
+        return GAME_PAGE
+    try:
+        board = _played(args)
+    except (BoardFormatError, GameOverError, IllegalMoveError, ValueError):
+        return GAME_PAGE
+    return _card(board)
+
+
+def _played(args: MultiDict[str, str]) -> Board:
+    """The board of a game's link with its moves played; raises ``ValueError`` when the link cannot
+    be read, the engine's errors for rules it does not play or a move that is not legal."""
+    size = SIZE.fullmatch(args.get("size", "3x3"))
+    k_text = args.get("k")
+    if not size or (k_text is not None and not SMALL_INT.fullmatch(k_text)):
+        raise ValueError("the link's size or k cannot be read")
+    rows, cols = int(size[1]), int(size[2])
+    rules = Rules(rows, cols, Rules.default_k(rows, cols) if k_text is None else int(k_text))
+    board = Board(rules)
+    for label in filter(None, args.get("moves", "").lower().split(",")):
+        board.play(cell_from_label(rules, label))
+    return board
+
+
+def _card(board: Board) -> ShareCard:
+    """The card of a game played out: its board, its moves and what stands after them."""
+    rules, moves = board.rules, board.history
+    size = f"{rules.rows} × {rules.cols}"
+    where = f"{size}, {rules.k} in a row"
+    if not moves:
+        return ShareCard(title=f"Tic-tac-toe on {size}: a new game", description=f"A new game on {where}.")
+    count = f"{len(moves)} {'move' if len(moves) == 1 else 'moves'}"
+    outcome = board.outcome()
+    if outcome is None:
+        stands = f"{board.to_move.upper()} to move"
+        title = f"{stands} after {count}"
+    else:
+        stands = "a draw" if outcome.winner is None else f"{outcome.winner.upper()} wins"
+        title = f"{stands} in {count}"
+    # X moves first: the even plies are X's.
+    played = ", ".join(
+        f"{'XO'[ply % 2]} {cell_label(rules, cell)}" for ply, cell in enumerate(moves[:MOVES_NAMED])
+    )
+    if len(moves) > MOVES_NAMED:
+        played += f" and {len(moves) - MOVES_NAMED} more"
+    then = "see the game and the review of every move" if outcome else "play on"
+    return ShareCard(
+        title=f"Tic-tac-toe on {size}: {title}",
+        description=f"A game on {where}: {played}; {stands}. Open the link to {then}.",
+    )
