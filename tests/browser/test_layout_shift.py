@@ -134,7 +134,7 @@ def test_the_game_page_moves_nothing_as_it_loads_a_game_ends_and_a_request_fails
     shift_since_last(page, "an error line")
     answer_once(page, 429, {"error": "too many searches", "retry_after": 30}, {"Retry-After": "30"})
     click(page, "#retry")
-    expect(page.locator("#wait")).to_contain_text("You can play again in")
+    expect(page.locator("#wait")).to_contain_text("Your move goes in")
     shift_since_last(page, "a refusal and its countdown")
 
 

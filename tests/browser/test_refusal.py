@@ -183,6 +183,8 @@ def test_a_real_429_is_said_counted_down_and_waited_out_without_a_request(open_p
         retry.dispatch_event("click")
     assert answered.value.status == 429
     run_until(page, "() => !document.getElementById('wait').hidden")
+    # The review stands in the settings' place: closing it brings the board's choice back.
+    page.get_by_role("button", name="Review").dispatch_event("click")
     page.get_by_label("Board", exact=True).select_option("3x3")
     with page.expect_response(lambda response: response.url.endswith("/move")) as answered:
         page.get_by_role("button", name="next game").dispatch_event("click")
