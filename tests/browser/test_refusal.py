@@ -79,7 +79,7 @@ def count_status_changes(page: Page) -> None:
 
 
 def test_a_real_429_is_said_counted_down_and_waited_out_without_a_request(open_page, limited_server):
-    page = open_page()
+    page = open_page(own_context=True)  # the clock is the context's
     page.clock.install()
     sent = requests_of(page)
     page.goto(limited_server.url + "/")
@@ -185,7 +185,7 @@ def refuse(calls: list[Request], status: int, seconds: int):
 
 
 def test_a_503_says_busy_and_is_sent_once_more_after_its_retry_after(open_page, app_server):
-    page = open_page()
+    page = open_page(own_context=True)  # the clock is the context's
     page.clock.install()
     page.goto(app_server.url + "/")
     wait_settled(page, 0)
@@ -216,7 +216,7 @@ def test_a_503_says_busy_and_is_sent_once_more_after_its_retry_after(open_page, 
 
 
 def test_the_embed_says_a_429_and_waits_it_out(open_page, app_server):
-    page = open_page(viewport={"width": 360, "height": 420})
+    page = open_page(viewport={"width": 360, "height": 420}, own_context=True)
     page.clock.install()
     page.goto(app_server.url + "/embed?size=3x3&level=perfect&side=x")
     wait_settled(page, 0)
@@ -236,7 +236,7 @@ def test_the_embed_says_a_429_and_waits_it_out(open_page, app_server):
 
 
 def test_the_lab_says_a_429_and_sends_nothing_until_its_wait_is_over(open_page, app_server):
-    page = open_page()
+    page = open_page(own_context=True)  # the clock is the context's
     page.clock.install()
     page.goto(app_server.url + "/lab")
     page.wait_for_load_state("domcontentloaded")
