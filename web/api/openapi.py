@@ -54,13 +54,13 @@ Schema = dict[str, Any]
 
 
 class _TypedDictClass(Protocol):
-    """A TypedDict class, as far as ``_typed_object`` reads it."""
+    """A TypedDict class, as far as ``typed_object`` reads it."""
 
     __annotations__: dict[str, Any]
     __required_keys__: frozenset[str]
 
 
-def _typed_object(shape: _TypedDictClass, properties: Schema, shared: Schema | None = None) -> Schema:
+def typed_object(shape: _TypedDictClass, properties: Schema, shared: Schema | None = None) -> Schema:
     """An object schema of the TypedDict ``shape``: its keys, in its order, as properties and required.
 
     Each key's schema is ``properties``' entry, else ``shared``'s (schemas that
@@ -83,7 +83,7 @@ def _typed_object(shape: _TypedDictClass, properties: Schema, shared: Schema | N
 SIZES = range(MIN_SIZE, MAX_SIZE + 1)
 NULLABLE_VALUE = {"type": "string", "enum": [*map(str, Value), None], "nullable": True}
 NULLABLE_PLIES = {"type": "integer", "minimum": 1, "nullable": True}
-CELL = _typed_object(
+CELL = typed_object(
     CellAnswer, {"row": {"type": "integer", "minimum": 0}, "col": {"type": "integer", "minimum": 0}}
 )
 PAIR = {"type": "array", "minItems": 2, "maxItems": 2, "items": {"type": "integer", "minimum": 0}}
@@ -337,7 +337,7 @@ def _trace_path() -> Schema:
             _text_case(4, MIN_K, 4, 3, 4),
         ],
     }
-    node = _typed_object(
+    node = typed_object(
         TraceNode,
         {
             "id": {
@@ -376,14 +376,14 @@ def _trace_path() -> Schema:
                 "description": "Nodes in its subtree, itself included.",
             },
             "folded": {
-                **_typed_object(FoldedCounts, dict.fromkeys(FoldedCounts.__annotations__, COUNTER)),
+                **typed_object(FoldedCounts, dict.fromkeys(FoldedCounts.__annotations__, COUNTER)),
                 "nullable": True,
                 "description": "Set when its descendants are not shown: what its subtree holds."
                 " Open it with node set to its id.",
             },
         },
     )
-    answer = _typed_object(
+    answer = typed_object(
         TraceAnswer,
         {
             "board": BOARD_OUT,
@@ -649,7 +649,7 @@ def _schemas() -> Schema:
         "board": {**BOARD_OUT, "description": "The posted board (lower case)."},
         "player": {**PLAYER, "description": "The side to move."},
     }
-    analysis = _typed_object(
+    analysis = typed_object(
         AnalysisAnswer,
         {
             "value": {**NULLABLE_VALUE, "description": "The position's value for the side to move."},
@@ -663,7 +663,7 @@ def _schemas() -> Schema:
             "moves": {
                 "type": "array",
                 "description": "Every legal move, row by row.",
-                "items": _typed_object(
+                "items": typed_object(
                     MoveValueAnswer,
                     {
                         "value": {**NULLABLE_VALUE, "description": "For the side making the move."},
@@ -681,12 +681,12 @@ def _schemas() -> Schema:
     )
     return {
         **{field.component: field.schema for field in (LEVEL, SEED, ENGINE) if field.component},
-        "Engines": _typed_object(
+        "Engines": typed_object(
             EnginesAnswer,
             {
                 "engines": {
                     "type": "array",
-                    "items": _typed_object(
+                    "items": typed_object(
                         EngineDescription,
                         {
                             "name": {"type": "string", "enum": list(ENGINES)},
@@ -696,7 +696,7 @@ def _schemas() -> Schema:
                 }
             },
         ),
-        "Error": _typed_object(
+        "Error": typed_object(
             ErrorBody,
             {
                 "error": {"type": "string", "description": "What is wrong, in words."},
@@ -707,7 +707,7 @@ def _schemas() -> Schema:
                 },
             },
         ),
-        "Move": _typed_object(
+        "Move": typed_object(
             MoveAnswer,
             {
                 "move": CELL,
@@ -732,7 +732,7 @@ def _schemas() -> Schema:
             },
             {**common, **teaching},
         ),
-        "EngineAnalysis": _typed_object(
+        "EngineAnalysis": typed_object(
             EngineAnalysisAnswer,
             {
                 "move": {**CELL, "description": "The engine's choice."},
@@ -746,7 +746,7 @@ def _schemas() -> Schema:
         ),
         "Analysis": analysis,
         # GET /position: /analyze's schemas, less what describes one request's work, not the position.
-        "Position": _typed_object(
+        "Position": typed_object(
             PositionAnswer,
             {
                 "moves": {
@@ -764,7 +764,7 @@ def _schemas() -> Schema:
             },
             analysis["properties"],
         ),
-        "State": _typed_object(
+        "State": typed_object(
             StateAnswer,
             {
                 "board": BOARD_OUT,
@@ -797,11 +797,11 @@ def _schemas() -> Schema:
                 "worker": {"type": "integer"},
             },
         },
-        "Stats": _typed_object(
+        "Stats": typed_object(
             StatsAnswer,
             {
-                "worker": _typed_object(WorkerCounts, {"pid": {"type": "integer"}}, counters),
-                "total": _typed_object(Counts, counters),
+                "worker": typed_object(WorkerCounts, {"pid": {"type": "integer"}}, counters),
+                "total": typed_object(Counts, counters),
                 "total_scope": {"type": "string"},
                 "backend": {"type": "string", "enum": list(BACKENDS)},
             },
