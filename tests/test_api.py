@@ -381,14 +381,14 @@ def test_status_and_message(client, method, path, kwargs, status, message):
     assert response.headers["X-Content-Type-Options"] == "nosniff"
 
 
-def test_an_internal_error_is_a_json_500(app, monkeypatch):
-    from web.api import routes as api
+def test_an_internal_error_is_a_json_500(client, monkeypatch):
+    from web.api import routes
 
     def broken(*args, **kwargs):
         raise RuntimeError("secret detail /srv/app/web/api.py")
 
-    monkeypatch.setattr(api, "_status", broken)
-    response = app.test_client().post("/move", json={"board": ["x..", ".o.", "..."]})
+    monkeypatch.setattr(routes, "choose_move", broken)  # every /move answer asks the level for its move
+    response = client.post("/move", json={"board": ["x..", ".o.", "..."]})
     assert response.status_code == 500
     assert response.get_json() == {"error": "internal error: the server could not answer this request"}
 
@@ -718,13 +718,13 @@ def test_the_move_schema_leaves_the_teaching_fields_optional(spec):
 
 
 def test_a_typeddict_key_without_a_schema_or_a_schema_without_a_key_stops_the_document():
-    from web.api.openapi import _typed_object
+    from web.api.openapi import typed_object  # how every answer's schema is declared
 
     with pytest.raises(ValueError, match="'col'"):
-        _typed_object(CellAnswer, {"row": {"type": "integer"}})
+        typed_object(CellAnswer, {"row": {"type": "integer"}})
     with pytest.raises(ValueError, match="'shadow'"):
-        _typed_object(CellAnswer, {"row": {}, "col": {}, "shadow": {}})
-    assert _typed_object(CellAnswer, {"row": {}}, {"col": {}, "shadow": {}})["required"] == ["row", "col"]
+        typed_object(CellAnswer, {"row": {}, "col": {}, "shadow": {}})
+    assert typed_object(CellAnswer, {"row": {}}, {"col": {}, "shadow": {}})["required"] == ["row", "col"]
 
 
 def object_schemas(schema, where: str):
@@ -761,13 +761,18 @@ def test_every_answer_object_is_closed(spec):
     assert "additionalProperties" not in request["anyOf"][0]
 
 
-def test_a_field_the_document_lacks_fails_the_schema_check(spec, monkeypatch, tmp_path):
-    from web.api import routes as api
+def test_a_field_the_document_lacks_fails_the_schema_check(spec, tmp_path):
+    # An app of the test's own, with a hook that adds a field to every JSON answer (a hook must
+    # come before the app's first request, and the module's app has answered many).
+    app = create_app({"CACHE_DIR": str(tmp_path)})
 
-    status = api._status
-    monkeypatch.setattr(api, "_status", lambda board: {**status(board), "shadow": True})
-    # A fresh app: the module's app may answer a remembered /move body from its memo.
-    client = create_app({"CACHE_DIR": str(tmp_path)}).test_client()
+    @app.after_request
+    def shadow(response):
+        if response.is_json:
+            response.set_data(json.dumps({**response.get_json(), "shadow": True}))
+        return response
+
+    client = app.test_client()
     for path, schema in (("/move", "Move"), ("/state", "State")):
         body = client.post(path, json={"board": ["x.o", ".x.", "o.."]}).get_json()
         assert body["shadow"] is True, path
@@ -785,13 +790,22 @@ def test_a_traced_node_is_its_typeddict(client, spec):
 
 
 @pytest.mark.parametrize("level", LEVELS)
-def test_the_move_is_the_one_levels_choose_move_plays(app, client, level):
+def test_a_seed_replays_the_levels_own_move_on_any_server(app, client, level, tmp_path):
+    #   x . .
+    #   . o .      several moves each level may play: a seed picks one, the same on every server
+    #   . . .
     rows = ["x..", ".o.", "..."]
+    other = create_app({"CACHE_DIR": str(tmp_path)}).test_client()  # its cache and memo empty
+    played = set()
     for seed in range(12):
         body = client.post("/move", json={"board": rows, "level": level, "seed": seed}).get_json()
+        again = other.post("/move", json={"board": rows, "level": level, "seed": seed}).get_json()
+        assert again["move"] == body["move"], seed
         analyst = parts(app).solved.solve
         expected = choose_move(Board.from_text(rows), level, random.Random(seed), analyst=analyst)
         assert divmod(expected.move, 3) == (body["move"]["row"], body["move"]["col"]), seed
+        played.add((body["move"]["row"], body["move"]["col"]))
+    assert len(played) > 1  # the seed decides: not one move whatever it is
 
 
 def test_the_levels_and_engines_in_the_document_are_the_registrys(spec):

@@ -42,9 +42,8 @@ RULES_4X4 = Rules(4, 4, 4)
 
 @pytest.fixture
 def fresh_books(monkeypatch, tmp_path):
-    """Books read from an empty temporary folder, with nothing loaded yet (a fresh process)."""
+    """Books read from an empty temporary folder of the test's own (nothing of it read yet)."""
     monkeypatch.setattr(book_module, "BOOK_DIR", tmp_path)
-    monkeypatch.setattr(book_module, "_books", {})
     return tmp_path
 
 
@@ -212,14 +211,22 @@ def test_a_book_whose_entry_does_not_fit_its_board_is_ignored(fresh_books):
 
 
 def test_no_book_is_read_at_import():
-    """Importing the engine reads no book: a book is loaded when its rules are first analysed."""
+    """Importing the engine reads no book: a book is read when its rules are first analysed, once.
+
+    A fresh interpreter notes every book file opened (an audit hook sees every ``open``).
+    """
     import subprocess
     import sys
 
     code = (
-        "import tictactoe, tictactoe.book.lookup as b; assert b._books == {}, b._books;"
-        " tictactoe.analyse(tictactoe.Board(tictactoe.Rules(3, 3, 3)));"
-        " assert set(b._books) == {tictactoe.Rules(3, 3, 3)}"
+        "import sys; opened = [];"
+        " sys.addaudithook(lambda event, args: event == 'open' and str(args[0]).endswith('.json.gz')"
+        " and opened.append(str(args[0]).rsplit('/', 1)[-1]));"
+        " import tictactoe; assert opened == [], opened;"
+        " tictactoe.analyse(tictactoe.Board(tictactoe.Rules(3, 3, 3))); assert opened == [], opened;"
+        " board = tictactoe.Board(tictactoe.Rules(5, 5, 4));"
+        " tictactoe.analyse(board); tictactoe.analyse(board);"
+        " assert opened == ['book-5x5k4.json.gz'], opened"
     )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=BOOK_DIR.parent.parent, timeout=120)
 

@@ -25,11 +25,9 @@ from tests.servers import Gunicorn, RedisServer, wait_for_workers, wait_until
 from tictactoe import Board, solve
 from web.assembly import create_app
 from web.cache.entries import position_key
-from web.cache.eviction import LOW_WATER, STALE_TEMP_SECONDS, SWEEP_SHARE, BoundedFileCache
+from web.cache.eviction import LOW_WATER, STALE_TEMP_SECONDS, SWEEP_SHARE, TEMP_SUFFIX, BoundedFileCache
 from web.config import ConfigError, load_settings
 from web.parts import parts
-
-TEMP_SUFFIX = FileSystemCache._fs_transaction_suffix
 
 
 def entry_files(folder: Path) -> list[Path]:
@@ -145,7 +143,7 @@ def test_the_least_recently_used_entries_go_first(tmp_path):
     for i in range(100):
         store.set(f"k{i}", i)
         # File times are coarse (a kernel tick): spread them out so the order is known.
-        os.utime(store._get_filename(f"k{i}"), (past + i, past + i))
+        os.utime(store.path_of(f"k{i}"), (past + i, past + i))
     assert store.get("k0") == 0  # used: now the most recent
     store.set("k100", 100)
     store.set("k101", 101)  # the second write of the interval: a sweep, 102 > 100

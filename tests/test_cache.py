@@ -120,7 +120,7 @@ def test_hits_vary_among_optimal_moves_only(tmp_path):
 
 def raw_file(app, key: str):
     """The path of the cache file of ``key`` (cachelib's naming: SHA-256 of the key)."""
-    return backend(app)._get_filename(key)
+    return backend(app).path_of(key)
 
 
 # A well-formed entry for x . . / . o . / . . . (its canonical image), before each case spoils it.
@@ -178,6 +178,8 @@ def test_garbage_and_wrong_schema_entries_are_ignored_and_replaced(tmp_path, gar
     move = client.post("/move", json={"board": board}).get_json()
     assert move["cached"] is True
     assert move["move"]["row"] * 3 + move["move"]["col"] in optimal_moves("x...o....")
+    if isinstance(garbage, bytes):  # replaced in place: the garbage was where the cache reads
+        assert garbage not in path.read_bytes()
     # Bytes the serializer cannot read come back from cachelib as a miss; what it
     # can read but does not fit the schema is counted as invalid.
     assert stats(client)["invalid"] >= (0 if isinstance(garbage, bytes) else 1)

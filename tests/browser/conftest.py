@@ -14,6 +14,7 @@ import re
 import shutil
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import Page, sync_playwright
@@ -44,22 +45,99 @@ def browser():
         chromium.close()
 
 
+class ReusedContext:
+    """A browser context whose pages are handed out one at a time, each as a fresh visitor's.
+
+    A new context costs Chromium a renderer process of its own, started and torn down again
+    (about 0.6 s of CPU a page on two cores, most of what a short browser test costs): the
+    first page of each test opens here instead, in a context that lives for the whole
+    session, while a blank page kept open keeps its renderer running.  What a new context
+    would give the page it gives too: when the page is done, the storage of every origin the
+    page sent a request to (localStorage, cookies, everything ``Storage.clearDataForOrigin``
+    clears) and the HTTP cache are cleared, and the network is back online; a page's size,
+    colour scheme and motion preference are set on the page itself.  Playwright's clock is the
+    context's, and cannot be taken out again: a test that installs it asks for a context of its
+    own (``open_page(own_context=True)``), and one that forgot fails, the context replaced.
+    """
+
+    def __init__(self, browser) -> None:
+        self.browser = browser
+        self._open()
+
+    def _open(self) -> None:
+        self.context = self.browser.new_context(viewport=DESKTOP)
+        self.keeper = self.context.new_page()
+        self.devtools = self.context.new_cdp_session(self.keeper)
+
+    def page(self, viewport: dict, color_scheme: str, reduced_motion: str) -> Page:
+        """A new page with these settings."""
+        page = self.context.new_page()
+        page.set_viewport_size(viewport)
+        page.emulate_media(color_scheme=color_scheme, reduced_motion=reduced_motion)
+        return page
+
+    def forget(self, origins: set[str]) -> None:
+        """Leave nothing of a closed page behind: the storage of ``origins`` (cookies included), the cache,
+        the offline switch."""
+        if self.keeper.evaluate("() => '__pwClock' in globalThis"):
+            self.close()
+            self._open()
+            raise AssertionError(
+                "a page installed the clock in the reused context: open it with own_context=True"
+            )
+        self.context.set_offline(False)
+        for origin in origins:
+            self.devtools.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
+        self.devtools.send("Network.clearBrowserCache")
+
+    def close(self) -> None:
+        self.context.close()
+
+
+def origin_of(url: str) -> str:
+    """``scheme://host:port`` of a URL (the key its storage is kept under)."""
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+@pytest.fixture(scope="session")
+def reused_context(browser) -> Iterator[ReusedContext]:
+    """The session's ``ReusedContext``."""
+    reused = ReusedContext(browser)
+    yield reused
+    reused.close()
+
+
 @contextmanager
-def opened_pages(browser, name: str, failed: Callable[[], bool]) -> Iterator[Callable[..., Page]]:
-    """A factory of pages, each in a fresh context (own storage); screenshots and checks at the end.
+def opened_pages(
+    browser, name: str, failed: Callable[[], bool], reused: ReusedContext | None = None
+) -> Iterator[Callable[..., Page]]:
+    """Pages, each a fresh visitor's (own storage, empty cache); screenshots and checks on leaving.
 
     ``factory(viewport=PHONE, color_scheme="dark")`` returns a page (with reduced motion unless
-    ``reduced_motion="no-preference"``).  On leaving, each page is screenshotted as ``name``
-    into ``test-artifacts/`` when ``failed()`` or a page reported a problem, and an
-    ``AssertionError`` lists any uncaught error or CSP violation a page reported.
+    ``reduced_motion="no-preference"``).  The first page opens in ``reused`` when given, unless it
+    asks for ``own_context=True`` or an option only a context has (``has_touch=True``); every
+    other page opens in a new context, so that two pages of one test never share their storage.
+    On leaving, each
+    page is screenshotted as ``name`` into ``test-artifacts/`` when ``failed()`` or a page
+    reported a problem, and an ``AssertionError`` lists any uncaught error or CSP violation a
+    page reported.
     """
-    opened = []
+    opened = []  # (the page's own context, or None in ``reused``; the page; its problems)
+    origins: set[str] = set()  # of the requests of the page in ``reused``
 
-    def factory(viewport=DESKTOP, color_scheme="light", reduced_motion="reduce", **options):
-        context = browser.new_context(
-            viewport=viewport, color_scheme=color_scheme, reduced_motion=reduced_motion, **options
-        )
-        page = context.new_page()
+    def factory(
+        viewport=DESKTOP, color_scheme="light", reduced_motion="reduce", own_context=False, **options
+    ):
+        if reused is not None and not opened and not own_context and not options:
+            context = None
+            page = reused.page(viewport, color_scheme, reduced_motion)
+            page.on("request", lambda request: origins.add(origin_of(request.url)))
+        else:
+            context = browser.new_context(
+                viewport=viewport, color_scheme=color_scheme, reduced_motion=reduced_motion, **options
+            )
+            page = context.new_page()
         problems: list[str] = []
         page.on("pageerror", lambda error: problems.append(f"uncaught: {error}"))
         page.on(
@@ -83,7 +161,11 @@ def opened_pages(browser, name: str, failed: Callable[[], bool]) -> Iterator[Cal
             if keep:
                 page.screenshot(path=str(ARTIFACTS / f"{name}{suffix}.png"), full_page=True)
         finally:
-            context.close()
+            if context is not None:
+                context.close()
+            else:
+                page.close()
+                reused.forget(origins)
     assert not problems, problems
 
 
@@ -94,10 +176,10 @@ def failures_since_now(request) -> Callable[[], bool]:
 
 
 @pytest.fixture
-def open_page(browser, request):
-    """The test's factory of pages (``opened_pages``), named after the test: the test fails if a page
-    threw an uncaught error or reported a CSP violation."""
-    with opened_pages(browser, request.node.name, failures_since_now(request)) as factory:
+def open_page(browser, reused_context, request):
+    """The test's factory of pages (``opened_pages``, its first page in the session's reused context),
+    named after the test: the test fails if a page threw an uncaught error or reported a CSP violation."""
+    with opened_pages(browser, request.node.name, failures_since_now(request), reused_context) as factory:
         yield factory
 
 

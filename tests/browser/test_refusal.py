@@ -89,7 +89,7 @@ def count_status_changes(page: Page) -> None:
 
 
 def test_a_real_429_is_said_counted_down_and_waited_out_without_a_request(open_page, limited_server):
-    page = open_page()
+    page = open_page(own_context=True)  # the clock is the context's
     page.clock.install()
     sent = requests_of(page)
     page.goto(limited_server.url + "/")
@@ -211,7 +211,7 @@ def refuse(calls: list[Request], status: int, seconds: int):
 
 
 def test_a_503_says_busy_and_is_sent_once_more_after_its_retry_after(open_page, app_server):
-    page = open_page()
+    page = open_page(own_context=True)  # the clock is the context's
     page.clock.install()
     page.goto(app_server.url + "/")
     wait_settled(page, 0)
@@ -242,7 +242,7 @@ def test_a_503_says_busy_and_is_sent_once_more_after_its_retry_after(open_page, 
 
 
 def test_the_embed_says_a_429_waits_it_out_and_sends_the_move_again_once(open_page, app_server):
-    page = open_page(viewport={"width": 360, "height": 420})
+    page = open_page(viewport={"width": 360, "height": 420}, own_context=True)
     page.clock.install()
     page.goto(app_server.url + "/embed?size=4x4&level=perfect&side=x")
     wait_settled(page, 0)
@@ -271,7 +271,7 @@ def test_the_embed_says_a_429_waits_it_out_and_sends_the_move_again_once(open_pa
 def test_a_refused_7x7_move_goes_again_by_itself_in_a_line_that_keeps_the_board_still(
     open_page, app_server, size
 ):
-    page = open_page(**LAPTOP_AND_PHONE[size])
+    page = open_page(**LAPTOP_AND_PHONE[size], own_context=True)  # the clock is the context's
     page.clock.install()
     page.goto(app_server.url + "/")
     wait_settled(page, 0)
@@ -314,7 +314,7 @@ def test_a_refused_7x7_move_goes_again_by_itself_in_a_line_that_keeps_the_board_
 
 
 def test_the_lab_says_a_429_and_sends_nothing_until_its_wait_is_over(open_page, app_server):
-    page = open_page()
+    page = open_page(own_context=True)  # the clock is the context's
     page.clock.install()
     # A 4x4 board: the server searches 3x3 ones for free, so the page asks about them even then.
     page.goto(app_server.url + "/lab?board=4/4/4/4&k=3")

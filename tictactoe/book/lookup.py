@@ -170,22 +170,23 @@ def save_book(book: Book, path: Path) -> int:
     return path.stat().st_size
 
 
-_books: dict[Rules, Book | None] = {}
+# Each book file read at most once a process, keyed by its path: the answer depends on the folder too.
+_books: dict[Path, Book | None] = {}
 _books_lock = threading.Lock()
 
 
 def book_for(rules: Rules) -> Book | None:
-    """The shipped book of these rules, read on first need; None when there is none to use.
+    """The shipped book of these rules (in ``BOOK_DIR``), read on first need; None when there is none to use.
 
     A book built by another engine version, or a file that cannot be read, is
     not used (the solver answers instead).
     """
-    if rules in _books:
-        return _books[rules]
+    path = book_path(rules)
+    if path in _books:
+        return _books[path]
     with _books_lock:
-        if rules not in _books:
+        if path not in _books:
             book = None
-            path = book_path(rules)
             if path.exists():
                 try:
                     book = load_book(path)
@@ -193,8 +194,8 @@ def book_for(rules: Rules) -> Book | None:
                     book = None
             if book is not None and (book.engine != ENGINE_VERSION or book.rules != rules):
                 book = None
-            _books[rules] = book
-    return _books[rules]
+            _books[path] = book
+    return _books[path]
 
 
 def book_answer(board: Board, all_moves: bool = False) -> SolveResult | None:

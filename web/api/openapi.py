@@ -73,13 +73,13 @@ Schema = dict[str, Any]
 
 
 class _TypedDictClass(Protocol):
-    """A TypedDict class, as far as ``_typed_object`` reads it."""
+    """A TypedDict class, as far as ``typed_object`` reads it."""
 
     __annotations__: dict[str, Any]
     __required_keys__: frozenset[str]
 
 
-def _typed_object(shape: _TypedDictClass, properties: Schema, shared: Schema | None = None) -> Schema:
+def typed_object(shape: _TypedDictClass, properties: Schema, shared: Schema | None = None) -> Schema:
     """An object schema of the TypedDict ``shape``: its keys, in its order, as properties and required.
 
     Each key's schema is ``properties``' entry, else ``shared``'s (schemas that
@@ -102,7 +102,7 @@ def _typed_object(shape: _TypedDictClass, properties: Schema, shared: Schema | N
 SIZES = range(MIN_SIZE, MAX_SIZE + 1)
 NULLABLE_VALUE = {"type": "string", "enum": [*map(str, Value), None], "nullable": True}
 NULLABLE_PLIES = {"type": "integer", "minimum": 1, "nullable": True}
-CELL = _typed_object(
+CELL = typed_object(
     CellAnswer, {"row": {"type": "integer", "minimum": 0}, "col": {"type": "integer", "minimum": 0}}
 )
 PAIR = {"type": "array", "minItems": 2, "maxItems": 2, "items": {"type": "integer", "minimum": 0}}
@@ -363,7 +363,7 @@ def _trace_path() -> Schema:
             _text_case(4, MIN_K, 4, 3, 4),
         ],
     }
-    node = _typed_object(
+    node = typed_object(
         TraceNode,
         {
             "id": {
@@ -402,14 +402,14 @@ def _trace_path() -> Schema:
                 "description": "Nodes in its subtree, itself included.",
             },
             "folded": {
-                **_typed_object(FoldedCounts, dict.fromkeys(FoldedCounts.__annotations__, COUNTER)),
+                **typed_object(FoldedCounts, dict.fromkeys(FoldedCounts.__annotations__, COUNTER)),
                 "nullable": True,
                 "description": "Set when its descendants are not shown: what its subtree holds."
                 " Open it with node set to its id.",
             },
         },
     )
-    answer = _typed_object(
+    answer = typed_object(
         TraceAnswer,
         {
             "board": BOARD_OUT,
@@ -678,7 +678,7 @@ def _schemas() -> Schema:
         "board": {**BOARD_OUT, "description": "The posted board (lower case)."},
         "player": {**PLAYER, "description": "The side to move."},
     }
-    analysis = _typed_object(
+    analysis = typed_object(
         AnalysisAnswer,
         {
             "value": {**NULLABLE_VALUE, "description": "The position's value for the side to move."},
@@ -692,7 +692,7 @@ def _schemas() -> Schema:
             "moves": {
                 "type": "array",
                 "description": "Every legal move, row by row.",
-                "items": _typed_object(
+                "items": typed_object(
                     MoveValueAnswer,
                     {
                         "value": {**NULLABLE_VALUE, "description": "For the side making the move."},
@@ -710,12 +710,12 @@ def _schemas() -> Schema:
     )
     return {
         **{field.component: field.schema for field in (LEVEL, SEED, ENGINE) if field.component},
-        "Engines": _typed_object(
+        "Engines": typed_object(
             EnginesAnswer,
             {
                 "engines": {
                     "type": "array",
-                    "items": _typed_object(
+                    "items": typed_object(
                         EngineDescription,
                         {
                             "name": {"type": "string", "enum": list(ENGINES)},
@@ -725,7 +725,7 @@ def _schemas() -> Schema:
                 }
             },
         ),
-        "Error": _typed_object(
+        "Error": typed_object(
             ErrorBody,
             {
                 "error": {"type": "string", "description": "What is wrong, in words."},
@@ -736,7 +736,7 @@ def _schemas() -> Schema:
                 },
             },
         ),
-        "Move": _typed_object(
+        "Move": typed_object(
             MoveAnswer,
             {
                 "move": CELL,
@@ -761,7 +761,7 @@ def _schemas() -> Schema:
             },
             {**common, **teaching},
         ),
-        "EngineAnalysis": _typed_object(
+        "EngineAnalysis": typed_object(
             EngineAnalysisAnswer,
             {
                 "move": {**CELL, "description": "The engine's choice."},
@@ -775,7 +775,7 @@ def _schemas() -> Schema:
         ),
         "Analysis": analysis,
         # GET /position: /analyze's schemas, less what describes one request's work, not the position.
-        "Position": _typed_object(
+        "Position": typed_object(
             PositionAnswer,
             {
                 "moves": {
@@ -793,7 +793,7 @@ def _schemas() -> Schema:
             },
             analysis["properties"],
         ),
-        "State": _typed_object(
+        "State": typed_object(
             StateAnswer,
             {
                 "board": BOARD_OUT,
@@ -827,11 +827,11 @@ def _schemas() -> Schema:
             },
         },
         **_room_schemas(),
-        "Stats": _typed_object(
+        "Stats": typed_object(
             StatsAnswer,
             {
-                "worker": _typed_object(WorkerCounts, {"pid": {"type": "integer"}}, counters),
-                "total": _typed_object(Counts, counters),
+                "worker": typed_object(WorkerCounts, {"pid": {"type": "integer"}}, counters),
+                "total": typed_object(Counts, counters),
                 "total_scope": {"type": "string"},
                 "backend": {"type": "string", "enum": list(BACKENDS)},
             },
@@ -1027,7 +1027,7 @@ def _room_paths() -> Schema:
 def _room_schemas() -> Schema:
     """The rooms' answers and events, generated from their TypedDicts (web/rooms/shapes.py)."""
     count = {"type": "integer", "minimum": 0}
-    player = _typed_object(
+    player = typed_object(
         PlayerState,
         {
             "seat": {"type": "string", "enum": ["host", "guest"], "description": "Who plays this side."},
@@ -1036,7 +1036,7 @@ def _room_schemas() -> Schema:
             "wins": {**count, "description": "The seat's wins in this room."},
         },
     )
-    players = _typed_object(Players, {"x": player, "o": player})
+    players = typed_object(Players, {"x": player, "o": player})
     rules = {
         "rows": {"type": "integer", "minimum": MIN_SIZE, "maximum": MAX_SIZE},
         "cols": {"type": "integer", "minimum": MIN_SIZE, "maximum": MAX_SIZE},
@@ -1045,7 +1045,7 @@ def _room_schemas() -> Schema:
     game = {"type": "integer", "minimum": 1, "description": "The game's number in the room."}
     status = {**STATUS, "description": "The game after the move."}
     to_move = {**PLAYER, "nullable": True, "enum": ["x", "o", None]}
-    state = _typed_object(
+    state = typed_object(
         RoomState,
         {
             "room": ROOM_ID,
@@ -1067,7 +1067,7 @@ def _room_schemas() -> Schema:
             },
         },
     )
-    links = _typed_object(
+    links = typed_object(
         SeatLinks,
         {
             "seat": {
@@ -1082,7 +1082,7 @@ def _room_schemas() -> Schema:
             "watch": {"type": "string", "description": "The page that watches the room, /?room=<id>."},
         },
     )
-    seat = _typed_object(
+    seat = typed_object(
         SeatAnswer,
         {
             "room": ROOM_ID,
@@ -1093,7 +1093,7 @@ def _room_schemas() -> Schema:
             "state": state,
         },
     )
-    move = _typed_object(
+    move = typed_object(
         MoveEvent,
         {
             "game": game,
@@ -1105,7 +1105,7 @@ def _room_schemas() -> Schema:
             "to_move": to_move,
         },
     )
-    end = _typed_object(
+    end = typed_object(
         EndEvent,
         {
             "game": game,
@@ -1116,8 +1116,8 @@ def _room_schemas() -> Schema:
             "draws": count,
         },
     )
-    presence = _typed_object(PresenceEvent, {"side": PLAYER, "players": players})
-    rematch = _typed_object(
+    presence = typed_object(PresenceEvent, {"side": PLAYER, "players": players})
+    rematch = typed_object(
         RematchEvent,
         {
             "offers": {"type": "array", "items": PLAYER},

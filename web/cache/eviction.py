@@ -60,6 +60,8 @@ STALE_TEMP_SECONDS = 60.0
 LOW_WATER = 0.9
 # Each worker sweeps once per this share of the cap written by it.
 SWEEP_SHARE = 50
+# How the name of a file being written ends (cachelib's, kept so that both name them alike).
+TEMP_SUFFIX: str = FileSystemCache._fs_transaction_suffix
 
 
 class BoundedFileCache(FileSystemCache):
@@ -84,13 +86,17 @@ class BoundedFileCache(FileSystemCache):
         kwargs["hash_method"] = config["CACHE_FILE_HASH_METHOD"]
         return cls(config["CACHE_DIR"], *args, **kwargs)
 
+    def path_of(self, key: str) -> Path:
+        """The file that holds ``key``'s entry, whether it is there or not."""
+        return Path(self._get_filename(key))
+
     def get(self, key: str) -> Any:
         """cachelib's ``get``; a hit moves the file's mtime forward (it was used)."""
         value = super().get(key)
         if value is not None:
             # Gone since (evicted) or a folder that broke: the read stands anyway.
             with contextlib.suppress(OSError):
-                os.utime(self._get_filename(key))
+                os.utime(self.path_of(key))
         return value
 
     def set(self, key: str, value: Any, timeout: Any = None, mgmt_element: bool = False) -> bool:
@@ -100,9 +106,9 @@ class BoundedFileCache(FileSystemCache):
         ``sweep_every`` successful writes of this worker.
         """
         expires = self._normalize_timeout(timeout)
-        filename = self._get_filename(key)
+        filename = self.path_of(key)
         try:
-            fd, temp = tempfile.mkstemp(suffix=self._fs_transaction_suffix, dir=self._path)
+            fd, temp = tempfile.mkstemp(suffix=TEMP_SUFFIX, dir=self._path)
         except OSError as error:
             logger.warning("cannot create a cache file: %s", error.strerror)
             return False
@@ -164,7 +170,7 @@ class BoundedFileCache(FileSystemCache):
         entries: list[str] = []
         with os.scandir(self._path) as listing:
             for item in listing:
-                if not item.name.endswith(self._fs_transaction_suffix):
+                if not item.name.endswith(TEMP_SUFFIX):
                     entries.append(item.path)
                 elif now - modified_time(item.path, default=now) > STALE_TEMP_SECONDS:
                     remove(item.path)
