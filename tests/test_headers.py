@@ -175,13 +175,14 @@ def test_static_files_are_cacheable_with_validators_and_the_right_type(client, p
     assert response.status_code == 200
     # Scripts and styles are revalidated on every load (web/pages/static_files.py);
     # images keep STATIC_MAX_AGE.
-    expected_cache = "public, max-age=120" if path.endswith(".svg") else "no-cache"
+    expected_cache = "public, max-age=120" if path.endswith((".svg", ".png")) else "no-cache"
     assert response.headers["Cache-Control"] == expected_cache
     assert response.headers["ETag"] and response.headers["Last-Modified"]
     expected = {
         ".js": ("text/javascript", "application/javascript"),
         ".css": ("text/css",),
         ".svg": ("image/svg+xml",),
+        ".png": ("image/png",),
     }[Path(path).suffix]
     # with nosniff a browser refuses a module script or a stylesheet of another type
     assert response.mimetype in expected

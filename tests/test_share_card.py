@@ -131,3 +131,15 @@ def test_a_game_link_shows_its_position(client, link, title, description):
 def test_a_link_the_server_would_not_play_shows_the_game_pages_card(client, link):
     tags = page_meta(client, link).tags
     assert (tags["og:title"], tags["description"]) == (GAME_PAGE.title, GAME_PAGE.description)
+
+
+@pytest.mark.parametrize(
+    "path, address",
+    [
+        ("/?size=3x3&utm_source=news&moves=b2,a1&fbclid=7", "/?size=3x3&moves=b2,a1"),
+        ("/lab?board=x2/1o1/3&ref=<b>", "/lab?board=x2/1o1/3"),
+        ("/embed?theme=dark&utm_medium=iframe", "/embed?theme=dark"),
+    ],
+)
+def test_a_cards_address_keeps_only_what_the_page_reads(client, path, address):
+    assert page_meta(client, path).tags["og:url"] == SITE + address

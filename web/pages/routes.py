@@ -8,6 +8,7 @@ utm_source).  The checked settings reach the template as ``embed`` and become
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import asdict, dataclass
 
 from flask import Blueprint, render_template, request
@@ -18,7 +19,18 @@ from tictactoe.algorithms.registry import TRACEABLE
 from web.http.errors import ApiError
 from web.pages.address import SIZE, SMALL_INT
 from web.pages.closed_sets import DEFAULT_THEME, THEMES, server_sets
-from web.pages.share_card import EMBED, GAME_PAGE, LAB, PICTURE, ShareCard, game_card
+from web.pages.share_card import (
+    EMBED,
+    EMBED_ARGS,
+    GAME_ARGS,
+    GAME_PAGE,
+    LAB,
+    LAB_ARGS,
+    PICTURE,
+    ShareCard,
+    card_address,
+    game_card,
+)
 
 bp = Blueprint("pages", __name__)
 # The closed sets every page embeds (closed_sets.py); they never change while the app runs.
@@ -50,23 +62,23 @@ class EmbedSettings:
 @bp.get("/")
 def index() -> PageResponse:
     """The game page."""
-    return _page(_render("index.html", GAME_PAGE, game_card(request.args), opens_room=_opens_room()))
+    card = game_card(request.args)
+    return _page(_render("index.html", GAME_PAGE, card, GAME_ARGS, opens_room=_opens_room()))
 
 
 @bp.get("/lab")
 def lab() -> PageResponse:
     """The lab: every teaching engine on one position (all figures come from the API)."""
-    return _page(_render("lab.html", LAB, LAB, traceable=list(TRACEABLE)))
+    return _page(_render("lab.html", LAB, LAB, LAB_ARGS, traceable=list(TRACEABLE)))
 
 
 @bp.get("/embed")
 def embed() -> PageResponse:
     """The embeddable game, configured by size (or rows and cols), k, level, side, first, theme."""
     settings = embed_settings(request.args)
-    attrs = settings.data_attributes()
-    return _page(
-        _render("embed.html", EMBED, EMBED, embed=settings, embed_attrs=attrs, opens_room=_opens_room())
-    )
+    attrs, room = settings.data_attributes(), _opens_room()
+    html = _render("embed.html", EMBED, EMBED, EMBED_ARGS, embed=settings, embed_attrs=attrs, opens_room=room)
+    return _page(html)
 
 
 def _opens_room() -> bool:
@@ -137,10 +149,16 @@ def _choice(name: str, value: str | None, choices: tuple[str, ...], default: str
     return value
 
 
-def _render(template: str, page: ShareCard, card: ShareCard, **context: object) -> str:
+def _render(
+    template: str, page: ShareCard, card: ShareCard, reads: Collection[str], **context: object
+) -> str:
     """A page's template with ``context``, ``sets`` (the closed sets: its menus and its JSON block),
-    ``page`` (its title and summary), ``card`` (what a link to it shows) and ``picture`` (the card's)."""
-    return render_template(template, sets=_SERVER_SETS, page=page, card=card, picture=PICTURE, **context)
+    ``page`` (its title and summary), ``card`` (what a link to it shows), ``card_url`` (the address
+    it names: the request's, with only the query arguments the page ``reads``) and ``picture``."""
+    card_url = card_address(request.base_url, request.args, reads)
+    return render_template(
+        template, sets=_SERVER_SETS, page=page, card=card, card_url=card_url, picture=PICTURE, **context
+    )
 
 
 def _page(html: str) -> PageResponse:

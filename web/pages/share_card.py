@@ -17,7 +17,9 @@ own card (the page itself then says what is wrong with it).
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
+from urllib.parse import urlencode
 
 from werkzeug.datastructures import MultiDict
 
@@ -75,6 +77,19 @@ LAB = ShareCard(
     description="Every textbook search on one position: its move, its value, and what it cost.",
 )
 EMBED = ShareCard(title="Tic-tac-toe", description=GAME_PAGE.description)
+
+
+# The query arguments each page reads (static/js/links.js's game link, the lab's position, the embed's
+# settings): a card's address keeps these alone, so that nothing else a link carries is echoed.
+GAME_ARGS = ("size", "k", "level", "side", "mode", "x", "o", "moves", "room")
+LAB_ARGS = ("board", "k")
+EMBED_ARGS = ("size", "rows", "cols", "k", "level", "side", "first", "theme", "room")
+
+
+def card_address(base_url: str, args: MultiDict[str, str], names: Collection[str]) -> str:
+    """The address a card names (``og:url``): ``base_url`` with those of ``args`` the page reads."""
+    kept = [(name, value) for name, value in args.items(multi=True) if name in names]
+    return f"{base_url}?{urlencode(kept, safe=',/')}" if kept else base_url
 
 
 def game_card(args: MultiDict[str, str]) -> ShareCard:
