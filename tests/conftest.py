@@ -18,6 +18,14 @@ collect_ignore = [
     "gated_sweep_app.py",
 ]
 
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """One xdist worker more than the machine has cores (``--numprocesses=auto``): the tests wait
+    on real servers (gunicorn booting, a browser drawing, a timeout running out) for about a third
+    of the run, and the extra worker's tests use the cores meanwhile (docs/benchmarks.md)."""
+    return (os.cpu_count() or 1) + 1
+
+
 # Tests import the project's top-level modules (app, tictactoe) from a clean clone.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
