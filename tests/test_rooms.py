@@ -18,6 +18,7 @@ from web.pages.closed_sets import server_sets
 from web.parts import parts
 from web.rooms.model import LEASE_SECONDS, TTL_SECONDS, Refused, Room, WrongToken, digest
 from web.rooms.store import COMPACT_LINES, MAX_EVENTS, TOMBSTONE_SECONDS, FileRoomStore
+from web.searches.rate_limit import MemoryBuckets
 
 PER_MINUTE = 3
 
@@ -32,7 +33,7 @@ def fresh_allowance_and_clock(app):
     """Each test starts with a clock at the real time and a full allowance for every address."""
     rooms = parts(app).rooms
     rooms.clock = time.time
-    rooms.allowance.buckets._full_at.clear()
+    rooms.allowance.buckets = MemoryBuckets()  # as the app made it: no address has made a room
     yield
 
 
