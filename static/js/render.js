@@ -177,8 +177,8 @@ export function createRenderer(els) {
     }
     if (els.redo) {
       els.redo.disabled = !view.canRedo;
-      // A finished game has nothing to redo: the result takes the room beside Play again.
-      els.redo.hidden = view.mode === "room" || view.status !== "in_progress";
+      // Shown, if disabled, at a game's end too: Undo and Review keep their places (a room's moves are for good).
+      els.redo.hidden = view.mode === "room";
     }
     if (els.hint) {
       els.hint.disabled = !view.canHint && !view.hints && view.busy !== "hint";
