@@ -170,8 +170,9 @@ def save_book(book: Book, path: Path) -> int:
     return path.stat().st_size
 
 
-# Each book file read at most once a process, keyed by its path: the answer depends on the folder too.
-_books: dict[Path, Book | None] = {}
+# Each book read at most once a process, keyed by its folder and rules (the answer depends on the
+# folder too); the key is a lookup's whole cost, the path made only when a book is read.
+_books: dict[tuple[Path, Rules], Book | None] = {}
 _books_lock = threading.Lock()
 
 
@@ -181,12 +182,13 @@ def book_for(rules: Rules) -> Book | None:
     A book built by another engine version, or a file that cannot be read, is
     not used (the solver answers instead).
     """
-    path = book_path(rules)
-    if path in _books:
-        return _books[path]
+    key = (BOOK_DIR, rules)
+    if key in _books:
+        return _books[key]
     with _books_lock:
-        if path not in _books:
+        if key not in _books:
             book = None
+            path = book_path(rules)
             if path.exists():
                 try:
                     book = load_book(path)
@@ -194,8 +196,8 @@ def book_for(rules: Rules) -> Book | None:
                     book = None
             if book is not None and (book.engine != ENGINE_VERSION or book.rules != rules):
                 book = None
-            _books[path] = book
-    return _books[path]
+            _books[key] = book
+    return _books[key]
 
 
 def book_answer(board: Board, all_moves: bool = False) -> SolveResult | None:
