@@ -10,8 +10,9 @@ import {
 
 const TIMEOUT_MS = 10000;
 const EVENTS = ["state", "move", "end", "join", "leave", "rematch"];
-// After the server refused the stream (a 503), a new one is tried this long after.
-const RECONNECT_MS = 2000;
+// After the server refused the stream (a 429 or 503: its streams are full), a new one is tried
+// this long after: the Retry-After the server sends (web/rooms/budget.py), which EventSource hides.
+const RECONNECT_MS = 5000;
 
 /** The rooms' API; each call resolves to the JSON answer or rejects with an ApiError. */
 export const roomApi = {

@@ -11,6 +11,7 @@ in the caller's thread, as before.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from typing import Any, Protocol, TypeVar
 
@@ -52,3 +53,25 @@ def off_event_loop(threads: int) -> Runner:
     if not monkey.is_module_patched("socket"):
         return in_caller
     return _ThreadPoolRunner(threads)
+
+
+def native_lock() -> Any:
+    """A lock of the operating system's threads, even where gevent has patched ``threading``.
+
+    A patched ``threading.Lock`` is a greenlet's lock: taken by two real threads of a pool, it
+    stops both for ever.  Work that ``off_event_loop`` runs needs this one (web/rooms/sqlite_store.py).
+    """
+    return _original("Lock", threading.Lock)()
+
+
+def native_local() -> Any:
+    """A ``threading.local`` of the operating system's threads, even where gevent has patched it."""
+    return _original("local", threading.local)()
+
+
+def _original(name: str, default: Any) -> Any:
+    try:
+        from gevent import monkey
+    except ImportError:
+        return default
+    return monkey.get_original("threading", name)
