@@ -94,9 +94,7 @@ def test_streams_held_cost_their_worker_no_thread_and_no_search_slot(server):
     try:
         asking.request("GET", "/healthz")
         worker = json.loads(asking.getresponse().read())["worker"]
-        asking.request("GET", f"/rooms/{room}")  # the store's pool has its thread (a fixed few at most)
-        asking.getresponse().read()
-        before = threads_of(worker)
+        before = threads_of(worker)  # the store's pool among them: its few threads started with the app
         streams = [EventStream(server.url, f"/rooms/{room}/events", connection=c) for c in held]
         for stream in streams:
             assert stream.next_event().type == "state"

@@ -184,13 +184,13 @@ class Rooms:
             self.pause(min(REFUSAL_PAUSE_SECONDS, refusal.retry_after))
             raise
 
-    def change(self, room_id: str, change: Change) -> tuple[Room, list[Event]]:
+    def change(self, room_id: str, change: Change, durable: bool = True) -> tuple[Room, list[Event]]:
         """Apply ``change`` in the store, then publish its events: (the room after it, the events).
 
-        Nothing is published unless the store committed the change.
+        Nothing is published unless the store committed the change (``durable``: see the store's).
         """
         try:
-            room, events = self.store.change(room_id, self.clock(), change)
+            room, events = self.store.change(room_id, self.clock(), change, durable)
         except DamagedRoom:
             self.count("damaged")
             raise
@@ -204,4 +204,4 @@ class Rooms:
     def lapse(self, room_id: str) -> None:
         """Announce the seats whose last lease ran out unannounced ("leave"), if any (one read when none)."""
         if self.load(room_id).lapsed(self.clock()):
-            self.change(room_id, lambda room, now: room.lapse(now))
+            self.change(room_id, lambda room, now: room.lapse(now), durable=False)

@@ -14,8 +14,11 @@ or not at all, through a crash or a full disk, so a change is answered only
 after its commit says it happened; a commit that fails (a full disk, an I/O
 error, a lock held too long) is ``StoreBusy`` with nothing changed.  The
 journal is a write-ahead log: readers (a room's page, a stream catching up)
-never wait for the writer; ``synchronous=FULL`` puts each commit on the disk
-before it is answered.  Live rooms are counted in the transaction that adds
+never wait for the writer; ``synchronous=FULL`` puts each commit of the game
+(a move, a seat, a rematch) on the disk before it is answered, while presence
+(a lease taken, renewed, given back) is committed ``NORMAL``: into the log,
+which no crash of the process can undo, without waiting for the disk (a lease
+lost to a power cut costs nothing: it is taken again).  Live rooms are counted in the transaction that adds
 one, by the database itself, so ``ROOMS_MAX`` and ``ROOMS_PER_ADDRESS`` hold
 exactly however many workers and instances of the machine share it.
 
@@ -120,8 +123,10 @@ class SqliteRoomStore:
     def load(self, room_id: str, now: float) -> Room:
         return self.run(self._load, room_id, now)
 
-    def change(self, room_id: str, now: float, change: Change) -> tuple[Room, list[Event]]:
-        return self.run(self._change, room_id, now, change)
+    def change(
+        self, room_id: str, now: float, change: Change, durable: bool = True
+    ) -> tuple[Room, list[Event]]:
+        return self.run(self._change, room_id, now, change, durable)
 
     def events_after(self, room_id: str, after: int) -> list[Event] | None:
         return self.run(self._events_after, room_id, after)
@@ -158,8 +163,8 @@ class SqliteRoomStore:
             raise StoreBusy(f"cannot read the room: {error}") from error
         return _live(row, room_id, now)
 
-    def _change(self, room_id: str, now: float, change: Change) -> tuple[Room, list[Event]]:
-        with self._transaction() as db:
+    def _change(self, room_id: str, now: float, change: Change, durable: bool) -> tuple[Room, list[Event]]:
+        with self._transaction(durable) as db:
             row = db.execute("SELECT record, presence FROM rooms WHERE id = ?", (room_id,)).fetchone()
             room = _live(row, room_id, now)
             record, presence = row
@@ -221,12 +226,17 @@ class SqliteRoomStore:
             logger.warning("rooms: the sweep of expired rooms failed: %s", error)
 
     @contextlib.contextmanager
-    def _transaction(self) -> Iterator[sqlite3.Connection]:
-        """One write transaction: committed when the block ends, rolled back when it raises.
+    def _transaction(self, durable: bool = True) -> Iterator[sqlite3.Connection]:
+        """One write transaction: committed when the block ends (on the disk when ``durable``, else
+        in the write-ahead log, which a crash of the process cannot undo), rolled back when it raises.
 
         ``StoreBusy`` when the lock cannot be had in time or the commit fails.
         """
         db = self._db()
+        synchronous = self.synchronous if durable else "NORMAL"
+        if self._local.synchronous != synchronous:  # SQLite takes it outside a transaction only
+            db.execute(f"PRAGMA synchronous={synchronous}")
+            self._local.synchronous = synchronous
         with self._writing:  # this worker's writers queue here, in turn, instead of polling SQLite's lock
             self._begin(db)
             yield from self._committed(db)
@@ -275,7 +285,7 @@ class SqliteRoomStore:
                 db.execute(f"PRAGMA synchronous={self.synchronous}")
             except sqlite3.Error as error:
                 raise StoreBusy(f"cannot open the rooms' database: {error}") from error
-            self._local.db = db
+            self._local.db, self._local.synchronous = db, self.synchronous
         return db
 
 

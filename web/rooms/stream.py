@@ -164,7 +164,9 @@ class Presence:
 
     def connect(self) -> Room:
         """Take the lease ("join" when the seat was away); the room after it."""
-        room, _ = self.rooms.change(self.room_id, lambda room, now: room.connect(self.seat, self.stream, now))
+        room, _ = self.rooms.change(
+            self.room_id, lambda room, now: room.connect(self.seat, self.stream, now), durable=False
+        )
         self._schedule(room)
         return room
 
@@ -172,7 +174,7 @@ class Presence:
         """Renew the lease once half of it has run."""
         if self.rooms.clock() >= self.renew_at:
             room, _ = self.rooms.change(
-                self.room_id, lambda room, now: room.renew(self.seat, self.stream, now)
+                self.room_id, lambda room, now: room.renew(self.seat, self.stream, now), durable=False
             )
             self._schedule(room)
 
@@ -181,7 +183,9 @@ class Presence:
         more for the browser to come back; never raises."""
         with contextlib.suppress(Exception):  # the room may have gone: nothing to leave then
             self.rooms.change(
-                self.room_id, lambda room, now: room.disconnect(self.seat, self.stream, now, grace)
+                self.room_id,
+                lambda room, now: room.disconnect(self.seat, self.stream, now, grace),
+                durable=False,
             )
 
     def _schedule(self, room: Room) -> None:

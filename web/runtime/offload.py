@@ -31,20 +31,23 @@ def in_caller(work: Callable[..., Result], *args: Any) -> Result:
 class _ThreadPoolRunner:
     """Work handed to a pool of real threads; the calling greenlet waits for it."""
 
-    def __init__(self, threads: int) -> None:
+    def __init__(self, threads: int, started: bool) -> None:
         from gevent.threadpool import ThreadPool  # type: ignore[import-untyped]  # no types shipped
 
         self._pool = ThreadPool(threads)
+        if started:
+            self._pool.size = threads
 
     def __call__(self, work: Callable[..., Result], *args: Any) -> Result:
         result: Result = self._pool.apply(work, args)
         return result
 
 
-def off_event_loop(threads: int) -> Runner:
+def off_event_loop(threads: int, started: bool = False) -> Runner:
     """A runner that computes work off gevent's event loop if there is one (else in the caller).
 
-    ``threads`` real threads at most (one per concurrent search is enough).
+    ``threads`` real threads at most (one per concurrent search is enough), started as work
+    comes, or all at once when ``started`` (a worker's thread count then never moves).
     """
     try:
         from gevent import monkey  # type: ignore[import-untyped]  # gevent ships no types
@@ -52,7 +55,7 @@ def off_event_loop(threads: int) -> Runner:
         return in_caller
     if not monkey.is_module_patched("socket"):
         return in_caller
-    return _ThreadPoolRunner(threads)
+    return _ThreadPoolRunner(threads, started)
 
 
 def native_lock() -> Any:
