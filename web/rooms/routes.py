@@ -164,7 +164,6 @@ def take_seat(room_id: str) -> tuple[Response, int, dict[str, str]]:
     """Take the guest's seat with the invite: see POST /rooms/{id}/seats in /openapi.json."""
     _known(room_id)
     invite = _body("seats")["invite"]
-    rooms().invited(room_id, invite, requesting_client())
     taken: list[str] = []
 
     def seat(room: Room, now: float) -> list[Any]:
@@ -172,7 +171,7 @@ def take_seat(room_id: str) -> tuple[Response, int, dict[str, str]]:
         taken.append(token)
         return events
 
-    room, _ = rooms().change(room_id, seat)
+    room = rooms().invited_change(room_id, invite, requesting_client(), seat)
     return jsonify(_seat_answer(room, "guest", taken[0])), 201, {"Location": f"/rooms/{room.id}"}
 
 
@@ -190,8 +189,9 @@ def play(room_id: str) -> Response:
     body = _body("moves")
     token = body["token"]
     row, col = body["move"]
-    rooms().holder(room_id, token, requesting_client())
-    room, _ = rooms().change(room_id, lambda room, now: room.play(token, row, col, now))
+    room = rooms().seated_change(
+        room_id, token, requesting_client(), lambda room, now: room.play(token, row, col, now)
+    )
     note(board=room.rules.key())
     return jsonify(room.state(rooms().clock()))
 
@@ -201,8 +201,9 @@ def rematch(room_id: str) -> Response:
     """Ask for a rematch (the second to ask starts it): see POST /rooms/{id}/rematch in /openapi.json."""
     _known(room_id)
     token = _body("rematch")["token"]
-    rooms().holder(room_id, token, requesting_client())
-    room, _ = rooms().change(room_id, lambda room, now: room.offer_rematch(token, now))
+    room = rooms().seated_change(
+        room_id, token, requesting_client(), lambda room, now: room.offer_rematch(token, now)
+    )
     return jsonify(room.state(rooms().clock()))
 
 
