@@ -35,7 +35,9 @@ from web.http.error_body import error_body
 from web.http.errors import ROOMS_BLUEPRINT, ApiError, error_response
 from web.http.json_body import (
     Field,
+    Schema,
     checked,
+    fields_schema,
     integer,
     json_object,
     read_fields,
@@ -43,13 +45,34 @@ from web.http.json_body import (
     refuse_unknown_fields,
     show,
 )
-from web.parts import current
+from web.openapi.declarations import Answer, Events, declare
 from web.rooms import stream
 from web.rooms.budget import StreamRefused
+from web.rooms.contract import (
+    BUSY_RETRY_AFTER,
+    CHANGE_REFUSALS,
+    EXPIRED,
+    NO_ROOM,
+    NO_SEAT,
+    NOT_A_ROOM_BODY,
+    OVER_ALLOWANCE,
+    ROOM_ID,
+    UNAVAILABLE,
+    change_links,
+    seat_links,
+)
 from web.rooms.model import HOST_SIDES, ID_LENGTH, SIDES, Refused, Room, Seat, WrongToken
-from web.rooms.service import Rooms, TooMany
-from web.rooms.shapes import RoomState, SeatAnswer, SeatLinks
-from web.rooms.store import AddressFull, DamagedRoom, ExpiredRoom, StoreBusy, StoreFull, UnknownRoom
+from web.rooms.service import Rooms, TooMany, current_rooms
+from web.rooms.shapes import EVENTS, RoomState, SeatAnswer, SeatLinks
+from web.rooms.store import (
+    EVENTS_MARGIN,
+    AddressFull,
+    DamagedRoom,
+    ExpiredRoom,
+    StoreBusy,
+    StoreFull,
+    UnknownRoom,
+)
 from web.searches.rate_limit import requesting_client
 from web.telemetry.request_log import note
 
@@ -133,17 +156,44 @@ EXAMPLES = {
     "moves": '{"token": "<your seat\'s token>", "move": {"row": 1, "col": 1}}',
     "rematch": '{"token": "<your seat\'s token>"}',
 }
-BUSY_RETRY_AFTER = 1
 FULL_RETRY_AFTER = 60
 DAMAGED_RETRY_AFTER = 3600
+LOCATION = {"Location": ({"type": "string"}, "The room: /rooms/{id}.")}
 
 
 def rooms() -> Rooms:
     """This app's rooms (set up by ``web.rooms.init_app``)."""
-    return current().rooms
+    return current_rooms()
+
+
+def _new_room_body() -> Schema:
+    """POST /rooms: rows, cols, k and side, all optional; k at most the longer side (an anyOf of cases:
+    k at most 3, or rows given and at least k, or cols given and at least k)."""
+    return {
+        **fields_schema(BODIES["create"]),
+        "anyOf": [{"properties": {"k": {"maximum": MIN_K}}}]
+        + [
+            {"required": [side], "properties": {"k": {"maximum": k}, side: {"minimum": k}}}
+            for side in ("rows", "cols")
+            for k in range(MIN_K + 1, MAX_SIZE + 1)
+        ],
+    }
 
 
 @bp.post("/rooms")
+@declare(
+    "Make a room to play a friend",
+    "Makes a room of the given rules and seats its creator (the host). The answer holds the host's"
+    " secret token and three page links: the host's own seat (keep it secret: it plays for you), the"
+    " invite for the friend (the first to use it takes the other seat; after that it only watches),"
+    " and the watch link for anyone. Tokens are 128 random bits; the room keeps only their hashes. A"
+    " room expires a day after its last move. Each address may make ROOMS_PER_MINUTE rooms a minute.",
+    body=_new_room_body(),
+    answers={
+        201: Answer(SeatAnswer, "The room, made, and the host's seat.", headers=LOCATION, links=seat_links())
+    },
+    refusals=(NOT_A_ROOM_BODY, OVER_ALLOWANCE, UNAVAILABLE),
+)
 def create_room() -> tuple[Response, int, dict[str, str]]:
     """Make a room and seat its host: see POST /rooms in /openapi.json."""
     body = _body("create")
@@ -160,6 +210,16 @@ def create_room() -> tuple[Response, int, dict[str, str]]:
 
 
 @bp.post("/rooms/<room_id>/seats")
+@declare(
+    "Take the invited seat",
+    "The friend's page sends the invite's token: the first to do so takes the other seat and gets its"
+    " own secret token (join is sent to the room's streams); the invite is then spent (409 for anyone"
+    " after).",
+    body=fields_schema(BODIES["seats"]),
+    parameters=(ROOM_ID,),
+    answers={201: Answer(SeatAnswer, "The guest's seat.", headers=LOCATION, links=seat_links())},
+    refusals=CHANGE_REFUSALS,
+)
 def take_seat(room_id: str) -> tuple[Response, int, dict[str, str]]:
     """Take the guest's seat with the invite: see POST /rooms/{id}/seats in /openapi.json."""
     _known(room_id)
@@ -176,6 +236,15 @@ def take_seat(room_id: str) -> tuple[Response, int, dict[str, str]]:
 
 
 @bp.get("/rooms/<room_id>")
+@declare(
+    "A room as it stands",
+    "The rules, the current game's moves and board, whose turn, the status and winning line, both"
+    " sides (which seat, taken, connected, wins), draws, rematch offers, the id of the last event and"
+    " when the room expires. Never cached (Cache-Control: no-store).",
+    parameters=(ROOM_ID,),
+    answers={200: Answer(RoomState, "The room.")},
+    refusals=(NO_ROOM, EXPIRED, UNAVAILABLE),
+)
 def room_state(room_id: str) -> Response:
     """The room as it stands: see GET /rooms/{id} in /openapi.json."""
     _known(room_id)
@@ -183,6 +252,15 @@ def room_state(room_id: str) -> Response:
 
 
 @bp.post("/rooms/<room_id>/moves")
+@declare(
+    "Play a move in a room",
+    "The seat of the token plays the cell; the engine's rules (Board.play) judge it. The move (and"
+    " end, when the game ends) goes to every stream of the room.",
+    body=fields_schema(BODIES["moves"]),
+    parameters=(ROOM_ID,),
+    answers={200: Answer(RoomState, "The room after the move.", links=change_links())},
+    refusals=CHANGE_REFUSALS,
+)
 def play(room_id: str) -> Response:
     """A seat's move, checked by the engine: see POST /rooms/{id}/moves in /openapi.json."""
     _known(room_id)
@@ -197,6 +275,15 @@ def play(room_id: str) -> Response:
 
 
 @bp.post("/rooms/<room_id>/rematch")
+@declare(
+    "Ask for a rematch",
+    "Once the game has ended, either seat asks; when the other asks too, the next game starts with"
+    " the sides swapped, and the score is kept. Asking twice changes nothing.",
+    body=fields_schema(BODIES["rematch"]),
+    parameters=(ROOM_ID,),
+    answers={200: Answer(RoomState, "The room after the request.", links=change_links())},
+    refusals=CHANGE_REFUSALS,
+)
 def rematch(room_id: str) -> Response:
     """Ask for a rematch (the second to ask starts it): see POST /rooms/{id}/rematch in /openapi.json."""
     _known(room_id)
@@ -208,6 +295,46 @@ def rematch(room_id: str) -> Response:
 
 
 @bp.get("/rooms/<room_id>/events")
+@declare(
+    "A room's events, as they happen (server-sent events)",
+    "Without Last-Event-ID, the first event is state (the room, as GET /rooms/{id} answers, with the id"
+    " of its last event); then each event as it happens (their names and data below). Each has an id;"
+    " a reconnection with Last-Event-ID gets exactly the events after it (the room keeps at least its"
+    f" last (cells + {EVENTS_MARGIN}); older, it gets state instead), then the live ones. The server"
+    " ends a stream after about ROOM_STREAM_SECONDS (the browser reconnects with Last-Event-ID, missing"
+    " nothing), and a reader that stops reading. Cache-Control: no-cache, X-Accel-Buffering: no, never"
+    " compressed. With a seat's token, the stream holds that seat's presence (connected) while it is"
+    " open.",
+    parameters=(
+        ROOM_ID,
+        {
+            "name": "token",
+            "in": "query",
+            "required": False,
+            "schema": TOKEN.schema,
+            "description": "A seat's token: the stream then marks the seat connected.",
+        },
+        {
+            "name": "Last-Event-ID",
+            "in": "header",
+            "required": False,
+            "schema": {"type": "string", "pattern": "^[0-9]{1,18}$"},
+            "description": "The id of the last event received: the stream resumes after it.",
+        },
+    ),
+    answers={
+        200: Events(
+            EVENTS,
+            "The events, one by one, as they happen: state, move, end, join and leave (a seat's page"
+            " connected, or its last stream closed), rematch.",
+            comment=f"A comment (: heartbeat) every {stream.HEARTBEAT_SECONDS:g} s of quiet.",
+            headers={
+                name: ({"type": "string", "enum": [value]}, name) for name, value in stream.HEADERS.items()
+            },
+        )
+    },
+    refusals=(NOT_A_ROOM_BODY, NO_SEAT, NO_ROOM, EXPIRED, OVER_ALLOWANCE, UNAVAILABLE),
+)
 def events(room_id: str) -> Response:
     """The room's events as server-sent events: see GET /rooms/{id}/events in /openapi.json."""
     _known(room_id)
