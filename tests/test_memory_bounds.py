@@ -17,10 +17,10 @@ from tictactoe import Board, Rules
 from tictactoe.game.rules import RULES_KEPT
 from tictactoe.search.pairing import MEMO_LIMIT
 from tictactoe.search.solver import DEFAULT_TABLE_LIMIT, Solver
-from web.api.traces import KEPT_NODES, KeptTraces
 from web.assembly import create_app
 from web.cache.byte_budget import ENTRY_OVERHEAD_BYTES, ByteBudget
 from web.parts import parts
+from web.searches.lab_runs import KEPT_NODES, KeptTraces
 from web.searches.slots import SOLVER_BYTES_PER_THREAD, SOLVERS_PER_THREAD, SearchSlots
 
 

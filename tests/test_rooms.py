@@ -18,7 +18,7 @@ import pytest
 
 from tictactoe import Rules
 from web.pages.closed_sets import server_sets
-from web.parts import parts
+from web.rooms import rooms_of
 from web.rooms.model import (
     INVITE_SECONDS,
     LEASE_SECONDS,
@@ -44,7 +44,7 @@ def app_settings():
 @pytest.fixture(autouse=True)
 def fresh_allowance_and_clock(app):
     """Each test starts with a clock at the real time and full allowances for every address."""
-    rooms = parts(app).rooms
+    rooms = rooms_of(app)
     rooms.clock = time.time
     rooms.making.buckets = MemoryBuckets()  # as the app made them: no address has made a room,
     rooms.guessing.buckets = MemoryBuckets()  # nor brought a wrong token
@@ -82,7 +82,7 @@ def move(client, room: str, token: str | None, row: int, col: int):
 
 def database(app) -> sqlite3.Connection:
     """A connection of the test's own to the app's rooms' database."""
-    return contextlib.closing(sqlite3.connect(parts(app).rooms.store.path))
+    return contextlib.closing(sqlite3.connect(rooms_of(app).store.path))
 
 
 def room_file(app, room: str) -> str:
@@ -251,7 +251,7 @@ def test_an_unknown_room_is_a_404_and_an_expired_one_a_410(client, app, method, 
         assert answer.status_code == 404, room
         assert answer.get_json()["error"].startswith("there is no room")
     made = make_room(client)["room"]
-    parts(app).rooms.clock = lambda: time.time() + TTL_SECONDS + 1
+    rooms_of(app).clock = lambda: time.time() + TTL_SECONDS + 1
     stored = room_file(app, made)
     answer = client.open(path.format(room=made), method=method, json=body)
     assert answer.status_code == 410
@@ -262,7 +262,7 @@ def test_an_unknown_room_is_a_404_and_an_expired_one_a_410(client, app, method, 
 
 
 def test_a_flood_of_rooms_from_one_address_is_refused_in_words_and_fills_nothing(client, app):
-    rooms = parts(app).rooms
+    rooms = rooms_of(app)
     clock = [1000.0]
     rooms.making.buckets.clock = lambda: clock[0]
     try:
@@ -287,7 +287,7 @@ def test_a_flood_of_rooms_from_one_address_is_refused_in_words_and_fills_nothing
 
 
 def test_past_rooms_max_a_new_room_is_a_503_in_words(client, app):
-    store = parts(app).rooms.store
+    store = rooms_of(app).store
     full = store.rooms_max
     with database(app) as db:
         live = db.execute("SELECT COUNT(*) FROM rooms WHERE expires > ?", (time.time(),)).fetchone()[0]
@@ -504,7 +504,7 @@ def test_wrong_tokens_are_charged_to_the_address_and_cost_the_seats_nothing(tmp_
 
     app = make_app(tmp_path, WRONG_TOKENS_PER_MINUTE="3")
     client, paused = app.test_client(), []
-    parts(app).rooms.pause = paused.append  # what a refused guesser waits, without waiting here
+    rooms_of(app).pause = paused.append  # what a refused guesser waits, without waiting here
     host, _ = seated(client)
     room = host["room"]
     stranger = {"REMOTE_ADDR": "192.0.2.66"}
@@ -536,7 +536,7 @@ def test_an_address_holds_so_many_live_rooms_and_an_unjoined_room_frees_its_plac
     from tests.apps import make_app
 
     app = make_app(tmp_path, ROOMS_PER_ADDRESS="2")
-    client, rooms = app.test_client(), parts(app).rooms
+    client, rooms = app.test_client(), rooms_of(app)
     start = time.time()
     rooms.clock = lambda: start
     first = make_room(client, address="192.0.2.7")
@@ -597,7 +597,7 @@ def test_a_guests_stream_holds_its_presence_past_the_arrival_lease(client, app):
     answer, chunks = open_stream(client, room, guest["token"])
     try:
         next(chunks), next(chunks)  # the retry line, the state: the stream has taken its lease
-        rooms = parts(app).rooms
+        rooms = rooms_of(app)
         rooms.clock = lambda: time.time() + 40  # the arrival lease (30 s) has run out
         assert client.get(f"/rooms/{room}").get_json()["players"]["o"]["connected"] is True
     finally:
@@ -605,7 +605,7 @@ def test_a_guests_stream_holds_its_presence_past_the_arrival_lease(client, app):
 
 
 def test_a_stream_ends_after_its_lifetime_and_its_browser_comes_back_missing_nothing(client, app):
-    rooms = parts(app).rooms
+    rooms = rooms_of(app)
     host, guest = seated(client)
     room = host["room"]
     rooms.stream_seconds = 0.05
@@ -656,7 +656,7 @@ def test_on_a_full_disk_a_move_is_answered_only_once_stored_and_sent_to_streams_
     from tests.apps import make_app
 
     app = make_app(small_disk)
-    client, rooms = app.test_client(), parts(app).rooms
+    client, rooms = app.test_client(), rooms_of(app)
     games = [seated(client, address=f"192.0.2.{n}") for n in range(30)]
     mailboxes = {host["room"]: rooms.hub.subscribe(host["room"]) for host, _ in games}
     stored_before = rooms_stored(app)

@@ -9,9 +9,14 @@ declaration on a page, a path variable with no parameter or a link to an
 operation that does not exist raises ``ValueError``: the document is always the
 routes', whole.
 
-OpenAPI 3.2: its schemas are JSON Schema 2020-12 (what pydantic writes), and
-an event stream's events are described one by one (``itemSchema``: each
-event's name, its ``data`` as JSON of its shape, its ``id``).
+OpenAPI 3.0.3, not 3.1 or 3.2: their schemas are JSON Schema 2020-12, where a
+number with no fraction is an integer (``15.0``), which the API refuses in
+words ("rows must be an integer, not 15.0"); 3.0's integer is JSON's.  So
+pydantic's schemas are written in 3.0's dialect (web/openapi/schemas.py), and an
+event stream's answer describes one event (3.2's ``itemSchema``; before 3.2 a
+text/event-stream's ``schema`` is read so, as schemathesis reads it): its name,
+its ``data`` as JSON of its shape (``contentMediaType``, ``contentSchema``), its
+``id``.
 """
 
 from __future__ import annotations
@@ -28,7 +33,7 @@ from web.http.errors import API_BLUEPRINTS
 from web.openapi.declarations import Answer, Events, Link, Operation, Refusal, declared
 from web.openapi.schemas import REF, Schema, shape_schemas
 
-VERSION = "3.2.0"
+VERSION = "3.0.3"
 _KEY = "openapi"  # app.extensions: the document, made on its first reading
 _VARIABLE = re.compile(r"<(?:[^:<>]+:)?([^<>]+)>")
 _IGNORED_METHODS = frozenset({"HEAD", "OPTIONS"})
@@ -158,8 +163,9 @@ def _events(stream: Events, schema_of: dict[int, Schema]) -> Schema:
         {
             "type": "object",
             "required": ["event", "data", "id"],
+            "additionalProperties": False,
             "properties": {
-                "event": {"const": name},
+                "event": {"type": "string", "enum": [name]},
                 "data": {
                     "type": "string",
                     "contentMediaType": "application/json",
@@ -173,7 +179,7 @@ def _events(stream: Events, schema_of: dict[int, Schema]) -> Schema:
     out: Schema = {"description": f"{stream.description} {stream.comment}".strip()}
     if stream.headers:
         out["headers"] = _headers(stream.headers)
-    out["content"] = {"text/event-stream": {"itemSchema": {"oneOf": events}}}
+    out["content"] = {"text/event-stream": {"schema": {"oneOf": events}}}
     return out
 
 
