@@ -67,7 +67,8 @@ _NO_MATCH = (
 
 
 def text_case(width: int, k_min: int, k_max: int, min_rows: int, max_rows: int = MAX_SIZE) -> Schema:
-    """One case of a position text's query: ``min_rows`` to ``max_rows`` rows of ``width`` cells, k in range."""
+    """One case of a position text's query: ``min_rows`` to ``max_rows`` rows of ``width`` cells, k in
+    range."""
     row = f"[xXoO.]{{{width}}}"
     return {
         "properties": {

@@ -23,6 +23,7 @@ from __future__ import annotations
 import ast
 import functools
 import inspect
+import itertools
 import textwrap
 from collections.abc import Sequence
 from typing import Any, cast
@@ -43,7 +44,8 @@ class _Closed(GenerateJsonSchema):
     def typed_dict_schema(self, schema: core_schema.TypedDictSchema) -> Schema:
         made = super().typed_dict_schema(schema)
         made["additionalProperties"] = False
-        for name, words in field_words(schema["cls"]).items():
+        shape: type = schema["cls"]
+        for name, words in field_words(shape).items():
             if name in made["properties"]:
                 made["properties"][name]["description"] = words
         return made
@@ -53,7 +55,7 @@ class _Closed(GenerateJsonSchema):
 
 
 @functools.cache
-def field_words(shape: type) -> dict[str, str]:
+def field_words(shape: Any) -> dict[str, str]:
     """The attribute docstrings (PEP 257) of a TypedDict's fields, its bases' included, by field.
 
     pydantic reads a class's own only; a TypedDict's fields come from all its bases.
@@ -67,7 +69,7 @@ def field_words(shape: type) -> dict[str, str]:
     except (OSError, TypeError):  # made at run time: no source, no words
         return words
     body = cast(ast.ClassDef, ast.parse(source).body[0]).body
-    for field, after in zip(body, body[1:], strict=False):
+    for field, after in itertools.pairwise(body):
         if (
             isinstance(field, ast.AnnAssign)
             and isinstance(field.target, ast.Name)
