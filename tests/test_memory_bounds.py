@@ -90,7 +90,7 @@ def test_a_byte_budget_drops_the_oldest_and_refuses_what_never_fits():
 def test_a_workers_copies_of_entries_stay_within_their_budget(tmp_path):
     app = create_app({"CACHE_DIR": str(tmp_path / "cache"), "SEARCH_SECONDS_PER_MINUTE": "off"})
     solved = parts(app).solved
-    solved.local.budget = 30_000
+    solved.local = ByteBudget(30_000)  # a small memory, so that it fills
     client = app.test_client()
     rng = random.Random(11)
     posted = set()
