@@ -84,6 +84,7 @@ class BoundedLRU(Generic[Key, Value]):
     def __len__(self) -> int:
         return len(self._entries)
 
+
 class _Weighed(LRUCache[Key, tuple[Value, int]]):
     """cachetools' LRU order and count bound; each entry it drops is taken off its map's weight."""
 
