@@ -7,8 +7,8 @@ import socket
 
 import pytest
 
-from web.http.client_key import client_key
 from web.http.answer_headers import EVERY_ANSWER, header_lines
+from web.http.client_key import client_key
 from web.http.connections_per_address import REFUSAL, ConnectionsPerAddress
 
 
