@@ -783,7 +783,7 @@ def test_resign_and_a_claim_of_a_game_the_friend_left(client, app):
     assert (state["status"], state["reason"], state["players"]["x"]["wins"]) == ("x_won", "abandoned", 1)
     assert state["claim_after"] == 60
     act(client, room, "rematch", host), act(client, room, "rematch", guest)
-    status, state = act(client, room, "resign", host)  # the host plays O now: X (the guest) wins
+    _, state = act(client, room, "resign", host)  # the host plays O now: X (the guest) wins
     assert (state["status"], state["reason"], state["line"], state["players"]["x"]["wins"]) == (
         "x_won",
         "resigned",
