@@ -779,7 +779,7 @@ def test_resign_and_a_claim_of_a_game_the_friend_left(client, app):
         {"error": "your friend has been away 59 s: you can claim the game once they have been away 60 s"},
     )
     rooms.clock = lambda: start + 30 + 60
-    status, state = act(client, room, "claim", host)
+    _, state = act(client, room, "claim", host)
     assert (state["status"], state["reason"], state["players"]["x"]["wins"]) == ("x_won", "abandoned", 1)
     assert state["claim_after"] == 60
     act(client, room, "rematch", host), act(client, room, "rematch", guest)
