@@ -55,6 +55,7 @@ from web.rooms.routes import BUSY_RETRY_AFTER
 from web.rooms.routes import TOKEN as TOKEN_FIELD
 from web.rooms.shapes import (
     EndEvent,
+    HolderAnswer,
     MoveEvent,
     NameEvent,
     OfferEvent,
@@ -1016,6 +1017,21 @@ def _room_paths() -> Schema:
                 },
             }
         },
+        "/rooms/{room}/holder": {
+            "post": {
+                "summary": "The seat a token holds",
+                "description": "Which seat of the room the token holds, its side, and the room: a page"
+                " checks a seat link's token before it keeps it (a cut or mistyped link never replaces"
+                " a good one). 403 for a token that holds no seat (charged to the address, as every"
+                " wrong token).",
+                "parameters": [ROOM_PARAMETER],
+                "requestBody": _room_body(_room_request(ROOM_BODIES["seat"])),
+                "responses": {
+                    "200": _json(_room_ref("Holder"), "The seat."),
+                    **_room_errors(400, 403, 404, 410, 413, 429, 503),
+                },
+            }
+        },
         "/rooms/{room}/invite-code": {
             "post": {
                 "summary": "The invite's QR code",
@@ -1180,6 +1196,15 @@ def _room_schemas() -> Schema:
             "state": state,
         },
     )
+    held = typed_object(
+        HolderAnswer,
+        {
+            "room": ROOM_ID,
+            "seat": {"type": "string", "enum": ["host", "guest"]},
+            "side": {**PLAYER, "description": "The seat's side in the current game."},
+            "state": state,
+        },
+    )
     move = typed_object(
         MoveEvent,
         {
@@ -1242,6 +1267,7 @@ def _room_schemas() -> Schema:
     return {
         "RoomState": state,
         "Seat": seat,
+        "Holder": held,
         "MoveEvent": move,
         "EndEvent": end,
         "PresenceEvent": presence,

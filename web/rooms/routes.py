@@ -14,6 +14,7 @@
     POST /rooms/{id}/decline       {"token"}                           200 the room after it
     POST /rooms/{id}/name          {"token", "name"}                   200 the room after it
     POST /rooms/{id}/invite-code   {"invite"}                          200 image/svg+xml
+    POST /rooms/{id}/holder        {"token"}                           200 the seat the token holds
     GET  /rooms/{id}/events        [?token=]  [Last-Event-ID]          200 text/event-stream
 
 Refusals, each in words: 400 a body that is not what the route takes; 403 a
@@ -278,6 +279,18 @@ for _action in SEAT_ACTIONS:
         f"seat_{_action}",
         lambda room_id, action=_action: seat_action(room_id, action),
         methods=["POST"],
+    )
+
+
+@bp.post("/rooms/<room_id>/holder")
+def holder(room_id: str) -> Response:
+    """The seat a token holds (a page checks a link's before it keeps it): see POST
+    /rooms/{id}/holder in /openapi.json.  403 in words for a token that holds none (charged)."""
+    _known(room_id)
+    token = _body("seat")["token"]
+    room, seat = rooms().holder(room_id, token, requesting_client())
+    return jsonify(
+        {"room": room.id, "seat": seat, "side": room.seat(seat).side, "state": room.state(rooms().clock())}
     )
 
 

@@ -90,6 +90,15 @@ class SeatAnswer(TypedDict):
     state: RoomState
 
 
+class HolderAnswer(TypedDict):
+    """POST /rooms/{id}/holder: the seat a token holds, its side, and the room."""
+
+    room: str
+    seat: str
+    side: str
+    state: RoomState
+
+
 class MoveEvent(TypedDict):
     """A ``move`` event: who played where, and the game after it."""
 
