@@ -154,14 +154,19 @@ def tour(client) -> list[tuple[str, str, int, object]]:
     invite = seat["links"]["invite"].partition("#invite=")[2]
     guest = ask("/rooms/{room_id}/seats", "post", f"/rooms/{room}/seats", json={"invite": invite})
     tokens = {"x": seat["token"], "o": guest["token"]}
+    ask("/rooms/{room_id}/holder", "post", f"/rooms/{room}/holder", json={"token": tokens["o"]})
+    ask("/rooms/{room_id}/name", "post", f"/rooms/{room}/name", json={"token": tokens["x"], "name": "Ada"})
+
+    def move(side: str, row: int, col: int) -> None:
+        body = {"token": tokens[side], "move": {"row": row, "col": col}}
+        ask("/rooms/{room_id}/moves", "post", f"/rooms/{room}/moves", json=body)
+
+    # X plays, asks to take it back (an offer waits: the room shows it), O grants it (a takeback).
+    move("x", 2, 2)
+    ask("/rooms/{room_id}/takeback", "post", f"/rooms/{room}/takeback", json={"token": tokens["x"]})
+    ask("/rooms/{room_id}/takeback", "post", f"/rooms/{room}/takeback", json={"token": tokens["o"]})
     for side, (row, col) in zip("xoxox", [(0, 0), (1, 0), (0, 1), (1, 1), (0, 2)], strict=True):
-        url = f"/rooms/{room}/moves"
-        ask(
-            "/rooms/{room_id}/moves",
-            "post",
-            url,
-            json={"token": tokens[side], "move": {"row": row, "col": col}},
-        )
+        move(side, row, col)
     for side in "xo":
         ask("/rooms/{room_id}/rematch", "post", f"/rooms/{room}/rematch", json={"token": tokens[side]})
     ask("/rooms/{room_id}", "get", f"/rooms/{room}")
@@ -279,7 +284,7 @@ def test_a_new_room_links_to_every_operation_of_the_room(spec):
         for operation in item.values()
     }
     assert targets == room_operations
-    assert links["move"]["requestBody"] == {"token": "$response.body#/token"}
+    assert links["play"]["requestBody"] == {"token": "$response.body#/token"}
 
 
 def test_the_stream_describes_each_event_by_name_and_shape(spec):

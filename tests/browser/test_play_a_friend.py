@@ -98,7 +98,9 @@ def test_two_browsers_play_a_friend_by_the_invite_with_a_reload_a_watcher_and_a_
             expect(page.locator("#outcome")).to_be_visible()
             expect(page.locator("#review")).to_be_visible()  # the engine's review, as after any game
             expect(page.locator("#review-status")).to_have_text(re.compile(r"^5 moves: "))
-        expect(watcher.locator("#log")).to_have_text('{"type":"tictactoe:gameover","winner":"x"}\n')
+        expect(watcher.locator("#log")).to_have_text(
+            '{"type":"tictactoe:gameover","winner":"x","player":null,"result":null}\n'
+        )
 
         # A rematch: one asks, the other accepts; the sides swap and the score stays.
         host.get_by_role("button", name="Rematch").click()

@@ -68,13 +68,14 @@ class Answer:
 class Events:
     """A ``text/event-stream`` answer: each event's name and the shape of its data (JSON).
 
-    Every event carries an ``id`` (its place in the stream, digits); ``comment``
-    says what the stream sends that is no event (a heartbeat).
+    Every event carries an ``id`` (its place in the stream, digits) but those
+    ``unnumbered``; ``comment`` says more of what the stream sends (a heartbeat).
     """
 
     events: Mapping[str, object]
     description: str
     comment: str = ""
+    unnumbered: tuple[str, ...] = ()
     headers: Mapping[str, tuple[Schema, str]] = field(default_factory=dict)
 
 

@@ -162,7 +162,7 @@ def _events(stream: Events, schema_of: dict[int, Schema]) -> Schema:
     events = [
         {
             "type": "object",
-            "required": ["event", "data", "id"],
+            "required": ["event", "data"] if name in stream.unnumbered else ["event", "data", "id"],
             "additionalProperties": False,
             "properties": {
                 "event": {"type": "string", "enum": [name]},

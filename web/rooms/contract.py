@@ -61,26 +61,40 @@ UNAVAILABLE = Refusal(
 CHANGE_REFUSALS = (NOT_A_ROOM_BODY, NO_SEAT, NO_ROOM, REFUSED, EXPIRED, OVER_ALLOWANCE, UNAVAILABLE)
 
 _ROOM = {"room_id": "$response.body#/room"}
+# What a seat does with its token (each the view's name, its operationId): a new seat's answer and a
+# seat's change link to each of them.
+SEAT_OPERATIONS = {
+    "play": "A move of this seat.",
+    "rematch": "A rematch asked by this seat.",
+    "name": "A name for this seat.",
+    "holder": "The seat this token holds.",
+    "seat_resign": "This seat resigns.",
+    "seat_claim": "This seat claims the game its friend left.",
+    "seat_draw": "This seat offers a draw, or accepts one.",
+    "seat_takeback": "This seat asks for a takeback, or accepts one.",
+    "seat_decline": "This seat declines the friend's offer, or withdraws its own.",
+}
 
 
 def seat_links() -> dict[str, Link]:
-    """From a seat's answer (POST /rooms, /seats): the room, its stream, and what the seat may do."""
+    """From a seat's answer (POST /rooms, /seats): the room, its stream, its invite, and what the seat
+    may do with its token."""
     token = {"token": "$response.body#/token"}
     return {
         "room": Link("room_state", "The room as it stands.", _ROOM),
         "events": Link("events", "The room's events, this seat connected.", {**_ROOM, **token}),
         "seat": Link("take_seat", "The invited seat, with the invite's token (links.invite).", _ROOM),
-        "move": Link("play", "A move of this seat.", _ROOM, token),
-        "rematch": Link("rematch", "A rematch asked by this seat.", _ROOM, token),
+        "invite_code": Link("invite_code", "The invite's QR code, with its token (links.invite).", _ROOM),
+        **{name: Link(name, words, _ROOM, token) for name, words in SEAT_OPERATIONS.items()},
     }
 
 
 def change_links() -> dict[str, Link]:
-    """From a room changed by a seat (POST /moves, /rematch): the room, and the seat's next steps."""
+    """From a room changed by a seat (its move, rematch, name, offer...): the room, and the same seat's
+    next steps."""
     room = {"room_id": "$request.path.room_id"}
     token = {"token": "$request.body#/token"}
     return {
         "room": Link("room_state", "The room as it stands.", _ROOM),
-        "move": Link("play", "The same seat's next move.", room, token),
-        "rematch": Link("rematch", "A rematch asked by the same seat.", room, token),
+        **{name: Link(name, words, room, token) for name, words in SEAT_OPERATIONS.items()},
     }

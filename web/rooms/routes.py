@@ -7,12 +7,21 @@
     GET  /rooms/{id}                                                   200 the room
     POST /rooms/{id}/moves         {"token", "move": {"row", "col"}}   200 the room after it
     POST /rooms/{id}/rematch       {"token"}                           200 the room after it
+    POST /rooms/{id}/resign        {"token"}                           200 the room after it
+    POST /rooms/{id}/claim         {"token"}                           200 the room after it
+    POST /rooms/{id}/draw          {"token"}                           200 the room after it
+    POST /rooms/{id}/takeback      {"token"}                           200 the room after it
+    POST /rooms/{id}/decline       {"token"}                           200 the room after it
+    POST /rooms/{id}/name          {"token", "name"}                   200 the room after it
+    POST /rooms/{id}/invite-code   {"invite"}                          200 image/svg+xml
+    POST /rooms/{id}/holder        {"token"}                           200 the seat the token holds
     GET  /rooms/{id}/events        [?token=]  [Last-Event-ID]          200 text/event-stream
 
 Refusals, each in words: 400 a body that is not what the route takes; 403 a
 missing or wrong token (or invite); 404 no such room; 409 what the room's
 rules refuse (out of turn, an occupied cell, a finished game, a spent invite,
-a rematch while the game is on); 410 a room that expired (a day without a
+a rematch while the game is on, a claim while the friend is here, a takeback
+with no move to take back, an answer to no offer); 410 a room that expired (a day without a
 move, an hour with its invite unused); 429 an address over one of its
 allowances: rooms made a minute, live rooms held, wrong tokens a minute, event
 streams open (``Retry-After``); 503 the store could not answer or commit,
@@ -26,6 +35,7 @@ from __future__ import annotations
 
 import secrets
 import socket
+from collections.abc import Callable
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
@@ -61,9 +71,20 @@ from web.rooms.contract import (
     change_links,
     seat_links,
 )
-from web.rooms.model import HOST_SIDES, ID_LENGTH, SIDES, Refused, Room, Seat, WrongToken
+from web.rooms.invite_code import invite_code as draw_invite_code
+from web.rooms.model import (
+    ABANDON_SECONDS,
+    HOST_SIDES,
+    ID_LENGTH,
+    SIDES,
+    Event,
+    Refused,
+    Room,
+    Seat,
+    WrongToken,
+)
 from web.rooms.service import Rooms, TooMany, current_rooms
-from web.rooms.shapes import EVENTS, RoomState, SeatAnswer, SeatLinks
+from web.rooms.shapes import EVENTS, NAME_LENGTH, HolderAnswer, RoomState, SeatAnswer, SeatLinks
 from web.rooms.store import (
     EVENTS_MARGIN,
     AddressFull,
@@ -93,6 +114,21 @@ def _size_field(name: str, what: str) -> Field:
     """A side of the board: an integer (its range is the engine's to check, with the others)."""
     schema = {"type": "integer", "minimum": MIN_SIZE, "maximum": MAX_SIZE, "default": 3, "description": what}
     return Field(name, schema, check=checked(name, integer, "an integer"), default=3)
+
+
+def _name(value: object) -> str | None:
+    """A seat's name as kept: what prints of it, its runs of spaces made one, trimmed; None for none.
+
+    400 in words for a name that is not a string or null, or longer than ``NAME_LENGTH``.
+    """
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise ApiError(400, f"name must be a string or null, not {show(value)}")
+    if len(value) > NAME_LENGTH:
+        raise ApiError(400, f"name must be at most {NAME_LENGTH} characters, not {len(value)}")
+    printed = "".join(char for char in " ".join(value.split()) if char.isprintable())
+    return printed.strip() or None
 
 
 def _cell(move: object) -> tuple[int, int]:
@@ -131,6 +167,20 @@ SIDE = Field(
 )
 INVITE = _token_field("invite", "A seat's secret token.")
 TOKEN = _token_field("token", "A seat's secret token.")
+NAME = Field(
+    "name",
+    {
+        "type": "string",
+        "nullable": True,
+        "maxLength": NAME_LENGTH,
+        "description": f"The seat's name, shown to the friend and to spectators: at most {NAME_LENGTH}"
+        " characters, kept as plain text (what does not print is dropped, runs of spaces made one,"
+        " its ends trimmed); empty or null takes the name away.",
+    },
+    check=_name,
+    required=True,
+    missing="name must be given: a short name, or null to take yours away",
+)
 MOVE = Field(
     "move",
     {
@@ -149,12 +199,18 @@ BODIES: dict[str, tuple[Field, ...]] = {
     "seats": (INVITE,),
     "moves": (TOKEN, MOVE),
     "rematch": (TOKEN,),
+    "seat": (TOKEN,),
+    "name": (TOKEN, NAME),
+    "invite-code": (INVITE,),
 }
 EXAMPLES = {
     "create": '{"rows": 3, "cols": 3, "k": 3, "side": "random"}',
     "seats": '{"invite": "<the invite link\'s token>"}',
     "moves": '{"token": "<your seat\'s token>", "move": {"row": 1, "col": 1}}',
     "rematch": '{"token": "<your seat\'s token>"}',
+    "seat": '{"token": "<your seat\'s token>"}',
+    "name": '{"token": "<your seat\'s token>", "name": "Ada"}',
+    "invite-code": '{"invite": "<the invite link\'s token>"}',
 }
 FULL_RETRY_AFTER = 60
 DAMAGED_RETRY_AFTER = 3600
@@ -294,6 +350,139 @@ def rematch(room_id: str) -> Response:
     return jsonify(room.state(rooms().clock()))
 
 
+# What a seat may do besides moving, each answered by the room after it: its change, checked by the
+# room's rules (web/rooms/model.py) and refused in words when it does not fit, and its words.
+SEAT_ACTIONS: dict[str, tuple[Callable[[Room, object, float], list[Event]], str, str]] = {
+    "resign": (
+        lambda room, token, now: room.resign(token, now),
+        "Resign the game",
+        "The seat of the token gives the game up: it ends (end, reason resigned) and the other side"
+        " wins. 409 once the game is over.",
+    ),
+    "claim": (
+        lambda room, token, now: room.claim(token, now),
+        "Claim a game the friend left",
+        f"Once the friend has been away {int(ABANDON_SECONDS)} s (players.<side>.away), the seat that"
+        " stayed may end the game as its win (end, reason abandoned). 409 in words before that, or"
+        " while the friend is here.",
+    ),
+    "draw": (
+        lambda room, token, now: room.propose(token, "draw", now),
+        "Offer a draw, or accept the friend's",
+        "While the game goes on: an offer (offer, made); when the friend has offered one, the draw is"
+        " agreed (offer accepted, then end, reason agreed). A move withdraws any offer. 409 while"
+        " another offer waits, or once the game is over.",
+    ),
+    "takeback": (
+        lambda room, token, now: room.propose(token, "takeback", now),
+        "Ask to take back your last move, or accept the friend's request",
+        "While the game goes on: a request (offer, made); when the friend has asked, the friend's last"
+        " move and any reply are taken back (offer accepted, then takeback). 409 with no move to take"
+        " back, while another offer waits, or once the game is over.",
+    ),
+    "decline": (
+        lambda room, token, now: room.decline(token, now),
+        "Decline the friend's offer, or withdraw yours",
+        "The waiting offer (a draw or a takeback) is gone (offer, declined or withdrawn). 409 when no"
+        " offer waits.",
+    ),
+}
+
+
+def seat_action(room_id: str, action: str) -> Response:
+    """A seat's resignation, claim, offer or answer: see POST /rooms/{id}/<action> in /openapi.json."""
+    _known(room_id)
+    token = _body("seat")["token"]
+    act = SEAT_ACTIONS[action][0]
+    room = rooms().seated_change(room_id, token, requesting_client(), lambda room, now: act(room, token, now))
+    return jsonify(room.state(rooms().clock()))
+
+
+for _action, (_, _summary, _words) in SEAT_ACTIONS.items():
+    bp.add_url_rule(
+        f"/rooms/<room_id>/{_action}",
+        f"seat_{_action}",
+        declare(
+            _summary,
+            _words,
+            body=fields_schema(BODIES["seat"]),
+            parameters=(ROOM_ID,),
+            answers={200: Answer(RoomState, "The room after it.", links=change_links())},
+            refusals=CHANGE_REFUSALS,
+        )(lambda room_id, action=_action: seat_action(room_id, action)),
+        methods=["POST"],
+    )
+
+
+@bp.post("/rooms/<room_id>/holder")
+@declare(
+    "The seat a token holds",
+    "Which seat of the room the token holds, its side, and the room: a page checks a seat link's token"
+    " before it keeps it (a cut or mistyped link never replaces a good one). 403 for a token that"
+    " holds no seat (charged to the address, as every wrong token).",
+    body=fields_schema(BODIES["seat"]),
+    parameters=(ROOM_ID,),
+    answers={200: Answer(HolderAnswer, "The seat.")},
+    refusals=(NOT_A_ROOM_BODY, NO_SEAT, NO_ROOM, EXPIRED, OVER_ALLOWANCE, UNAVAILABLE),
+)
+def holder(room_id: str) -> Response:
+    """The seat a token holds (a page checks a link's before it keeps it): see POST
+    /rooms/{id}/holder in /openapi.json.  403 in words for a token that holds none (charged)."""
+    _known(room_id)
+    token = _body("seat")["token"]
+    room, seat = rooms().holder(room_id, token, requesting_client())
+    held: HolderAnswer = {
+        "room": room.id,
+        "seat": seat,
+        "side": room.seat(seat).side,
+        "state": room.state(rooms().clock()),
+    }
+    return jsonify(held)
+
+
+@bp.post("/rooms/<room_id>/name")
+@declare(
+    "Give a seat a name",
+    f"The seat of the token takes a name of at most {NAME_LENGTH} printable characters, shown to the"
+    " friend and to spectators (name is sent to the room's streams); empty or null takes it away.",
+    body=fields_schema(BODIES["name"]),
+    parameters=(ROOM_ID,),
+    answers={200: Answer(RoomState, "The room after it.", links=change_links())},
+    refusals=(NOT_A_ROOM_BODY, NO_SEAT, NO_ROOM, EXPIRED, OVER_ALLOWANCE, UNAVAILABLE),
+)
+def name(room_id: str) -> Response:
+    """A seat takes a name (or gives it up): see POST /rooms/{id}/name in /openapi.json."""
+    _known(room_id)
+    body = _body("name")
+    token, given = body["token"], body["name"]
+    room = rooms().seated_change(
+        room_id, token, requesting_client(), lambda room, now: room.rename(token, given, now)
+    )
+    return jsonify(room.state(rooms().clock()))
+
+
+@bp.post("/rooms/<room_id>/invite-code")
+@declare(
+    "The invite's QR code",
+    "The QR code of the invite link, as an SVG drawing, while the invite is unspent (409 after). The"
+    " invite travels in the body, never in a URL, so that no log holds it. Never cached.",
+    body=fields_schema(BODIES["invite-code"]),
+    parameters=(ROOM_ID,),
+    answers={200: Answer(str, "The QR code.", media="image/svg+xml")},
+    refusals=CHANGE_REFUSALS,
+)
+def invite_code(room_id: str) -> Response:
+    """The QR code of the room's invite link: see POST /rooms/{id}/invite-code in /openapi.json.
+
+    The invite comes in the body, never in a URL, so that no log of any proxy holds it.
+    """
+    _known(room_id)
+    invite = _body("invite-code")["invite"]
+    rooms().invited(room_id, invite, requesting_client())
+    link = f"{request.host_url}?room={room_id}#invite={invite}"
+    return Response(draw_invite_code(link), mimetype="image/svg+xml", headers={"Cache-Control": "no-store"})
+
+
 @bp.get("/rooms/<room_id>/events")
 @declare(
     "A room's events, as they happen (server-sent events)",
@@ -326,8 +515,10 @@ def rematch(room_id: str) -> Response:
         200: Events(
             EVENTS,
             "The events, one by one, as they happen: state, move, end, join and leave (a seat's page"
-            " connected, or its last stream closed), rematch.",
-            comment=f"A comment (: heartbeat) every {stream.HEARTBEAT_SECONDS:g} s of quiet.",
+            " connected, or its last stream closed), rematch, offer, takeback, name.",
+            comment=f"A heartbeat event (no id, data {{}}) every {stream.HEARTBEAT_SECONDS:g} s of quiet,"
+            " so that a page can tell a silent connection from a quiet room.",
+            unnumbered=("heartbeat",),
             headers={
                 name: ({"type": "string", "enum": [value]}, name) for name, value in stream.HEADERS.items()
             },

@@ -176,6 +176,15 @@ class Rooms:
         with self._charging(client):
             return self.change(room_id, change, guard=lambda room: room.holder(token))[0]
 
+    def invited(self, room_id: str, invite: object, client: str) -> None:
+        """Check ``invite`` on a read: nothing when it is the room's unspent invite; ``Refused`` once
+        it is spent, ``WrongToken`` (charged to ``client``) for another, ``TooMany`` once the
+        allowance is spent."""
+        self._may_guess(client)
+        room = self.load(room_id)
+        with self._charging(client):
+            room.check_invite(invite)
+
     def invited_change(self, room_id: str, invite: object, client: str, change: Change) -> Room:
         """``change`` made with the room's invite (the guest's seat taken): as ``seated_change``, the
         invite checked before any lock (``Refused`` once it is spent)."""

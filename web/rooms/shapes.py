@@ -3,7 +3,9 @@
 The room model builds them (web/rooms/model.py), the routes send them
 (web/rooms/routes.py), mypy checks both, and /openapi.json's room schemas are
 made from them (web/openapi/schemas.py), closed; the string under a field is
-its words there.  ``EVENTS`` names the stream's events and their shapes.
+its words there.  ``EVENTS`` names the stream's events and their shapes; the
+closed sets the answers name (why a game ended, the kinds of offer, a name's
+length) are declared here, and the model reads them.
 """
 
 # No ``from __future__ import annotations``: pydantic reads the required keys from the
@@ -17,15 +19,25 @@ from typing_extensions import TypedDict
 from tictactoe import Player, Status
 from web.openapi.fields import Count, InRow, Line, Pair, Rows, Side, one_of
 
+# A seat's name: this many characters at most, printable, shown as text wherever it goes.
+NAME_LENGTH = 20
+OFFER_KINDS = ("draw", "takeback")
+# Why a game ended: a line of k, a full board, a resignation, a game its player left, a draw agreed.
+REASONS = ("line", "full", "resigned", "abandoned", "agreed")
+
 # What the rooms' answers name (web/rooms/model.py has the same words as its own types).
 RoomId = Annotated[str, Field(pattern="^[A-Za-z0-9]{8}$", examples=["Hx7kP2qa"])]
 SeatName = Annotated[str, one_of(("host", "guest"))]
 StatusName = Annotated[str, one_of(Status)]
 Game = Annotated[int, Field(ge=1, description="The game's number in the room.")]
+Name = Annotated[str, Field(max_length=NAME_LENGTH)] | None
+OfferKind = Annotated[str, one_of(OFFER_KINDS)]
+Reason = Annotated[str, one_of(REASONS)]
 
 
 class PlayerState(TypedDict):
-    """One side of a room's game: the seat playing it, whether it is taken and connected, its wins."""
+    """One side of a room's game: the seat playing it, whether it is taken and connected, its wins,
+    its name, and how long it has been away."""
 
     seat: SeatName
     """Who plays this side."""
@@ -35,6 +47,10 @@ class PlayerState(TypedDict):
     """Whether the seat's page holds a stream."""
     wins: Count
     """The seat's wins in this room."""
+    name: Name
+    """The name the seat gave itself (plain text), or null."""
+    away: Count | None
+    """Whole seconds the seat has been away; null while it is connected or not seated."""
 
 
 class Players(TypedDict):
@@ -49,6 +65,15 @@ class CellPlayed(TypedDict):
 
     row: Annotated[int, Field(ge=0)]
     col: Annotated[int, Field(ge=0)]
+
+
+class OfferState(TypedDict):
+    """An offer waiting for its answer: a draw, or taking back the asking side's last move."""
+
+    kind: OfferKind
+    """A draw, or a takeback."""
+    side: Player
+    """The side that asked."""
 
 
 class RoomState(TypedDict):
@@ -66,10 +91,17 @@ class RoomState(TypedDict):
     """The side to move; null once the game is over."""
     status: StatusName
     line: Line
+    reason: Reason | None
+    """Why a finished game ended: a line of k, a full board, a resignation, a game its player left
+    (claimed), a draw agreed; null while it goes on."""
     players: Players
     draws: Count
     rematch: list[Player]
     """The sides asking for a rematch."""
+    offer: OfferState | None
+    """The offer waiting for its answer, or null."""
+    claim_after: Count
+    """Seconds a friend must have been away before the other may claim the game."""
     event: Count
     """The id of the room's last event."""
     expires: Annotated[str, Field(json_schema_extra={"format": "date-time"})]
@@ -100,6 +132,16 @@ class SeatAnswer(TypedDict):
     state: RoomState
 
 
+class HolderAnswer(TypedDict):
+    """POST /rooms/{id}/holder: the seat a token holds, its side, and the room."""
+
+    room: RoomId
+    seat: SeatName
+    side: Player
+    """The seat's side in the current game."""
+    state: RoomState
+
+
 class MoveEvent(TypedDict):
     """A ``move`` event: who played where, and the game after it."""
 
@@ -116,12 +158,14 @@ class MoveEvent(TypedDict):
 
 
 class EndEvent(TypedDict):
-    """An ``end`` event: how the game ended, and the room's score after it."""
+    """An ``end`` event: how the game ended and why, and the room's score after it."""
 
     game: Game
     status: StatusName
     winner: Player | None
     line: Line
+    reason: Reason
+    """Why the game ended."""
     players: Players
     draws: Count
 
@@ -143,6 +187,40 @@ class RematchEvent(TypedDict):
     players: NotRequired[Players]
 
 
+class OfferEvent(TypedDict):
+    """An ``offer`` event: a draw or a takeback asked for by ``side`` (made), or answered (accepted,
+    declined, withdrawn by its asker)."""
+
+    kind: OfferKind
+    """A draw, or a takeback."""
+    side: Player
+    """The side that asked."""
+    status: Annotated[str, one_of(("made", "accepted", "declined", "withdrawn"))]
+
+
+class TakebackEvent(TypedDict):
+    """A ``takeback`` event: the game after the asker's last move (and any reply) was taken back."""
+
+    game: Game
+    ply: Count
+    """The moves the game has after it."""
+    side: Player
+    """The side whose last move was taken back."""
+    to_move: Player
+
+
+class NameEvent(TypedDict):
+    """A ``name`` event: the name a side gave itself (null: none), and both sides now."""
+
+    side: Player
+    name: Name
+    players: Players
+
+
+class Heartbeat(TypedDict):
+    """A ``heartbeat`` event: nothing happened; sent with no id, so that the stream's place stays."""
+
+
 # The events of a room's stream (GET /rooms/{id}/events), by name: what each one's data is.
 EVENTS: dict[str, object] = {
     "state": RoomState,
@@ -151,4 +229,8 @@ EVENTS: dict[str, object] = {
     "join": PresenceEvent,
     "leave": PresenceEvent,
     "rematch": RematchEvent,
+    "offer": OfferEvent,
+    "takeback": TakebackEvent,
+    "name": NameEvent,
+    "heartbeat": Heartbeat,
 }
