@@ -225,7 +225,7 @@ function showBar(els, view) {
     decline.textContent = room.offerIsMine ? "Withdraw" : "Decline";
     if (room.offer) accept.dataset.accepts = room.offer.kind;
   }
-  els.bar.hidden = !room.me || view.status !== "in_progress";
+  els.bar.hidden = !room.me || view.status !== "in_progress" || !room.friendSeated;
   const show = (name, visible) => {
     const button = els.bar.querySelector(`[data-act="${name}"]`);
     if (button) button.hidden = !visible;
