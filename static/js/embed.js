@@ -70,7 +70,7 @@ async function hostRoom() {
     room?.stop();
     const opened = await openRoom({
       link: readRoomLink(window.location.search, window.location.hash), store: seats,
-      els: { note: $("room-note"), bar: $("room-bar"), confirm: $("room-confirm") },
+      els: { note: $("room-note"), bar: $("room-bar"), confirm: $("room-confirm"), answer: $("room-answer") },
       draw: review.draw, onGameOver: (winner, view) => tellParent(winner, view.room.me), onLeave: () => {},
     });
     room = opened.game;

@@ -166,7 +166,7 @@ async function enterRoom({ create = null, link = null }) {
         inviteCode: $("room-invite-code"), share: document.querySelector("#room-panel [data-share]"),
         watchLink: $("room-watch-link"), copied: $("room-copied"), leave: $("room-leave"),
         seatHelp: $("room-seat-help"), nameForm: $("room-name-form"), name: $("room-name"),
-        bar: $("room-bar"), confirm: $("room-confirm"),
+        bar: $("room-bar"), confirm: $("room-confirm"), answer: $("room-answer"),
       },
       draw: (view) => {
         // A rematch's first position closes the last game's review, as a new game does.

@@ -124,8 +124,9 @@ export async function openRoom({ create, link, store, els, draw, onGameOver, onT
 
 /** The room's panel (the page's) and bar (the page's and the embed's): their buttons and fields. */
 function bindRoom({ els, game, id, origin, inviteUrl, onLeave }) {
-  if (els.bar) {
-    els.bar.onclick = (event) => {
+  for (const container of [els.bar, els.answer]) {
+    if (!container) continue;
+    container.onclick = (event) => {
       const button = event.target.closest("button[data-act]");
       if (!button) return;
       const action = button.dataset.act;
@@ -160,7 +161,7 @@ function bindRoom({ els, game, id, origin, inviteUrl, onLeave }) {
     els.leave.onclick = () => {
       game.stop();
       els.panel.hidden = true;
-      els.note.hidden = true;
+      els.note.parentElement.hidden = true;
       if (els.bar) els.bar.hidden = true;
       window.history.replaceState(null, "", "/");
       onLeave();
@@ -185,7 +186,7 @@ function showRoom(els, view, inviteUrl) {
   const room = view.room;
   const words = offerWords(view) ?? room.presence;
   if (els.note.textContent !== words) els.note.textContent = words;
-  els.note.hidden = false;
+  els.note.parentElement.hidden = false;
   if (els.bar) showBar(els, view);
   if (!els.invite) return;
   const inviting = Boolean(inviteUrl) && room.seat === "host" && !room.friendSeated;
@@ -217,17 +218,18 @@ function offerWords(view) {
 function showBar(els, view) {
   const room = view.room;
   const answering = Boolean(room.offer) && Boolean(room.me) && !room.offerIsMine;
-  els.bar.hidden = !room.me || (view.status !== "in_progress" && !room.offer);
+  if (els.answer) {
+    els.answer.hidden = !(answering || room.offerIsMine);
+    const [accept, decline] = els.answer.querySelectorAll("button");
+    accept.hidden = !answering;
+    decline.textContent = room.offerIsMine ? "Withdraw" : "Decline";
+    if (room.offer) accept.dataset.accepts = room.offer.kind;
+  }
+  els.bar.hidden = !room.me || view.status !== "in_progress" || !room.friendSeated;
   const show = (name, visible) => {
     const button = els.bar.querySelector(`[data-act="${name}"]`);
     if (button) button.hidden = !visible;
   };
-  show("accept", answering);
-  show("decline", answering || room.offerIsMine);
-  const decline = els.bar.querySelector('[data-act="decline"]');
-  if (decline) decline.textContent = room.offerIsMine ? "Withdraw" : "Decline";
-  const accept = els.bar.querySelector('[data-act="accept"]');
-  if (accept && room.offer) accept.dataset.accepts = room.offer.kind;
   // A draw is offered on boards bigger than 3x3, where games last long enough to agree on one.
   show("draw", room.canDraw && view.rows * view.cols > 9);
   show("takeback", room.canTakeback);

@@ -124,6 +124,8 @@ export function createRoomGame({
       onEvent: heard,
       onConnection: (connection) => {
         if (connection !== "open") wasDown = true;
+        // Back: a request that failed for want of a network is no longer the page's news.
+        if (connection === "open" && model.error?.network) model.error = null;
         model.connection = connection;
         changed();
       },
@@ -151,6 +153,7 @@ export function createRoomGame({
         message: lost ? "The move could not be confirmed: reconnecting to the room to see where it stands."
           : error.message || "Something went wrong.",
         retryable: false,
+        network: lost,
       };
       changed();
     }

@@ -151,7 +151,7 @@ def test_names_a_takeback_a_draw_and_a_resignation_between_two_browsers(open_pag
     host.locator("#room-bar").get_by_role("button", name="Take back").click()
     expect(guest.locator("#room-note")).to_have_text("Your friend asks to take back their last move.")
     expect(host.locator("#room-note")).to_have_text("You asked for a takeback: waiting for <b>Zed</b>.")
-    guest.locator("#room-bar").get_by_role("button", name="Accept").click()
+    guest.locator("#room-answer").get_by_role("button", name="Accept").click()
     for page in (host, guest):
         expect_board(page, ["....", "....", "....", "...."])
     expect(host.locator("#status")).to_have_text("Your turn (X).")
@@ -160,10 +160,10 @@ def test_names_a_takeback_a_draw_and_a_resignation_between_two_browsers(open_pag
     expect(guest.locator("#status")).to_have_text("Your friend played a1. Your turn (O).")
     guest.locator("#room-bar").get_by_role("button", name="Offer a draw").click()
     expect(host.locator("#room-note")).to_have_text("<b>Zed</b> offers a draw.")
-    host.locator("#room-bar").get_by_role("button", name="Decline").click()
+    host.locator("#room-answer").get_by_role("button", name="Decline").click()
     expect(guest.locator("#room-note")).to_have_text("Your friend is here.")
     guest.locator("#room-bar").get_by_role("button", name="Offer a draw").click()
-    host.locator("#room-bar").get_by_role("button", name="Accept").click()
+    host.locator("#room-answer").get_by_role("button", name="Accept").click()
     for page in (host, guest):
         expect(page.locator("#status")).to_have_text("A draw, agreed.")
     # A rematch (the sides swap), then a resignation, confirmed first.
