@@ -303,3 +303,26 @@ def test_the_stream_describes_each_event_by_name_and_shape(spec):
 @pytest.fixture(scope="module")
 def spec(client):
     return client.get("/openapi.json").get_json()
+
+
+def test_the_docs_example_of_a_room_is_its_shape():
+    """docs/api.md shows a room as GET /rooms/{id} answers it: its example has exactly RoomState's keys,
+    each as the shape says, and its table names only them."""
+    from pathlib import Path
+
+    from web.rooms.shapes import RoomState
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "api.md").read_text()
+    section = text.split("### The room: `GET /rooms/{id}`", 1)[1].split("\n### ", 1)[0]
+    example = json.loads(section.split("```json", 1)[1].split("```", 1)[0])
+    seen = Seen()
+    seen.walk(example, RoomState, "docs/api.md")
+    assert seen.wrong == []
+    assert list(example) == list(typing.get_type_hints(RoomState))
+    named = {
+        name
+        for row in section.splitlines()
+        if row.startswith("| `")
+        for name in row.split("|")[1].split("`")[1::2]
+    }
+    assert named <= set(example)

@@ -14,7 +14,7 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
-from tictactoe import ENGINE_VERSION, Board, Level, Status, choose_move
+from tictactoe import ENGINE_VERSION, QUICK_LEVELS, Board, Level, Status, choose_move
 from tictactoe.algorithms.base import EngineResult
 from tictactoe.algorithms.registry import describe_engines
 from web.api import metrics_page, move_memo, teaching
@@ -73,8 +73,9 @@ TEACHING = (
 @declare(
     "The engine's move",
     "Plays one move for the side to move in the posted position. value and plies describe the posted"
-    " position for that side under perfect play (null unless proven); at easy and medium they are"
-    " given only when the position is already in the cache (no search is made for them)."
+    " position for that side under perfect play (null unless proven); at a level that searches"
+    f" nothing ({', '.join(QUICK_LEVELS)}) they are given only when the position is already in the"
+    " cache (no search is made for them)."
     f" {TEACHING} The answer then adds engine, finished, note, leaves and principal_variation, value"
     " is the engine's own (null when it did not prove one), plies is null and level is ignored.",
     body=body_schema("move"),

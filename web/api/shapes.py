@@ -69,7 +69,8 @@ class SolverFields(TypedDict):
 
     value: Value | None
     """The posted position's value under perfect play, for the side to move (/analyze) or the
-    side that moved (/move); null unless proven (at easy and medium: unless already cached)."""
+    side that moved (/move); null unless proven (at a level that searches nothing: unless already
+    cached)."""
     plies: Plies
     """Moves left in the game from the posted position under perfect play; null unless proven."""
     proven: bool
