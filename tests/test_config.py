@@ -20,7 +20,7 @@ def test_defaults():
     assert settings.backend == "filesystem" and settings.redis_url is None
     assert settings.cache_dir.parent == Path(tempfile.gettempdir())
     assert settings.cache_dir_is_default
-    assert settings.search_budget == 1.0 and settings.single_flight_wait == 2.0
+    assert settings.search_budget == DEFAULT_BUDGET and settings.single_flight_wait == DEFAULT_BUDGET + 1
     assert settings.max_concurrent_searches == 2
     assert settings.frame_ancestors == "*"
 
