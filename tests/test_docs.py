@@ -127,3 +127,8 @@ def test_a_line_that_lists_levels_lists_them_all_or_the_quick_ones():
     assert wrong == []
     assert listed.findall("`easy`, `medium` or `perfect`")
     assert not listed.findall('"easy", "level": "perfect"')
+
+
+def test_the_benchmarks_hold_current_figures_in_at_most_600_lines():
+    """History lives in git; docs/benchmarks.md keeps what is true now, each figure with its command."""
+    assert len((ROOT / "docs" / "benchmarks.md").read_text().splitlines()) <= 600

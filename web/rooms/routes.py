@@ -307,15 +307,25 @@ def room_state(room_id: str) -> Response:
     return jsonify(rooms().load(room_id).state(rooms().clock()))
 
 
+def seat_change(summary: str, description: str, body: str) -> Callable[[Any], Any]:
+    """The declaration of a seat's change of its room: ``body`` (a key of ``BODIES``), answered by the
+    room after it, refused as every change is."""
+    return declare(
+        summary,
+        description,
+        body=fields_schema(BODIES[body]),
+        parameters=(ROOM_ID,),
+        answers={200: Answer(RoomState, "The room after it.", links=change_links())},
+        refusals=CHANGE_REFUSALS,
+    )
+
+
 @bp.post("/rooms/<room_id>/moves")
-@declare(
+@seat_change(
     "Play a move in a room",
     "The seat of the token plays the cell; the engine's rules (Board.play) judge it. The move (and"
     " end, when the game ends) goes to every stream of the room.",
-    body=fields_schema(BODIES["moves"]),
-    parameters=(ROOM_ID,),
-    answers={200: Answer(RoomState, "The room after the move.", links=change_links())},
-    refusals=CHANGE_REFUSALS,
+    "moves",
 )
 def play(room_id: str) -> Response:
     """A seat's move, checked by the engine: see POST /rooms/{id}/moves in /openapi.json."""
@@ -331,14 +341,11 @@ def play(room_id: str) -> Response:
 
 
 @bp.post("/rooms/<room_id>/rematch")
-@declare(
+@seat_change(
     "Ask for a rematch",
     "Once the game has ended, either seat asks; when the other asks too, the next game starts with"
     " the sides swapped, and the score is kept. Asking twice changes nothing.",
-    body=fields_schema(BODIES["rematch"]),
-    parameters=(ROOM_ID,),
-    answers={200: Answer(RoomState, "The room after the request.", links=change_links())},
-    refusals=CHANGE_REFUSALS,
+    "rematch",
 )
 def rematch(room_id: str) -> Response:
     """Ask for a rematch (the second to ask starts it): see POST /rooms/{id}/rematch in /openapi.json."""
@@ -402,14 +409,7 @@ for _action, (_, _summary, _words) in SEAT_ACTIONS.items():
     bp.add_url_rule(
         f"/rooms/<room_id>/{_action}",
         f"seat_{_action}",
-        declare(
-            _summary,
-            _words,
-            body=fields_schema(BODIES["seat"]),
-            parameters=(ROOM_ID,),
-            answers={200: Answer(RoomState, "The room after it.", links=change_links())},
-            refusals=CHANGE_REFUSALS,
-        )(lambda room_id, action=_action: seat_action(room_id, action)),
+        seat_change(_summary, _words, "seat")(lambda room_id, action=_action: seat_action(room_id, action)),
         methods=["POST"],
     )
 
