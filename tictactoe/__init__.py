@@ -7,6 +7,7 @@ all use the same engine through the names below.
 from .game.board import Board, O, Outcome, Symmetry, X, other
 from .game.errors import BoardFormatError, GameOverError, IllegalMoveError, IllegalPositionError
 from .game.notation import MAX_TEXT_LENGTH, cell_from_label, cell_label
+from .game.phrase import Phrase
 from .game.rules import MAX_SIZE, MIN_K, MIN_SIZE, Cell, Rules
 from .game.values import Level, MoveValue, Player, Source, Status, Value
 from .game.version import ENGINE_VERSION
@@ -42,6 +43,7 @@ __all__ = [
     "MAX_TEXT_LENGTH",
     "cell_from_label",
     "cell_label",
+    "Phrase",
     "Cell",
     "Rules",
     "DRAW",

@@ -33,6 +33,7 @@ from web.searches import lab_runs, rate_limit
 from web.searches import slots as search_slots
 from web.telemetry import request_log
 from web.telemetry.metrics import Metrics
+from web.words import babel, catalogs, languages, speech
 
 # The checkout's folder, beside this package: where app.py, templates/ and static/ are.
 CHECKOUT = Path(__file__).resolve().parent.parent
@@ -107,6 +108,17 @@ def create_app(config: Mapping[str, object] | None = None) -> Flask:
     checked = health.init_app(app, settings, solved.backend)
     # The games two browsers share: their store (files, or Redis), streams and routes.
     rooms.init_app(app, settings, metrics)
+
+    # The words in the reader's language: each language's catalog compiled where it is missing or
+    # older than its source, then Flask-Babel with its locale selector (web/words/languages.py), and
+    # the Vary of an answer whose words followed Accept-Language.
+    catalogs.compile_catalogs()
+    babel.init_app(
+        app,
+        locale_selector=languages.catalog_name,
+        default_translation_directories=str(catalogs.FOLDER),
+    )
+    speech.init_app(app)
 
     # The error handlers, then the routes.
     errors.init_app(app)

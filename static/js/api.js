@@ -1,10 +1,14 @@
 // The move server's HTTP API: fetch with a timeout, one retry for a transient failure, no request
 // at all while the server's limit on searches refuses this address, and every failure mapped to an
-// ApiError the page can explain.
+// ApiError the page can explain in its reader's language.  Each request says the page's language
+// (Accept-Language): the server's words for a person (a teaching engine's note, a room's refusal)
+// come in it, and its answer says so (Content-Language); an error's words in another language (the
+// API's checks speak English) give way to the page's own.
 
 import { toPositionText } from "./position-text.js";
 import { LIMITED_WORDS, secondsLeft } from "./refusal.js";
 import { isFreeSize } from "./server-sets.js";
+import { LANG, t } from "./words.js";
 
 const DEFAULT_TIMEOUT_MS = 20000; // the engine's budget is ~1 s; big boards and cold caches take longer
 const RETRY_DELAY_MS = 400;
@@ -16,14 +20,17 @@ const DEFAULT_LIMIT_WAIT_S = 60;
 /**
  * A failed request: `kind` is timeout|offline|busy (503)|limited (429)|server|rejected; `retryable`
  * says whether Retry may help; `retryAfter` is the wait in seconds a 429 or 503 asked for (else
- * null); a "limited" error's `until` is when (Date.now()'s clock) this address may search again.
+ * null); a "limited" error's `until` is when (Date.now()'s clock) this address may search again;
+ * `said` is the server's error in the page's language (null when it gave none, or in another).
  */
 export class ApiError extends Error {
-  constructor(kind, message, { status = null, retryAfter = null, until = null } = {}) {
+  constructor(kind, message, { status = null, retryAfter = null, until = null, said = null } = {}) {
     super(message);
     this.name = "ApiError";
     this.kind = kind;
     this.status = status;
+    // The server's own words for a refusal, when they are in the page's language (else null).
+    this.said = said;
     this.retryable = kind !== "rejected";
     this.retryAfter = retryAfter;
     this.until = until;
@@ -108,17 +115,18 @@ export async function requestJson(url, payload, timeoutMs, outerSignal) {
   outerSignal?.addEventListener("abort", forwardAbort, { once: true });
   let response;
   try {
+    const accept = { Accept: "application/json", "Accept-Language": LANG };
     response = await fetch(url, payload === null
-      ? { method: "GET", headers: { Accept: "application/json" }, signal: controller.signal }
+      ? { method: "GET", headers: accept, signal: controller.signal }
       : {
         method: "POST",
-        headers: { "Content-Type": "application/json", Accept: "application/json" },
+        headers: { "Content-Type": "application/json", ...accept },
         body: JSON.stringify(payload),
         signal: controller.signal,
       });
   } catch (error) {
     if (outerSignal?.aborted) throw abortError();
-    if (timedOut) throw new ApiError("timeout", "The server took too long to answer.");
+    if (timedOut) throw new ApiError("timeout", t("The server took too long to answer."));
     throw new ApiError("offline", offlineMessage());
   } finally {
     clearTimeout(timer);
@@ -126,7 +134,9 @@ export async function requestJson(url, payload, timeoutMs, outerSignal) {
   }
   const body = await response.json().catch(() => null);
   if (response.ok && body) return body;
-  throw errorFor(response.status, body, retryAfterOf(response, body));
+  // The server's words when they are in the page's language (an answer that names none is English).
+  const spoken = (response.headers.get("Content-Language") ?? "en") === LANG;
+  throw errorFor(response.status, spoken ? body : null, retryAfterOf(response, body));
 }
 
 function errorFor(status, body, retryAfter) {
@@ -137,13 +147,14 @@ function errorFor(status, body, retryAfter) {
     return limitedError(Date.now() + wait * 1000, status);
   }
   if (status === 503) {
-    return new ApiError("busy", "The server is busy right now.", { status, retryAfter });
+    return new ApiError("busy", t("The server is busy right now."), { status, retryAfter });
   }
   if (status >= 500 || status === 200) {
-    return new ApiError("server", `The server had a problem (HTTP ${status}).`, { status });
+    return new ApiError("server", t("The server had a problem (HTTP {status}).", { status: String(status) }), { status });
   }
   // 400/409/413: the request itself was refused; sending it again will not help.
-  return new ApiError("rejected", detail || `The server refused the request (HTTP ${status}).`, { status });
+  return new ApiError("rejected", detail || t("The server refused the request (HTTP {status}).",
+    { status: String(status) }), { status, said: detail || null });
 }
 
 /** The refusal of a search until `until`: from a 429 (`status`), or the client's own before then. */
@@ -163,13 +174,11 @@ function retryAfterOf(response, body) {
 }
 
 function offlineMessage() {
-  return navigator.onLine === false
-    ? "You appear to be offline."
-    : "Could not reach the server.";
+  return navigator.onLine === false ? t("You appear to be offline.") : t("Could not reach the server.");
 }
 
 function abortError() {
-  return new DOMException("The request was cancelled.", "AbortError");
+  return new DOMException("The request was cancelled.", "AbortError"); // never shown: the page dropped it
 }
 
 function delay(ms, signal) {

@@ -1,9 +1,11 @@
 // Words for the view: the status line, cell labels and hint labels.  Pure
-// functions of the view object, so the renderer only places them.
+// functions of the view object, so the renderer only places them.  Every sentence is one message of
+// the page's catalog (words.js), whole: a line of several says each, one after the other.
 
 import { cellName } from "./cells.js";
 import { LIMITED_WORDS, waitWords } from "./refusal.js";
-import { FREE_SIZE_WORDS, defaultK, isFreeSize, levelEntry } from "./server-sets.js";
+import { FREE_SIZES, defaultK, isFreeSize, levelEntry } from "./server-sets.js";
+import { listWords, sentences, t, tn } from "./words.js";
 
 const MARK = { x: "X", o: "O" };
 
@@ -13,18 +15,27 @@ export function statusText(view) {
   if (view.error) return errorText(view);
   if (view.mode === "watch") return watchText(view);
   if (view.mode === "room") return roomText(view);
-  const last = view.last ? `${lastMover(view)} played ${cellName(view.last.row, view.last.col)}. ` : "";
-  if (view.status !== "in_progress") return last + resultText(view);
+  const last = view.last ? playedWords(view) : "";
+  if (view.status !== "in_progress") return sentences(last, resultText(view));
+  const mark = MARK[view.human];
   if (view.mode === "two") {
-    return view.pending ? last : `${last}${MARK[view.toMove]} to move.${view.last ? "" : restoreNote(view)}`;
+    return view.pending ? last
+      : sentences(last, t("{mark} to move.", { mark: MARK[view.toMove] }), view.last ? "" : restoreNote(view));
   }
   const engine = MARK[view.human === "x" ? "o" : "x"];
   if (view.pending === "engine" || (view.pending === "check")) {
-    return view.last ? `${last}The engine (${engine}) is thinking…`
-      : `You are ${MARK[view.human]}. The engine plays ${engine} and moves first…`;
+    return view.last ? sentences(last, t("The engine ({mark}) is thinking…", { mark: engine }))
+      : t("You are {mark}. The engine plays {engine} and moves first…", { mark, engine });
   }
-  if (!view.last) return `You are ${MARK[view.human]} and move first. Your turn.${restoreNote(view)}`;
-  return `${last}Your turn (${MARK[view.human]}).`;
+  if (!view.last) return sentences(t("You are {mark} and move first. Your turn.", { mark }), restoreNote(view));
+  return sentences(last, t("Your turn ({mark}).", { mark }));
+}
+
+/** The last move in a sentence, against the engine or between two at one screen: "You played b2." */
+function playedWords(view) {
+  const cell = cellName(view.last.row, view.last.col);
+  if (view.mode === "two") return t("{mark} played {cell}.", { mark: MARK[view.last.by], cell });
+  return view.last.by === view.human ? t("You played {cell}.", { cell }) : t("The engine played {cell}.", { cell });
 }
 
 // What failed and what to do; a refusal's seconds are waitText's, beside it, so that the status (a
@@ -32,16 +43,17 @@ export function statusText(view) {
 function errorText(view) {
   const error = view.error;
   if (error.kind === "limited") {
-    return error.wait > 0 ? `${LIMITED_WORDS}${freeNote(view)}` : `${waitWords(0, "play again")} Press Retry.`;
+    return error.wait > 0 ? sentences(LIMITED_WORDS, freeNote(view))
+      : sentences(waitWords(0, "play"), t("Press Retry."));
   }
   // A room has no Undo and no new game of its own: its error says what happens next itself.
   if (view.mode === "room") return endWithStop(error.message);
-  const next = error.retryable ? "Press Retry to try again." : "Undo, or start a new game.";
-  return `${endWithStop(error.message)} ${next}`;
+  const next = error.retryable ? t("Press Retry to try again.") : t("Undo, or start a new game.");
+  return sentences(endWithStop(error.message), next);
 }
 
 /** `words` ending with a full stop (the server's refusals are lower-case clauses without one). */
-function endWithStop(words) {
+export function endWithStop(words) {
   const text = words.trim();
   if (!text) return text;
   const sentence = text[0].toUpperCase() + text.slice(1);
@@ -50,8 +62,9 @@ function endWithStop(words) {
 
 // During a refusal: the sizes the server still searches for free play on ("" on one of them).
 function freeNote(view) {
-  if (FREE_SIZE_WORDS.length === 0 || isFreeSize(view.rows, view.cols)) return "";
-  return ` ${FREE_SIZE_WORDS.join(" and ")} games still play.`;
+  if (FREE_SIZES.length === 0 || isFreeSize(view.rows, view.cols)) return "";
+  const sizes = listWords(FREE_SIZES.map((size) => size.replace("x", "\u00a0×\u00a0")), "and");
+  return t("{sizes} games still play.", { sizes });
 }
 
 /**
@@ -61,53 +74,75 @@ function freeNote(view) {
 export function waitText(view) {
   const error = view.error;
   if (error?.kind !== "limited" || error.wait === 0) return "";
-  if (!error.resend) return waitWords(error.wait, "play again");
-  const what = view.mode === "watch" ? "The game goes on" : "Your move goes";
-  return `${what} in ${error.wait} s.`;
+  if (!error.resend) return waitWords(error.wait, "play");
+  return view.mode === "watch" ? t("The game goes on in {seconds} s.", { seconds: error.wait })
+    : t("Your move goes in {seconds} s.", { seconds: error.wait });
 }
 
 // After New game replaced a game in progress, until the new game has a move to undo.
 function restoreNote(view) {
-  return view.canRestore ? " Undo brings back the game you left." : "";
+  return view.canRestore ? t("Undo brings back the game you left.") : "";
 }
 
 /** "X (perfect)": a side and the engine playing it in watch mode. */
 export function watchSide(view, side) {
-  return `${MARK[side]} (${view.engines?.[side] ?? "engine"})`;
+  return t("{mark} ({engine})", { mark: MARK[side], engine: view.engines?.[side] ?? t("engine") });
 }
 
 /** A room's status line: the last move, then whose turn (this page's, the friend's) or the result. */
 function roomText(view) {
   const me = view.room.me;
-  const who = (side) => roomPlayer(view, side);
-  const last = view.last ? `${who(view.last.by)} played ${cellName(view.last.row, view.last.col)}. ` : "";
+  const last = view.last ? roomPlayed(view) : "";
   if (view.status !== "in_progress") return roomEnd(view, last);
-  if (!me) return `${last}${who(view.toMove)} to move.`;
-  if (view.toMove === me) return `${last}Your turn (${MARK[me]}).`;
-  return `${last}${who(view.toMove)} (${MARK[view.toMove]}) is to move.`;
+  const side = view.toMove;
+  if (!me) return sentences(last, t("{player} to move.", { player: spectatorName(view, side) }));
+  if (side === me) return sentences(last, t("Your turn ({mark}).", { mark: MARK[me] }));
+  const name = view.room.names?.[side];
+  return sentences(last, name ? t("{name} ({mark}) is to move.", { name, mark: MARK[side] })
+    : t("Your friend ({mark}) is to move.", { mark: MARK[side] }));
 }
 
-/** A side of a room as this page names it: "You", the friend's name or "Your friend"; for a
- * spectator, the seat's name with its mark ("Ada (X)") or the mark alone. */
-function roomPlayer(view, side) {
+/** A room's last move in a sentence, as this page names its player. */
+function roomPlayed(view) {
   const { me, names = {} } = view.room;
-  if (!me) return names[side] ? `${names[side]} (${MARK[side]})` : MARK[side];
-  return side === me ? "You" : (names[side] ?? "Your friend");
+  const { by } = view.last;
+  const cell = cellName(view.last.row, view.last.col);
+  if (!me) return t("{player} played {cell}.", { player: spectatorName(view, by), cell });
+  if (by === me) return t("You played {cell}.", { cell });
+  return names[by] ? t("{name} played {cell}.", { name: names[by], cell }) : t("Your friend played {cell}.", { cell });
+}
+
+/** A side as a spectator names it: the seat's name with its mark ("Ada (X)"), or the mark alone. */
+function spectatorName(view, side) {
+  const name = view.room.names?.[side];
+  return name ? t("{name} ({mark})", { name, mark: MARK[side] }) : MARK[side];
 }
 
 /** A finished room game in words, with why it ended when its players ended it. */
 function roomEnd(view, last) {
   const reason = view.room.reason;
-  if (reason === "agreed") return "A draw, agreed.";
-  if (reason !== "resigned" && reason !== "abandoned") return last + resultText(view);
+  if (reason === "agreed") return t("A draw, agreed.");
+  if (reason !== "resigned" && reason !== "abandoned") return sentences(last, resultText(view));
   const loser = view.status === "x_won" ? "o" : "x";
-  const what = reason === "resigned" ? "resigned" : "left the game";
-  return `${roomPlayer(view, loser)} ${what}. ${resultText(view)}`;
+  const { me, names = {} } = view.room;
+  const resigned = reason === "resigned";
+  let why;
+  if (!me) {
+    const player = spectatorName(view, loser);
+    why = resigned ? t("{player} resigned.", { player }) : t("{player} left the game.", { player });
+  } else if (loser === me) {
+    why = resigned ? t("You resigned.") : t("You left the game.");
+  } else if (names[loser]) {
+    why = resigned ? t("{name} resigned.", { name: names[loser] }) : t("{name} left the game.", { name: names[loser] });
+  } else {
+    why = resigned ? t("Your friend resigned.") : t("Your friend left the game.");
+  }
+  return sentences(why, resultText(view));
 }
 
 /** The status line while a tapped cell waits for a second tap: "Tap h8 again to play there." */
 export function armedText(cell) {
-  return `Tap ${cellName(cell.row, cell.col)} again to play there, or tap another cell.`;
+  return t("Tap {cell} again to play there, or tap another cell.", { cell: cellName(cell.row, cell.col) });
 }
 
 /** Watch mode's status line: the last move with its node count, then what happens next. */
@@ -115,29 +150,32 @@ function watchText(view) {
   let last = "";
   if (view.last) {
     const nodes = view.engine?.nodes;
-    const count = Number.isFinite(nodes) ? ` — ${nodes.toLocaleString("en")} ${nodes === 1 ? "node" : "nodes"}` : "";
-    const who = view.engine?.name ? `${MARK[view.last.by]} (${view.engine.name})` : watchSide(view, view.last.by);
-    last = `${who} played ${cellName(view.last.row, view.last.col)}${count}. `;
+    const player = view.engine?.name ? t("{mark} ({engine})", { mark: MARK[view.last.by], engine: view.engine.name })
+      : watchSide(view, view.last.by);
+    const cell = cellName(view.last.row, view.last.col);
+    last = Number.isFinite(nodes)
+      ? tn("{player} played {cell} — {count} node.", "{player} played {cell} — {count} nodes.", nodes, { player, cell })
+      : t("{player} played {cell}.", { player, cell });
   }
-  if (view.status !== "in_progress") return last + resultText(view);
-  if (view.watching) return `${last}${watchSide(view, view.toMove)} to move.`;
-  if (view.last) return `${last}Paused.`;
-  return `${watchSide(view, "x")} against ${watchSide(view, "o")}. Press Start to watch.`;
-}
-
-function lastMover(view) {
-  if (view.mode === "two") return MARK[view.last.by];
-  return view.last.by === view.human ? "You" : "The engine";
+  if (view.status !== "in_progress") return sentences(last, resultText(view));
+  if (view.watching) return sentences(last, t("{player} to move.", { player: watchSide(view, view.toMove) }));
+  if (view.last) return sentences(last, t("Paused."));
+  return t("{x} against {o}. Press Start to watch.", { x: watchSide(view, "x"), o: watchSide(view, "o") });
 }
 
 /** The result in words for a finished game. */
 export function resultText(view) {
-  if (view.status === "draw") return "It's a draw.";
+  if (view.status === "draw") return t("It's a draw.");
   const won = view.status === "x_won" ? "x" : "o";
-  if (view.mode === "two") return `${MARK[won]} wins!`;
-  if (view.mode === "watch") return `${watchSide(view, won)} wins.`;
-  if (view.mode === "room") return won === view.room.me ? "You win!" : `${roomPlayer(view, won)} ${view.room.me ? "wins." : "wins!"}`;
-  return won === view.human ? "You win!" : "The engine wins.";
+  if (view.mode === "two") return t("{mark} wins!", { mark: MARK[won] });
+  if (view.mode === "watch") return t("{player} wins.", { player: watchSide(view, won) });
+  if (view.mode === "room") {
+    const { me, names = {} } = view.room;
+    if (!me) return t("{player} wins!", { player: spectatorName(view, won) });
+    if (won === me) return t("You win!");
+    return names[won] ? t("{name} wins.", { name: names[won] }) : t("Your friend wins.");
+  }
+  return won === view.human ? t("You win!") : t("The engine wins.");
 }
 
 /** A short result for a banner ("You win!", "Draw"...), or "" while the game is on. */
@@ -147,18 +185,27 @@ export function outcomeBadge(view) {
 
 /** A hint in words: "win, game over in 3 moves", "draw", "loss, game over in 2 moves", or "best guess, not proven". */
 export function hintWords(hint) {
-  if (!hint || !hint.value) return hint?.best ? "best guess, not proven" : "unknown";
-  if (hint.value === "draw") return "draw";
-  const moves = hint.plies === 1 ? "1 move" : `${hint.plies} moves`;
-  return hint.plies == null ? hint.value : `${hint.value}, game over in ${moves}`;
+  if (!hint || !hint.value) return hint?.best ? t("best guess, not proven") : t("unknown");
+  if (hint.value === "draw") return t("draw");
+  if (hint.plies == null) return hint.value === "win" ? t("win") : t("loss");
+  return hint.value === "win"
+    ? tn("win, game over in {count} move", "win, game over in {count} moves", hint.plies)
+    : tn("loss, game over in {count} move", "loss, game over in {count} moves", hint.plies);
 }
 
 /** A hint on a cell: roomy, "win · 3", "draw", "loss · 2", "best?"; small, "W3", "D", "L2", "★"; else "?". */
 export function hintBadge(hint, roomy) {
-  if (!hint || !hint.value) return hint?.best ? (roomy ? "best?" : "★") : "?";
-  if (hint.value === "draw") return roomy ? "draw" : "D";
-  if (roomy) return hint.plies == null ? hint.value : `${hint.value} · ${hint.plies}`;
-  return (hint.value === "win" ? "W" : "L") + (hint.plies ?? "");
+  if (!hint || !hint.value) return hint?.best ? (roomy ? t("best?") : "★") : "?";
+  const plies = hint.plies ?? "";
+  if (roomy) {
+    if (hint.value === "draw") return t("draw");
+    if (hint.plies == null) return hint.value === "win" ? t("win") : t("loss");
+    return hint.value === "win" ? t("win · {plies}", { plies }) : t("loss · {plies}", { plies });
+  }
+  // Translators: the hints' short forms on a small cell (W3: a win in 3, D: a draw, L2: a loss in 2),
+  // named in the hints' legend ("W n (win), D (draw) or L n (loss)"): one letter each.
+  const short = { win: t("W{plies}", { plies }), draw: t("D"), loss: t("L{plies}", { plies }) };
+  return short[hint.value];
 }
 
 /** Whether every one of several hints reads the same (same value and count), so marking each says nothing. */
@@ -170,21 +217,29 @@ export function allAlike(hints) {
 /** A cell's accessible name: "b1, X" or "b1, empty, hint: draw" (column letter, row number from the top). */
 export function cellLabel(view, row, col, { inLine, hint }) {
   const mark = view.board[row][col];
-  let text = `${cellName(row, col)}, ${mark === "." ? "empty" : MARK[mark]}`;
-  if (inLine) text += ", winning line";
-  if (hint) text += `, hint: ${hintWords(hint)}${hint.best ? " (best)" : ""}`;
-  return text;
+  const cell = cellName(row, col);
+  const parts = [mark === "." ? t("{cell}, empty", { cell }) : t("{cell}, {mark}", { cell, mark: MARK[mark] })];
+  if (inLine) parts.push(t("winning line"));
+  if (hint) {
+    const words = hintWords(hint);
+    parts.push(hint.best ? t("hint: {hint} (best)", { hint: words }) : t("hint: {hint}", { hint: words }));
+  }
+  return parts.join(", ");
 }
 
-// How an answer is known (the API's `source`), in a player's words.
-const SOURCES = {
-  proof: "proven by search",
-  book: "from the opening book",
-  threats: "found a forced sequence of threats",
-  heuristic: "best guess within the time limit",
-};
-// A loss known from threats: each of the engine's moves lets the player win by one.
-const THREATS_AFTER_EVERY_MOVE = "found a forced sequence of threats for you after every move it could make";
+/** How an answer is known (the API's `source`), in a player's words: a sentence for the details. */
+function howItKnows(info) {
+  switch (info.source) {
+    case "proof": return t("How it knows: proven by search.");
+    case "book": return t("How it knows: from the opening book.");
+    // A loss known from threats: each of the engine's moves lets the player win by one.
+    case "threats": return info.value === "loss"
+      ? t("How it knows: found a forced sequence of threats for you after every move it could make.")
+      : t("How it knows: found a forced sequence of threats.");
+    case "heuristic": return t("How it knows: best guess within the time limit.");
+    default: return null;
+  }
+}
 
 /** A level in words for the settings' help: "Medium: takes a win in one, …, else random." ("" for no level). */
 export function levelHelp(level) {
@@ -198,30 +253,47 @@ export function engineDetails(view) {
   const lines = [];
   // Perfect's move is explained by what its search found, below; the other levels say how they choose.
   const entry = levelEntry(view.level);
-  if (entry && view.level !== "perfect") lines.push(`How ${entry.label} plays: ${entry.description}.`);
-  // A threat sequence shows a win within its length: a quicker one may exist.
-  const within = info.source === "threats" ? "within" : "in";
-  if (info.value && info.proven) {
-    const moves = info.plies == null ? "" : ` ${within} ${info.plies} ${info.plies === 1 ? "move" : "moves"}`;
-    lines.push(info.value === "draw" ? "With best play from here, the game is a draw."
-      : info.value === "win" ? `With best play from here, the engine wins${moves}.`
-        : `With your best play from here, you win${moves}.`);
-  } else if (view.level === "perfect") {
-    lines.push("This board is too big to solve in time, so the move is the engine's best guess.");
+  if (entry && view.level !== "perfect") {
+    lines.push(t("How {level} plays: {description}.", { level: entry.label, description: entry.description }));
   }
-  if (info.source === "threats" && info.value === "loss") {
-    lines.push(`How it knows: ${THREATS_AFTER_EVERY_MOVE}.`);
-  } else if (SOURCES[info.source]) {
-    lines.push(`How it knows: ${SOURCES[info.source]}.`);
+  if (info.value && info.proven) lines.push(bestPlayWords(info));
+  else if (view.level === "perfect") {
+    lines.push(t("This board is too big to solve in time, so the move is the engine's best guess."));
   }
+  const how = howItKnows(info);
+  if (how) lines.push(how);
+  const ms = Number.isFinite(info.ms) ? Math.round(info.ms) : null;
   if (Number.isFinite(info.nodes) && info.nodes > 0) {
-    const ms = Number.isFinite(info.ms) ? ` in ${Math.round(info.ms).toLocaleString("en")} ms` : "";
-    lines.push(`It looked at ${info.nodes.toLocaleString("en")} positions${ms}.`);
-  } else if (Number.isFinite(info.ms)) {
-    lines.push(`It answered in ${Math.round(info.ms).toLocaleString("en")} ms.`);
+    lines.push(ms === null
+      ? tn("It looked at {count} position.", "It looked at {count} positions.", info.nodes)
+      : tn("It looked at {count} position in {ms} ms.", "It looked at {count} positions in {ms} ms.", info.nodes,
+        { ms }));
+  } else if (ms !== null) {
+    lines.push(t("It answered in {ms} ms.", { ms }));
   }
-  if (info.cached) lines.push("The answer was already stored from an earlier game.");
+  if (info.cached) lines.push(t("The answer was already stored from an earlier game."));
   return lines;
+}
+
+/** With best play from here, who wins and in how many moves (a threat sequence: within how many). */
+function bestPlayWords(info) {
+  if (info.value === "draw") return t("With best play from here, the game is a draw.");
+  const count = info.plies;
+  const within = info.source === "threats";
+  if (info.value === "win") {
+    if (count == null) return t("With best play from here, the engine wins.");
+    return within
+      ? tn("With best play from here, the engine wins within {count} move.",
+        "With best play from here, the engine wins within {count} moves.", count)
+      : tn("With best play from here, the engine wins in {count} move.",
+        "With best play from here, the engine wins in {count} moves.", count);
+  }
+  if (count == null) return t("With your best play from here, you win.");
+  return within
+    ? tn("With your best play from here, you win within {count} move.",
+      "With your best play from here, you win within {count} moves.", count)
+    : tn("With your best play from here, you win in {count} move.",
+      "With your best play from here, you win in {count} moves.", count);
 }
 
 /** The hints' summary and legend ("With best play: a draw. …") or ""; `roomy`: the cells spell hints out. */
@@ -230,31 +302,32 @@ export function hintSummary(view, { roomy, alike }) {
   if (!hints) return "";
   const side = MARK[view.toMove];
   if (!hints.proven || !hints.value) {
-    const mark = roomy ? "“best?”" : "★";
-    return `Not solved in time. The engine's best guess for ${side} is marked ${mark}.`;
+    return roomy ? t("Not solved in time. The engine's best guess for {side} is marked “best?”.", { side })
+      : t("Not solved in time. The engine's best guess for {side} is marked ★.", { side });
   }
-  const result = hints.value === "draw" ? "a draw"
-    : `${side} ${hints.value === "win" ? "wins" : "loses"} in ${hints.plies} moves`;
+  const result = hints.value === "draw" ? t("a draw")
+    : hints.value === "win" ? tn("{side} wins in {count} move", "{side} wins in {count} moves", hints.plies, { side })
+      : tn("{side} loses in {count} move", "{side} loses in {count} moves", hints.plies, { side });
   if (alike) {
-    return `With best play: ${result}. Every empty cell leads to the same result, so none is marked.`;
+    return t("With best play: {result}. Every empty cell leads to the same result, so none is marked.", { result });
   }
-  const marks = roomy ? "“win · n”, “draw” or “loss · n”" : "W n (win), D (draw) or L n (loss)";
-  return `With best play: ${result}. Each empty cell shows how the game ends if ${side} plays there: ` +
-    `${marks}, where n counts both players' moves to the end.`;
+  const marks = roomy ? t("“win · n”, “draw” or “loss · n”") : t("W n (win), D (draw) or L n (loss)");
+  return t("With best play: {result}. Each empty cell shows how the game ends if {side} plays there: {marks}, " +
+    "where n counts both players' moves to the end.", { result, side, marks });
 }
 
 /** The turn strip's names for each side: "You" and "Engine", "X" and "O", or the watched engines' names. */
 export function sideNames(view) {
-  if (view.mode === "two") return { x: "Player X", o: "Player O" };
-  if (view.mode === "watch") return { x: view.engines?.x ?? "engine", o: view.engines?.o ?? "engine" };
+  const player = (side) => t("Player {mark}", { mark: MARK[side] });
+  if (view.mode === "two") return { x: player("x"), o: player("o") };
+  if (view.mode === "watch") return { x: view.engines?.x ?? t("engine"), o: view.engines?.o ?? t("engine") };
   if (view.mode === "room") {
     const { me, names = {} } = view.room;
-    const named = (side, otherwise) => names[side] ?? otherwise;
-    if (!me) return { x: named("x", "Player X"), o: named("o", "Player O") };
+    if (!me) return { x: names.x ?? player("x"), o: names.o ?? player("o") };
     const friend = me === "x" ? "o" : "x";
-    return { [me]: "You", [friend]: named(friend, "Friend") };
+    return { [me]: t("You"), [friend]: names[friend] ?? t("Friend") };
   }
-  return view.human === "x" ? { x: "You", o: "Engine" } : { x: "Engine", o: "You" };
+  return view.human === "x" ? { x: t("You"), o: t("Engine") } : { x: t("Engine"), o: t("You") };
 }
 
 /**
@@ -262,10 +335,10 @@ export function sideNames(view) {
  * Perfect") or the mode ("3 × 3 · 2 players"); a k other than the size's usual one is named too.
  */
 export function stripCaption(view) {
-  if (view.mode === "watch") return "Watching";
-  if (view.mode === "room") return `Game ${view.room.game}`;
-  const row = view.k === defaultK(view.rows, view.cols) ? "" : ` (${view.k} in a row)`;
-  const board = `${view.rows} × ${view.cols}${row}`;
-  if (view.mode === "two") return `${board} · 2 players`;
+  if (view.mode === "watch") return t("Watching");
+  if (view.mode === "room") return t("Game {number}", { number: view.room.game });
+  const { rows, cols, k } = view;
+  const board = k === defaultK(rows, cols) ? `${rows} × ${cols}` : t("{rows} × {cols} ({k} in a row)", { rows, cols, k });
+  if (view.mode === "two") return t("{board} · 2 players", { board });
   return `${board} · ${levelEntry(view.level)?.label ?? view.level}`;
 }

@@ -11,6 +11,7 @@ import { createPageReview } from "./review-panel.js";
 import { fromDataset } from "./settings.js";
 import { cookieBackend, createMemoryStore, createStore, defaultBackend } from "./storage.js";
 import { applyTheme } from "./theme.js";
+import { t } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
 const root = document.querySelector("[data-rows]") ?? document.documentElement;
@@ -77,7 +78,7 @@ async function hostRoom() {
     if (opened.notice) $("room-note").textContent = opened.notice;
   } catch (error) {
     game.start();
-    $("status").textContent = error.message || "The room could not be opened.";
+    $("status").textContent = error.message || t("The room could not be opened.");
   }
 }
 

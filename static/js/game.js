@@ -9,6 +9,7 @@ import {
 import { createCountdown, secondsLeft } from "./refusal.js";
 import { counted, fieldFor, loadTally, saveTally, scoreFor } from "./tally.js";
 import { SPEEDS, createWatchLoop } from "./watch.js";
+import { t } from "./words.js";
 
 const GAME_KEY = "game";
 
@@ -107,7 +108,7 @@ export function createGame({ api, store, settings, restore = true, onChange, onG
       } else if (validMove(answer, model.game)) {
         model.game = withEngineMove(model.game, answer);
       } else {
-        fail({ message: "The server's answer did not fit the board.", retryable: true }, "advance");
+        fail({ message: t("The server's answer did not fit the board."), retryable: true }, "advance");
         return;
       }
       save();
@@ -122,7 +123,7 @@ export function createGame({ api, store, settings, restore = true, onChange, onG
     model.busy = null;
     const limited = error.kind === "limited";
     model.error = {
-      message: error.message || "Something went wrong.",
+      message: error.message || t("Something went wrong."),
       retryable: error.retryable !== false,
       action,
       kind: error.kind ?? null,

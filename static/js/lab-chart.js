@@ -1,5 +1,7 @@
 // The nodes each engine searched, as labelled horizontal bars on a log scale, in plain SVG.
 
+import { number, tn } from "./words.js";
+
 const SVG = "http://www.w3.org/2000/svg";
 const WIDTH = 640;
 const LABEL = 150; // the engine names' column
@@ -27,12 +29,12 @@ export function drawChart(svg, rows) {
     const y = index * (BAR_HEIGHT + GAP);
     const bar = el("rect", { class: "bar", x: LABEL, y, height: BAR_HEIGHT,
       width: Math.max(x(row.nodes) - LABEL, 2), "data-engine": row.engine });
-    bar.append(el("title", {}, `${row.engine}: ${row.nodes.toLocaleString("en")} nodes`));
+    bar.append(el("title", {}, tn("{engine}: {count} node", "{engine}: {count} nodes", row.nodes, { engine: row.engine })));
     svg.append(bar);
     svg.append(el("text", { class: "bar-label", x: LABEL - 8, y: y + BAR_HEIGHT / 2, "text-anchor": "end",
       "dominant-baseline": "central" }, row.engine));
     svg.append(el("text", { class: "bar-value", x: x(row.nodes) + 6, y: y + BAR_HEIGHT / 2,
-      "dominant-baseline": "central" }, row.nodes.toLocaleString("en")));
+      "dominant-baseline": "central" }, number(row.nodes)));
   });
 }
 

@@ -1,6 +1,12 @@
 // The lab's drawing: the position editor, the engines' table and the strip of boards of a line.
 
 import { cellName } from "./cells.js";
+import { number, t } from "./words.js";
+
+/** A value's name in the page's language ("win", "draw", "loss"). */
+function valueName(value) {
+  return { win: t("win"), draw: t("draw"), loss: t("loss") }[value] ?? value;
+}
 
 /** Draw the editor's buttons for `position`; a click calls onCycle(row, col). */
 export function drawEditor(container, position, onCycle) {
@@ -11,7 +17,8 @@ export function drawEditor(container, position, onCycle) {
     button.type = "button";
     button.className = `lab-cell ${mark === "." ? "" : mark}`.trim();
     button.textContent = mark === "." ? "" : mark.toUpperCase();
-    button.setAttribute("aria-label", `${cellName(row, col)}, ${mark === "." ? "empty" : mark}`);
+    const cell = cellName(row, col);
+    button.setAttribute("aria-label", mark === "." ? t("{cell}, empty", { cell }) : t("{cell}, {mark}", { cell, mark }));
     button.addEventListener("click", () => onCycle(row, col));
     return button;
   })));
@@ -25,10 +32,10 @@ export function addResultRow(tbody, answer) {
     answer.engine,
     cellName(answer.move.row, answer.move.col),
     // No value means no proof (an estimate, such as mcts's), or a search stopped at its node budget.
-    answer.value ?? (answer.finished ? "not proven" : "unknown (stopped)"),
-    answer.nodes.toLocaleString("en"),
-    answer.ms.toFixed(1),
-    answer.note, // one sentence, which says so when the search stopped at its node budget
+    answer.value ? valueName(answer.value) : answer.finished ? t("not proven") : t("unknown (stopped)"),
+    number(answer.nodes),
+    number(answer.ms, 1),
+    answer.note, // one sentence in the page's language, which says so when the search stopped at its budget
   ];
   cells.forEach((text, index) => {
     const cell = document.createElement(index === 0 ? "th" : "td");

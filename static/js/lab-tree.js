@@ -2,19 +2,20 @@
 // node, revealed as the playback visits it.  Every figure is the server's (GET /trace).
 
 import { cellName } from "./cells.js";
+import { number, t, tn } from "./words.js";
 
+// What a node's row says of how its search ended, by kind (nothing for an exact score).
 const KIND_TEXT = {
-  exact: "",
-  leaf: "game over",
-  hit: "⟲ table hit",
-  cut: "✂ cut-off",
-  "fail-low": "fail low (≤ α)",
-  open: "",
+  exact: () => "",
+  leaf: () => t("game over"),
+  hit: () => t("⟲ table hit"),
+  cut: () => t("✂ cut-off"),
+  "fail-low": () => t("fail low (≤ α)"),
+  open: () => "",
 };
 
 const bound = (value, infinite) => (value === null ? infinite : String(value).replace("-", "−"));
-const moveName = (move) => (move ? cellName(move[0], move[1]) : "root");
-const count = (n) => n.toLocaleString("en");
+const moveName = (move) => (move ? cellName(move[0], move[1]) : t("root"));
 
 /**
  * A tree view in `list` (a <ul>): build(entries) draws hidden rows, reveal/done/current show the
@@ -52,13 +53,14 @@ export function createTreeView(list, { windows, onOpen }) {
     const button = document.createElement("button");
     button.type = "button";
     button.className = "trace-open";
-    button.textContent = `▸ ${count(nodes)} nodes (folded)`;
-    button.setAttribute("aria-label", `Open the folded branch after ${moveName(entry.move)}: ${count(nodes)} nodes`);
+    button.textContent = tn("▸ {count} node (folded)", "▸ {count} nodes (folded)", nodes);
+    button.setAttribute("aria-label", tn("Open the folded branch after {move}: {count} node",
+      "Open the folded branch after {move}: {count} nodes", nodes, { move: moveName(entry.move) }));
     button.addEventListener("click", () => {
       button.disabled = true;
       onOpen(entry.id).catch(() => { button.disabled = false; });
     });
-    row.append(button, span("trace-inside", `${count(cuts)} cut-offs · ${count(hits)} table hits inside`));
+    row.append(button, span("trace-inside", t("{cuts} cut-offs · {hits} table hits inside", { cuts, hits })));
   }
 
   return {
@@ -85,12 +87,14 @@ export function createTreeView(list, { windows, onOpen }) {
       const found = items.get(entry.id);
       found.item.hidden = false;
       found.item.classList.add("returned");
-      const kind = KIND_TEXT[entry.kind];
-      found.result.textContent = entry.score === null ? "stopped here" : `score ${bound(entry.score, "")}${kind ? ` · ${kind}` : ""}`;
+      const kind = KIND_TEXT[entry.kind]();
+      const score = bound(entry.score, "");
+      found.result.textContent = entry.score === null ? t("stopped here")
+        : kind ? t("score {score} · {kind}", { score, kind }) : t("score {score}", { score });
       for (const move of entry.skipped) {
         const skipped = document.createElement("li");
         skipped.className = "trace-skipped";
-        skipped.textContent = `${moveName(move)} skipped by the cut-off`;
+        skipped.textContent = t("{move} skipped by the cut-off", { move: moveName(move) });
         found.kids.append(skipped);
       }
     },

@@ -3,9 +3,9 @@
 
 import { createTreeView } from "./lab-tree.js";
 import { createWaitNotice } from "./refusal.js";
+import { listWords, t, tn } from "./words.js";
 
 const TICK_MS = 50;
-const count = (n) => n.toLocaleString("en");
 
 /** What an entry adds to the counts: a folded node stands for its whole subtree. */
 function weight(entry) {
@@ -32,7 +32,7 @@ export function createWatch(api, elements, { getPosition, tableNodes }) {
   }
 
   // A refused search (429): the words, then the seconds until the trees may be asked for again.
-  const refusal = createWaitNotice({ say, timer: wait, what: "watch the search again" });
+  const refusal = createWaitNotice({ say, timer: wait, what: "watch" });
 
   function failed(error) {
     if (error.kind === "limited") refusal.show(error);
@@ -41,7 +41,7 @@ export function createWatch(api, elements, { getPosition, tableNodes }) {
 
   function setPlaying(on) {
     if (on === (timer !== null)) return;
-    play.textContent = on ? "Pause" : "Play";
+    play.textContent = on ? t("Pause") : t("Play");
     play.setAttribute("aria-pressed", String(on));
     if (on) {
       last = performance.now();
@@ -70,19 +70,23 @@ export function createWatch(api, elements, { getPosition, tableNodes }) {
   function stepAll() {
     let moved = false;
     for (const column of columns) moved = stepColumn(column) || moved;
-    if (!moved) say(`Every search has been replayed: ${comparison()}`);
+    if (!moved) say(comparison());
     return moved;
   }
 
-  // How the replayed counts stand against the lab table's Nodes, in words.
+  // Every search replayed, and how its counts stand against the lab table's Nodes, in words.
   function comparison() {
     const tables = columns.map((column) => tableNodes(column.body.engine, column.position));
     const differ = columns.filter((column, i) => tables[i] !== null && tables[i] !== column.body.nodes);
     if (differ.length) {
-      return `${differ.map((column) => column.body.engine).join(", ")} counted otherwise than the lab table.`;
+      const engines = listWords(differ.map((column) => column.body.engine), "and");
+      return t("Every search has been replayed: {engines} counted otherwise than the lab table.", { engines });
     }
-    if (tables.every((table) => table !== null)) return "each tree counts exactly the lab table's nodes.";
-    return "the counts are the engines' own (run every engine to set them beside the table's).";
+    if (tables.every((table) => table !== null)) {
+      return t("Every search has been replayed: each tree counts exactly the lab table's nodes.");
+    }
+    return t("Every search has been replayed: the counts are the engines' own (run every engine to set them " +
+      "beside the table's).");
   }
 
   function stepColumn(column) {
@@ -110,13 +114,14 @@ export function createWatch(api, elements, { getPosition, tableNodes }) {
     const { seen, body, counts } = column;
     const table = tableNodes(body.engine, column.position);
     const finished = column.pos === column.entries.length;
-    let text = `Nodes ${count(seen.nodes)} of ${count(body.nodes)} · cut-offs ${count(seen.cuts)}` +
-      ` · table hits ${count(seen.hits)}`;
+    const parts = [t("Nodes {seen} of {count} · cut-offs {cuts} · table hits {hits}",
+      { seen: seen.nodes, count: body.nodes, cuts: seen.cuts, hits: seen.hits })];
     if (finished && table !== null) {
-      text += table === body.nodes ? ` · the lab table's ${count(table)}, exactly` : ` · the lab table says ${count(table)}`;
+      parts.push(table === body.nodes ? t("the lab table's {count}, exactly", { count: table })
+        : t("the lab table says {count}", { count: table }));
     }
-    if (!body.finished) text += " · stopped at its node budget";
-    counts.textContent = text;
+    if (!body.finished) parts.push(t("stopped at its node budget"));
+    counts.textContent = parts.join(" · ");
     counts.dataset.nodes = String(seen.nodes);
   }
 
@@ -134,25 +139,27 @@ export function createWatch(api, elements, { getPosition, tableNodes }) {
       for (const entry of fresh) column.view.done(entry);
     }
     refusal.clear();
-    say(`Opened the branch of node ${count(id)}: ${count(fresh[0].size)} nodes.`);
+    say(tn("Opened the branch of node {node}: {count} node.", "Opened the branch of node {node}: {count} nodes.",
+      fresh[0].size, { node: id }));
   }
 
   async function loadAll() {
     setPlaying(false);
     const position = getPosition();
     const chosen = [...engines.querySelectorAll("input:checked")].map((input) => input.value);
-    if (chosen.length === 0) return say("Choose at least one engine.", true);
+    if (chosen.length === 0) return say(t("Choose at least one engine."), true);
     load.disabled = true;
     trees.replaceChildren();
     columns = [];
     refusal.clear();
     try {
       for (const engine of chosen) {
-        say(`Searching with ${engine}…`);
+        say(t("Searching with {engine}…", { engine }));
         const body = await api.trace(position.rows, position.k, engine, 0);
         columns.push(makeColumn(engine, body, position));
       }
-      say(`Ready: ${chosen.length} searches of the same position. Play, step, or go to the end.`);
+      say(tn("Ready: {count} search of the same position. Play, step, or go to the end.",
+        "Ready: {count} searches of the same position. Play, step, or go to the end.", chosen.length));
     } catch (error) {
       failed(error);
     } finally {
@@ -174,7 +181,7 @@ export function createWatch(api, elements, { getPosition, tableNodes }) {
     box.className = "trace-box";
     box.tabIndex = 0; // scrollable with the keyboard
     box.setAttribute("role", "region");
-    box.setAttribute("aria-label", `${engine}'s search tree`);
+    box.setAttribute("aria-label", t("{engine}'s search tree", { engine }));
     const list = document.createElement("ul");
     list.className = "trace-tree";
     box.append(list);

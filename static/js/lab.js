@@ -9,9 +9,11 @@ import { cellName } from "./cells.js";
 import { addResultRow, drawEditor, drawLine } from "./lab-render.js";
 import { createWatch } from "./lab-watch.js";
 import { fromPositionText, toPositionText } from "./position-text.js";
+import { bindLanguagePicker } from "./language-picker.js";
 import { createWaitNotice } from "./refusal.js";
 import { createStore } from "./storage.js";
 import { DEFAULT_THEME, applyTheme } from "./theme.js";
+import { clause, sentences, t } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
 const api = createApi();
@@ -35,13 +37,18 @@ function show(next, { link = true } = {}) {
   const size = `${position.rows.length}x${position.rows[0]?.length ?? 0}:${position.k ?? "default"}`;
   const select = $("lab-size");
   if (![...select.options].some((option) => option.value === size)) {
-    select.append(new Option(`${size.replace(":", " · k ")} (typed or from the game)`, size));
+    const [shape, k] = size.split(":");
+    select.append(new Option(k === "default" ? t("{size} (typed or from the game)", { size: shape })
+      : t("{size} · k {k} (typed or from the game)", { size: shape, k }), size));
   }
   select.value = size;
   if (!link) return;
-  // The address bar carries the position, in the form of GET /position: a link to this position.
+  // The address bar carries the position, in the form of GET /position: a link to this position (and
+  // the language its address named, if any).
   const query = new URLSearchParams({ board: toPositionText(position.rows) });
   if (position.k !== null) query.set("k", String(position.k));
+  const lang = new URLSearchParams(window.location.search).get("lang");
+  if (lang) query.set("lang", lang);
   const search = `?${query.toString().replaceAll("%2F", "/")}`;
   if (search !== window.location.search) window.history.replaceState(null, "", search);
 }
@@ -54,21 +61,25 @@ async function fromLink() {
   const kText = query.get("k");
   const k = kText === null ? null : Number(kText);
   let problem = null;
-  if (!rows) problem = `The link's board “${query.get("board")}” is not a position such as x2/1o1/3.`;
-  else if (k !== null && !/^[0-9]{1,2}$/.test(kText)) problem = `The link's k “${kText}” is not a whole number.`;
-  else {
+  if (!rows) {
+    problem = t("The link's board “{board}” is not a position such as x2/1o1/3.", { board: query.get("board") });
+  } else if (k !== null && !/^[0-9]{1,2}$/.test(kText)) {
+    problem = t("The link's k “{k}” is not a whole number.", { k: kText });
+  } else {
     try {
       await api.state(k === null ? { board: rows } : { board: rows, k });
     } catch (error) {
-      problem = `The server refused the link's position: ${error.message}`;
+      problem = error.said ? t("The server refused the link's position: {reason}.", { reason: clause(error.said) })
+        : error.status ? t("The server refused the link's position (HTTP {status}).", { status: String(error.status) })
+          : sentences(t("The link's position could not be checked."), error.message);
     }
   }
   if (problem) {
-    status(`${problem} Here is an empty board instead.`, true);
+    status(sentences(problem, t("Here is an empty board instead.")), true);
     show(emptyPosition(3, 3, 3));
   } else {
     show({ rows, k });
-    status("Position taken from the link. Run every engine to compare them.");
+    status(t("Position taken from the link. Run every engine to compare them."));
   }
 }
 
@@ -85,7 +96,7 @@ function status(text, error = false) {
 }
 
 // A refused run (429): the words, then the seconds until the engines may run again.
-const refusal = createWaitNotice({ say: status, timer: $("lab-wait"), what: "run the engines again" });
+const refusal = createWaitNotice({ say: status, timer: $("lab-wait"), what: "run" });
 
 /** Say why a run stopped: a refusal with its wait, or the error's own message. */
 function failed(error) {
@@ -110,7 +121,7 @@ async function runAll() {
   try {
     const { engines } = await api.engines();
     for (const { name } of engines) {
-      status(`Running ${name}… (${done.length} of ${engines.length} done)`);
+      status(t("Running {engine}… ({done} of {count} done)", { engine: name, done: done.length, count: engines.length }));
       const answer = await api.analyze({ ...request, engine: name });
       done.push(answer);
       tableNodes.set(answer.engine, answer.nodes);
@@ -118,10 +129,11 @@ async function runAll() {
       showScrollCue();
       drawChart($("chart"), done.map(({ engine, nodes }) => ({ engine, nodes })));
     }
-    status(`Every engine has answered. Now the line of perfect play…`);
+    status(t("Every engine has answered. Now the line of perfect play…"));
     await showPerfectLine(request);
     // The position in quotes: its dots are the board's, not the sentence's.
-    status(`Done: ${engines.length} engines searched “${formatRows(request.board)}”; perfect play from it is below.`);
+    status(t("Done: {count} engines searched “{position}”; perfect play from it is below.",
+      { count: engines.length, position: formatRows(request.board) }));
   } catch (error) {
     failed(error);
   } finally {
@@ -132,7 +144,7 @@ async function runAll() {
 // The line of perfect play, from the server's /move at perfect (seeded, so it repeats)
 // until the server says the game is over.
 async function showPerfectLine(request) {
-  const line = [{ rows: request.board, move: null, label: "now" }];
+  const line = [{ rows: request.board, move: null, label: t("now") }];
   let board = request.board;
   for (let ply = 1; ; ply++) {
     const answer = await api.move({ board, k: request.k, level: "perfect", seed: 0 });
@@ -141,7 +153,9 @@ async function showPerfectLine(request) {
       label: `${ply}. ${answer.player.toUpperCase()} ${cellName(answer.move.row, answer.move.col)}` });
     drawLine($("pv"), line);
     if (answer.status !== "in_progress") {
-      line[line.length - 1].label += answer.status === "draw" ? " · draw" : ` · ${answer.status[0].toUpperCase()} wins`;
+      const last = line[line.length - 1];
+      last.label = answer.status === "draw" ? t("{move} · draw", { move: last.label })
+        : t("{move} · {mark} wins", { move: last.label, mark: answer.status[0].toUpperCase() });
       drawLine($("pv"), line);
       return;
     }
@@ -156,19 +170,19 @@ $("lab-size").addEventListener("change", () => {
 form.addEventListener("submit", (event) => {
   event.preventDefault();
   const rows = parseRows($("lab-text").value);
-  if (rows.length === 0) return status("Type the rows, such as x../.o./...", true);
+  if (rows.length === 0) return status(t("Type the rows, such as x../.o./..."), true);
   // Another size keeps no k: the server then applies its default for that size.
   const sameSize = position.rows.length === rows.length && position.rows[0].length === rows[0].length;
   show({ rows, k: sameSize ? position.k : null });
-  status("Position set. Run every engine to compare them.");
+  status(t("Position set. Run every engine to compare them."));
 });
 $("clear").addEventListener("click", () => show(emptyPosition(position.rows.length, position.rows[0].length, position.k)));
 $("from-game").addEventListener("click", () => {
   const saved = fromSavedGame(store.get("game"));
   if (saved) {
     show(saved);
-    status("Position taken from the game.");
-  } else status("There is no saved game in this browser yet: play one on the game page.", true);
+    status(t("Position taken from the game."));
+  } else status(t("There is no saved game in this browser yet: play one on the game page."), true);
 });
 $("run").addEventListener("click", runAll);
 for (const button of form.querySelectorAll("[data-experiment]")) {
@@ -189,6 +203,7 @@ createWatch(api, {
 });
 
 applyTheme(store.get("theme") ?? DEFAULT_THEME);
+bindLanguagePicker($("language"));
 const linked = new URLSearchParams(window.location.search).has("board");
 if (!linked) show(position, { link: false });
 fromLink();

@@ -6,11 +6,15 @@
 import { cellName, parseCellName } from "./cells.js";
 import { LEVELS, defaultK } from "./server-sets.js";
 import { moveBetween, sideToMove } from "./state.js";
+import { clause, listWords, sentences, t } from "./words.js";
 
 const MARK = { x: "X", o: "O" };
 
-/** The query string ("?size=…") of a link to a game with `settings` and `history`. */
-export function gameLink(settings, history) {
+/**
+ * The query string ("?size=…") of a link to a game with `settings` and `history`, opening in language
+ * `lang` when given ("&lang=fr", last).
+ */
+export function gameLink(settings, history, lang = null) {
   const query = new URLSearchParams({ size: `${settings.rows}x${settings.cols}`, k: String(settings.k) });
   if (settings.mode === "engine") {
     query.set("level", settings.level);
@@ -25,6 +29,7 @@ export function gameLink(settings, history) {
   const moves = history.slice(1).map((rows, i) => moveBetween(history[i], rows))
     .filter(Boolean).map((move) => cellName(move.row, move.col));
   if (moves.length) query.set("moves", moves.join(","));
+  if (lang) query.set("lang", lang);
   // Commas and slashes stay readable in the address bar.
   return `?${query.toString().replaceAll("%2C", ",")}`;
 }
@@ -38,18 +43,22 @@ export function readGameLink(search, defaults) {
   const query = new URLSearchParams(search);
   if (!query.has("size") && !query.has("moves")) return null;
   const size = /^([0-9]{1,2})x([0-9]{1,2})$/.exec(query.get("size") ?? "3x3");
-  if (!size) return { error: `The link's size must look like 3x3, not “${query.get("size")}”.` };
+  if (!size) return { error: t("The link's size must look like 3x3, not “{size}”.", { size: query.get("size") }) };
   const rows = Number(size[1]);
   const cols = Number(size[2]);
   // Without k, the API's own default for the size (a link with only a size plays as /embed's).
   const kText = query.get("k") ?? String(defaultK(rows, cols) ?? "");
-  if (!/^[0-9]{1,2}$/.test(kText)) return { error: "The link needs k, the line length, as a whole number." };
+  if (!/^[0-9]{1,2}$/.test(kText)) return { error: t("The link needs k, the line length, as a whole number.") };
   const mode = query.get("mode") ?? "engine";
-  if (!["engine", "two", "watch"].includes(mode)) return { error: `The link's mode “${mode}” is not engine, two or watch.` };
+  if (!["engine", "two", "watch"].includes(mode)) {
+    return { error: t("The link's mode “{mode}” is not engine, two or watch.", { mode }) };
+  }
   const level = query.get("level") ?? defaults.level;
-  if (!LEVELS.includes(level)) return { error: `The link's level “${level}” is not ${LEVELS.join(", ")}.` };
+  if (!LEVELS.includes(level)) {
+    return { error: t("The link's level “{level}” is not {levels}.", { level, levels: listWords(LEVELS, "or") }) };
+  }
   const human = query.get("side") ?? defaults.human;
-  if (!["x", "o"].includes(human)) return { error: `The link's side “${human}” is not x or o.` };
+  if (!["x", "o"].includes(human)) return { error: t("The link's side “{side}” is not x or o.", { side: human }) };
   const engines = { x: query.get("x") || defaults.engines.x, o: query.get("o") || defaults.engines.o };
   const settings = { rows, cols, k: Number(kText), level, mode, human, engines };
   const history = [Array.from({ length: rows }, () => ".".repeat(cols))];
@@ -57,15 +66,30 @@ export function readGameLink(search, defaults) {
   for (const [i, name] of names.entries()) {
     const cell = parseCellName(name.toLowerCase());
     if (!cell || cell.row >= rows || cell.col >= cols) {
-      return { error: `Move ${i + 1} of the link, “${name}”, is not a cell of a ${rows}×${cols} board.` };
+      return {
+        error: t("Move {number} of the link, “{cell}”, is not a cell of a {rows}×{cols} board.",
+          { number: i + 1, cell: name, rows, cols }),
+      };
     }
     const board = history[history.length - 1];
-    if (board[cell.row][cell.col] !== ".") return { error: `The link plays ${name} twice (move ${i + 1}).` };
+    if (board[cell.row][cell.col] !== ".") {
+      return { error: t("The link plays {cell} twice (move {number}).", { cell: name, number: i + 1 }) };
+    }
     const mark = sideToMove(board);
     history.push(board.map((text, r) => (r !== cell.row ? text
       : text.slice(0, cell.col) + mark + text.slice(cell.col + 1))));
   }
   return { settings, history };
+}
+
+/**
+ * Why the server did not take a link's game, in the page's language: the server's reason when it gave
+ * one in it, else the status of its refusal, else what kept the check from being made.
+ */
+function refusedWords(error) {
+  if (error.said) return t("The server refused the link's game: {reason}.", { reason: clause(error.said) });
+  if (error.status) return t("The server refused the link's game (HTTP {status}).", { status: String(error.status) });
+  return sentences(t("The link's game could not be checked."), error.message);
 }
 
 /**
@@ -80,13 +104,15 @@ export async function checkGame(api, { settings, history }) {
     if (answer.status !== "in_progress") {
       // The game ended: the check stops before its impossible sequels.
       const move = moveBetween(history[i - 2], history[i - 1]);
-      return { problem: `The link plays on after the game ended at move ${i - 1} (${MARK[move.by]} ` +
-        `${cellName(move.row, move.col)}).` };
+      return {
+        problem: t("The link plays on after the game ended at move {number} ({mark} {cell}).",
+          { number: i - 1, mark: MARK[move.by], cell: cellName(move.row, move.col) }),
+      };
     }
     try {
       answer = await api.state({ board: history[i], k: settings.k });
     } catch (error) {
-      return { problem: `The server refused the link's game: ${error.message}.`, refused: true };
+      return { problem: refusedWords(error), refused: true };
     }
   }
   return { answer };

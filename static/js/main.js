@@ -5,6 +5,7 @@ import { levelHelp } from "./describe.js";
 import { createGame } from "./game.js";
 import { bindBoard, bindShortcuts } from "./input.js";
 import { checkGame, gameLink, readGameLink } from "./links.js";
+import { bindLanguagePicker } from "./language-picker.js";
 import { createRenderer } from "./render.js";
 import { createPageReview } from "./review-panel.js";
 import { bindShareDialog } from "./share.js";
@@ -12,8 +13,10 @@ import {
   DEFAULT_SETTINGS, fillEngines, readEngines, readForm, readRoomRules, readSpeed, reflectMode, writeForm,
 } from "./settings.js";
 import { createStore } from "./storage.js";
+import { themeLabel } from "./server-sets.js";
 import { DEFAULT_THEME, THEMES, applyTheme, nextTheme } from "./theme.js";
 import { SPEEDS } from "./watch.js";
+import { LANG, sentences, t } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
 const store = createStore("tictactoe:v1:");
@@ -27,9 +30,11 @@ const renderer = createRenderer({
 });
 const api = createApi();
 const review = createPageReview({ api, render: renderer.render, currentView: () => current() });
-// The address bar carries the game (a link to share, and what a reload opens).
+// The address bar carries the game (a link to share, and what a reload opens), and the language its
+// own address named, if any.
+const addressLang = new URLSearchParams(window.location.search).get("lang");
 const writeLink = (view) => {
-  const link = gameLink(game.settings(), view.history);
+  const link = gameLink(game.settings(), view.history, addressLang);
   if (link !== window.location.search) window.history.replaceState(null, "", link);
 };
 // A game with a friend (static/js/room-page.js, loaded when one is opened): it has the board while it lasts.
@@ -106,7 +111,7 @@ bindShortcuts($("play"), {
 let theme = THEMES.includes(store.get("theme")) ? store.get("theme") : DEFAULT_THEME;
 const showTheme = () => {
   applyTheme(theme);
-  $("theme").textContent = `Theme: ${theme}`;
+  $("theme").textContent = t("Theme: {theme}", { theme: themeLabel(theme) });
 };
 $("theme").addEventListener("click", () => { theme = nextTheme(theme); store.set("theme", theme); showTheme(); });
 showTheme();
@@ -116,8 +121,9 @@ bindShareDialog({
 }, () => ({
   settings: game.settings(),
   // In a room, the link to share is the one that watches it (the seat's link plays for you), and
-  // the embed is the room's.
-  link: room ? `?room=${room.view().room.id}` : gameLink(game.settings(), game.view().history),
+  // the embed is the room's; either opens in this page's language.
+  link: room ? `?room=${room.view().room.id}&lang=${encodeURIComponent(LANG)}`
+    : gameLink(game.settings(), game.view().history, LANG),
   room: room ? room.view().room.id : null,
 }));
 
@@ -126,7 +132,7 @@ bindShareDialog({
 const TITLE = document.title;
 const showTurn = (view) => {
   const mine = view?.mode === "room" && view.humanCanPlay;
-  document.title = mine ? `● Your turn — ${TITLE}` : TITLE;
+  document.title = mine ? t("● Your turn — {title}", { title: TITLE }) : TITLE;
 };
 let sound = null;
 $("room-signal").checked = store.get("turn-signal") === true;
@@ -192,10 +198,11 @@ async function enterRoom({ create = null, link = null }) {
     if (create) $("room-panel").scrollIntoView({ block: "nearest" });
   } catch (error) {
     const words = error.kind === "limited"
-      ? `Too many rooms were made from this network: you can make another in ${error.retryAfter} s.`
-      : error.message || "The room could not be opened.";
-    showMessage(`${words}${link ? " Here is a game against the engine instead." : ""}`);
-    if (link) window.history.replaceState(null, "", "/");
+      ? t("Too many rooms were made from this network: you can make another in {seconds} s.",
+        { seconds: error.retryAfter })
+      : error.message || t("The room could not be opened.");
+    showMessage(sentences(words, link ? t("Here is a game against the engine instead.") : ""));
+    if (link) window.history.replaceState(null, "", addressLang ? `/?lang=${encodeURIComponent(addressLang)}` : "/");
     game.start();
   }
 }
@@ -224,7 +231,7 @@ async function begin() {
   }
   const { problem, answer, refused } = link.error ? { problem: link.error } : await checkGame(api, link);
   if (problem) {
-    $("link-message").textContent = `${problem} Here is an empty board instead.`;
+    $("link-message").textContent = sentences(problem, t("Here is an empty board instead."));
     $("link-message").hidden = false;
     // The link's own board when the server plays it, else the board of the game this browser had.
     game.newGame(link.settings && !refused ? link.settings : game.settings());
@@ -235,6 +242,7 @@ async function begin() {
   showSettings(game.settings());
 }
 begin();
+bindLanguagePicker($("language"));
 // A seat's link pasted into a tab already on the page changes only what follows the "#": read it again.
 window.addEventListener("hashchange", async () => {
   if (!new URLSearchParams(window.location.search).has("room")) return;

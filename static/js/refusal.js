@@ -2,17 +2,34 @@
 // the seconds left, and a countdown that wakes once a second until the wait is over.  Times are
 // Date.now()'s, so a test's clock moves them.
 
+import { t } from "./words.js";
+
 /** The refusal in the words every page uses. */
-export const LIMITED_WORDS = "Too many searches from this network.";
+export const LIMITED_WORDS = t("Too many searches from this network.");
 
 /** Whole seconds left until `until` (ms on Date.now()'s clock), rounded up; 0 once it has passed. */
 export function secondsLeft(until, now = Date.now()) {
   return Math.max(0, Math.ceil((until - now) / 1000));
 }
 
-/** "You can play again in 42 s." while `seconds` remain, "You can play again now." after; `what`: "play again"… */
+// What may be done again once a wait is over, each said whole: while `seconds` remain, and after.
+const WAITS = {
+  play: (seconds) => (seconds > 0 ? t("You can play again in {seconds} s.", { seconds }) : t("You can play again now.")),
+  run: (seconds) => (seconds > 0 ? t("You can run the engines again in {seconds} s.", { seconds })
+    : t("You can run the engines again now.")),
+  watch: (seconds) => (seconds > 0 ? t("You can watch the search again in {seconds} s.", { seconds })
+    : t("You can watch the search again now.")),
+  check: (seconds) => (seconds > 0 ? t("You can check the other moves in {seconds} s.", { seconds })
+    : t("You can check the other moves now.")),
+};
+
+/**
+ * "You can play again in 42 s." while `seconds` remain, "You can play again now." after; `what` is
+ * what may then be done: "play" (again), "run" (the engines again), "watch" (the search again) or
+ * "check" (the other moves).
+ */
 export function waitWords(seconds, what) {
-  return seconds > 0 ? `You can ${what} in ${seconds} s.` : `You can ${what} now.`;
+  return WAITS[what](seconds);
 }
 
 /**
@@ -48,8 +65,9 @@ export function createCountdown(onTick) {
 /**
  * A refusal shown in a panel: `say(text, isError)` writes its status line (a live region, so it
  * changes only twice: at the refusal and when the wait is over) and `timer` (role="timer", which
- * screen readers do not announce) counts the seconds; `what` is what may then be done ("run the
- * engines again").  Returns {show(error), clear()}: show a "limited" ApiError, or hide the countdown.
+ * screen readers do not announce) counts the seconds; `what` is what may then be done (a key of
+ * waitWords: "run", "watch"…).  Returns {show(error), clear()}: show a "limited" ApiError, or hide
+ * the countdown.
  */
 export function createWaitNotice({ say, timer, what }) {
   const countdown = createCountdown((seconds) => {

@@ -7,6 +7,7 @@ import {
   allAlike, armedText, cellLabel, engineDetails, hintBadge, hintSummary, outcomeBadge, sideNames, statusText,
   stripCaption, waitText,
 } from "./describe.js";
+import { t } from "./words.js";
 
 const MARK = { x: "X", o: "O" };
 
@@ -77,7 +78,7 @@ export function createRenderer(els) {
       row.className = "board-row";
       row.setAttribute("role", "row");
       // A row's name would otherwise string together every cell's label.
-      row.setAttribute("aria-label", `row ${rowNumber(r)}`);
+      row.setAttribute("aria-label", t("row {number}", { number: rowNumber(r) }));
       const line = [];
       for (let c = 0; c < view.cols; c++) {
         const gridcell = document.createElement("div");
@@ -196,7 +197,7 @@ export function createRenderer(els) {
     }
     if (els.newGame) {
       // A room's game says what the button does there (Rematch), and when it does nothing.
-      const primary = view.primary ?? { label: badge ? "Play again" : "New game" };
+      const primary = view.primary ?? { label: badge ? t("Play again") : t("New game") };
       setText(els.newGame, primary.label);
       els.newGame.hidden = Boolean(primary.hidden);
       els.newGame.disabled = Boolean(primary.disabled);
@@ -227,7 +228,8 @@ export function createRenderer(els) {
     for (const side of ["x", "o"]) {
       setText(strip.querySelector(`[data-name="${side}"]`), names[side]);
       strip.querySelector(`[data-side="${side}"]`).classList.toggle("to-move", moving === side);
-      setText(strip.querySelector(`[data-to-move="${side}"]`), moving === side ? ", to move" : "");
+      // Translators: read after a side's name in the turn strip ("You, to move"), by screen readers only.
+      setText(strip.querySelector(`[data-to-move="${side}"]`), moving === side ? t(", to move") : "");
     }
     setText(strip.querySelector(".strip-caption"), stripCaption(view));
     for (const el of strip.querySelectorAll("[data-score]")) {
@@ -273,7 +275,7 @@ export function createRenderer(els) {
 /** The watch button: Start, Pause while the engines play, Resume after a pause; disabled once the game is over. */
 function drawWatchToggle(button, view) {
   const over = view.status !== "in_progress";
-  setText(button, view.watching ? "Pause" : view.last && !over ? "Resume" : "Start");
+  setText(button, view.watching ? t("Pause") : view.last && !over ? t("Resume") : t("Start"));
   button.disabled = view.mode !== "watch" || over;
 }
 

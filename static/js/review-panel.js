@@ -5,11 +5,12 @@
 import { cellName } from "./cells.js";
 import { LIMITED_WORDS, createCountdown, secondsLeft, waitWords } from "./refusal.js";
 import { gameMoves, moveHead, reviewLine, verdict } from "./review.js";
+import { t, tn } from "./words.js";
 
 const MARK = { x: "X", o: "O" };
 
-// What may be done when a refusal's wait is over.
-const CHECK_AGAIN = "check the other moves";
+// What may be done when a refusal's wait is over (refusal.js's waitWords).
+const CHECK_AGAIN = "check";
 
 /**
  * A review over the elements {panel, status, wait, retry, list, prev, next, back, toggle}.
@@ -68,7 +69,7 @@ export function createReviewPanel({ els, api, onChange }) {
           waiting.start(refusedUntil);
           return;
         }
-        answers.set(key, { error: error.message || "Something went wrong." });
+        answers.set(key, { error: error.message || t("Something went wrong.") });
       }
       if (controller.signal.aborted) return;
       draw();
@@ -90,8 +91,9 @@ export function createReviewPanel({ els, api, onChange }) {
       const result = results[i];
       const failed = answers.get(keyOf(move.before))?.error;
       const unasked = refusedUntil !== null && !answers.has(keyOf(move.before));
-      button.textContent = failed ? `${moveHead(move, i + 1)} — ${failed}`
-        : unasked ? `${moveHead(move, i + 1)} — not checked yet.` : reviewLine(move, i + 1, result);
+      const head = moveHead(move, i + 1);
+      button.textContent = failed ? t("{move} — {error}", { move: head, error: failed })
+        : unasked ? t("{move} — not checked yet.", { move: head }) : reviewLine(move, i + 1, result);
       if (result) button.dataset.verdict = result.kind;
       if (step === move.index) button.setAttribute("aria-current", "step");
       const item = document.createElement("li");
@@ -104,7 +106,7 @@ export function createReviewPanel({ els, api, onChange }) {
     els.next.disabled = step === null || step >= game.history.length - 1;
     // On the game's own position it closes the review: what the review stands in for (the settings,
     // in the page's side column) is then one click away at a game's end.
-    const label = step === null ? "Done" : "Back to the game";
+    const label = step === null ? t("Done") : t("Back to the game");
     if (els.back.textContent !== label) els.back.textContent = label;
   }
 
@@ -123,26 +125,32 @@ export function createReviewPanel({ els, api, onChange }) {
   }
 
   function summary(results) {
-    if (moves.length === 0) return "No move has been played yet.";
-    const done = results.filter(Boolean);
+    const count = moves.length;
+    if (count === 0) return t("No move has been played yet.");
+    const done = results.filter(Boolean).length;
     if (refusedUntil !== null) {
-      const over = secondsLeft(refusedUntil) === 0 ? ` ${waitWords(0, CHECK_AGAIN)}` : "";
-      return `${LIMITED_WORDS} ${done.length} of ${moves.length} moves checked.${over}`;
+      const over = secondsLeft(refusedUntil) === 0 ? waitWords(0, CHECK_AGAIN) : "";
+      const checked = tn("{done} of {count} move checked.", "{done} of {count} moves checked.", count, { done });
+      return [LIMITED_WORDS, checked, over].filter(Boolean).join(" ");
     }
     const failed = moves.filter((move) => answers.get(keyOf(move.before))?.error).length;
-    if (done.length + failed < moves.length) {
-      return `Checking ${moves.length} moves with the server… (${done.length} done)`;
+    if (done + failed < count) {
+      return tn("Checking {count} move with the server… ({done} done)",
+        "Checking {count} moves with the server… ({done} done)", count, { done });
     }
     if (failed > 0) {
-      return `${failed} of ${moves.length} moves could not be checked; close and reopen the review to try again.`;
+      return tn("{failed} of {count} move could not be checked; close and reopen the review to try again.",
+        "{failed} of {count} moves could not be checked; close and reopen the review to try again.", count,
+        { failed });
     }
     const mistakes = moves.filter((_, i) => results[i].kind === "mistake")
       .map((move) => `${MARK[move.by]} ${cellName(move.row, move.col)}`);
+    const found = mistakes.length === 0 ? t("no mistake")
+      : tn("one mistake ({moves})", "{count} mistakes ({moves})", mistakes.length, { moves: mistakes.join(", ") });
+    const line = t("{moves}: {mistakes}.", { moves: tn("{count} move", "{count} moves", count), mistakes: found });
     const unproven = results.some((result) => result.kind === "unproven")
-      ? " Some values on this board are not proven, so those moves get no verdict." : "";
-    const found = mistakes.length === 0 ? "no mistake"
-      : `${mistakes.length === 1 ? "one mistake" : `${mistakes.length} mistakes`} (${mistakes.join(", ")})`;
-    return `${moves.length} ${moves.length === 1 ? "move" : "moves"}: ${found}.${unproven}`;
+      ? t("Some values on this board are not proven, so those moves get no verdict.") : "";
+    return unproven ? `${line} ${unproven}` : line;
   }
 
   /** Show the position at history index `index` on the board (null: back to the game). */
@@ -225,8 +233,8 @@ export function createReviewPanel({ els, api, onChange }) {
       const move = moves.find((m) => m.index === step) ?? null;
       const number = moves.indexOf(move) + 1;
       const result = move && resultOf(move);
-      const text = move ? `Reviewing ${reviewLine(move, number, result)}`
-        : "Reviewing the start of the game.";
+      const text = move ? t("Reviewing {move}", { move: reviewLine(move, number, result) })
+        : t("Reviewing the start of the game.");
       return {
         ...view,
         board: game.history[step],

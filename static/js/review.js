@@ -4,6 +4,7 @@
 
 import { cellName } from "./cells.js";
 import { moveBetween } from "./state.js";
+import { listWords, t, tn } from "./words.js";
 
 const MARK = { x: "X", o: "O" };
 // How much a result is worth to the side that gets it (the order of Value, tictactoe/game/values.py).
@@ -42,25 +43,28 @@ export function verdict(answer, move) {
 
 /** A value in words: "draw", "win in 3", "loss in 2", or "not proven". */
 export function valueWords({ value, plies }) {
-  if (!value) return "not proven";
-  if (value === "draw" || plies == null) return value;
-  return `${value} in ${plies}`;
+  if (!value) return t("not proven");
+  if (value === "draw") return t("draw");
+  if (value === "win") return plies == null ? t("win") : t("win in {plies}", { plies });
+  return plies == null ? t("loss") : t("loss in {plies}", { plies });
 }
 
 /** The verdict in plain words, such as "The mistake: turned a draw into a loss — a1 or c3 would have held." */
 export function verdictWords(result) {
   const { kind, before, after, keep } = result;
-  if (kind === "unproven") return "Not proven on this board: no verdict.";
-  if (kind === "best") return "Best.";
+  if (kind === "unproven") return t("Not proven on this board: no verdict.");
+  if (kind === "best") return t("Best.");
   if (kind === "slower") {
-    return before.value === "win" ? "Kept the win, but slower." : "Still a loss, but a quicker one.";
+    return before.value === "win" ? t("Kept the win, but slower.") : t("Still a loss, but a quicker one.");
   }
   const named = keep.slice(0, NAMED);
   const others = keep.length - named.length;
-  const list = named.length > 1 ? `${named.slice(0, -1).join(", ")} or ${named[named.length - 1]}` : named[0];
-  const more = others > 0 ? ` (or ${others} other${others === 1 ? "" : "s"})` : "";
-  const held = before.value === "win" ? "would have won" : "would have held";
-  return `The mistake: turned a ${before.value} into a ${after.value} — ${list}${more} ${held}.`;
+  const list = listWords(named, "or");
+  const moves = others > 0 ? tn("{moves} (or {count} other)", "{moves} (or {count} others)", others, { moves: list })
+    : list;
+  if (before.value === "draw") return t("The mistake: turned a draw into a loss — {moves} would have held.", { moves });
+  return after.value === "draw" ? t("The mistake: turned a win into a draw — {moves} would have won.", { moves })
+    : t("The mistake: turned a win into a loss — {moves} would have won.", { moves });
 }
 
 /** The start of a move's line: "3. X b2" (its number in the game, who played it, where). */
@@ -71,6 +75,8 @@ export function moveHead(move, number) {
 /** One line of the review: "3. X b2 — draw → loss in 4. The mistake: …" (verdict null while loading). */
 export function reviewLine(move, number, result) {
   const head = moveHead(move, number);
-  if (!result) return `${head} — checking…`;
-  return `${head} — ${valueWords(result.before)} → ${valueWords(result.after)}. ${verdictWords(result)}`;
+  if (!result) return t("{move} — checking…", { move: head });
+  const values = t("{move} — {before} → {after}.",
+    { move: head, before: valueWords(result.before), after: valueWords(result.after) });
+  return `${values} ${verdictWords(result)}`;
 }

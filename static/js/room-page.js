@@ -11,14 +11,11 @@
 
 import { createRoomGame, roomApi } from "./room.js";
 import { copyField } from "./share.js";
+import { LANG, t } from "./words.js";
 
 const SEATS_KEY = "rooms";
 const KEEP = 12; // the seats this browser remembers, newest first (within a cookie's 4 KiB in an embed)
 const ROOM_ID = /^[A-Za-z0-9]{8}$/;
-const OFFER_WORDS = {
-  draw: (who) => `${who} offers a draw.`,
-  takeback: (who) => `${who} asks to take back their last move.`,
-};
 
 /** The room link of a location's search and hash: {id, seat: {seat, token} | null, invite} or null. */
 export function readRoomLink(search, hash) {
@@ -33,10 +30,17 @@ export function readRoomLink(search, hash) {
   };
 }
 
-/** The query and fragment of a room's page for `seat` (null: the watch link). */
-export function roomLink(id, seat) {
-  return `?room=${id}${seat ? `#${seat.seat}=${seat.token}` : ""}`;
+/**
+ * The query and fragment of a room's page for `seat` (null: the watch link), in language `lang` when
+ * given (a link for the friend or watchers carries the page's; the address bar keeps its own).
+ */
+export function roomLink(id, seat, lang = null) {
+  const language = lang ? `&lang=${encodeURIComponent(lang)}` : "";
+  return `?room=${id}${language}${seat ? `#${seat.seat}=${seat.token}` : ""}`;
 }
+
+// The ?lang= of the page's own address, which its room links keep (null: none).
+const addressLang = () => new URLSearchParams(window.location.search).get("lang");
 
 function keptSeats(store) {
   const kept = store.get(SEATS_KEY);
@@ -61,8 +65,9 @@ async function seatFor(id, link, kept) {
     return { seat: { seat: held.seat, token: link.seat.token }, notice: null };
   } catch (error) {
     if (error.status !== 403) throw error;
-    const rest = kept ? "this page opens the seat it already had here." : "you are watching the game.";
-    return { seat: kept, notice: `This seat link is not right (cut short, or mistyped): ${rest}` };
+    const notice = kept ? t("This seat link is not right (cut short, or mistyped): this page opens the seat it already had here.")
+      : t("This seat link is not right (cut short, or mistyped): you are watching the game.");
+    return { seat: kept, notice };
   }
 }
 
@@ -85,12 +90,12 @@ export async function openRoom({ create, link, store, els, draw, onGameOver, onT
     state = answer.state;
     keepSeat(store, answer.room, { ...seat, invite });
   } else {
-    if (!ROOM_ID.test(link.id)) throw new Error(`“${link.id}” is not a room's id: check the link.`);
+    if (!ROOM_ID.test(link.id)) throw new Error(t("“{id}” is not a room's id: check the link.", { id: link.id }));
     const kept = keptSeats(store)[link.id];
     invite = kept?.invite ?? null;
     ({ seat, notice } = await seatFor(link.id, link, kept ? { seat: kept.seat, token: kept.token } : null));
     if (link.invite && kept?.invite === link.invite) {
-      notice = "This is the invite for your friend: send it to them. This page keeps your own seat.";
+      notice = t("This is the invite for your friend: send it to them. This page keeps your own seat.");
     } else if (link.invite && !seat) {
       try {
         const answer = await roomApi.seat(link.id, link.invite);
@@ -98,18 +103,19 @@ export async function openRoom({ create, link, store, els, draw, onGameOver, onT
         state = answer.state;
       } catch (error) {
         if (error.status !== 409 && error.status !== 403) throw error;
-        notice = error.status === 409 ? "Both seats of this room are taken: you are watching the game."
-          : "This invite does not open a seat here: you are watching the game.";
+        notice = error.status === 409 ? t("Both seats of this room are taken: you are watching the game.")
+          : t("This invite does not open a seat here: you are watching the game.");
       }
     }
     state ??= await roomApi.state(link.id);
     if (seat) keepSeat(store, link.id, { ...seat, ...(invite ? { invite } : {}) });
   }
   const id = state.room;
-  window.history.replaceState(null, "", roomLink(id, seat));
+  window.history.replaceState(null, "", roomLink(id, seat, addressLang()));
 
   const origin = window.location.origin;
-  const inviteUrl = invite && `${origin}/?room=${id}#invite=${invite}`;
+  // The invite and the watch link open the room in this page's language.
+  const inviteUrl = invite && `${origin}/${roomLink(id, null, LANG)}#invite=${invite}`;
   const game = createRoomGame({
     state, seat, onGameOver: (winner) => onGameOver(winner, game.view()), onTurn,
     onChange: (view) => {
@@ -147,7 +153,7 @@ function bindRoom({ els, game, id, origin, inviteUrl, onLeave }) {
   }
   if (!els.panel) return;
   els.panel.hidden = false;
-  if (els.watchLink) els.watchLink.value = `${origin}/${roomLink(id, null)}`;
+  if (els.watchLink) els.watchLink.value = `${origin}/${roomLink(id, null, LANG)}`;
   if (els.share) els.share.hidden = typeof navigator.share !== "function";
   els.panel.onclick = (event) => panelClick(event, els, inviteUrl);
   if (els.nameForm) {
@@ -163,7 +169,8 @@ function bindRoom({ els, game, id, origin, inviteUrl, onLeave }) {
       els.panel.hidden = true;
       els.note.parentElement.hidden = true;
       if (els.bar) els.bar.hidden = true;
-      window.history.replaceState(null, "", "/");
+      const lang = addressLang();
+      window.history.replaceState(null, "", lang ? `/?lang=${encodeURIComponent(lang)}` : "/");
       onLeave();
     };
   }
@@ -202,16 +209,31 @@ function showRoom(els, view, inviteUrl) {
 /** An offer waiting, or a rematch asked, in words for this page (null: none). */
 function offerWords(view) {
   const room = view.room;
-  const friend = room.me && (room.names[room.me === "x" ? "o" : "x"] ?? "Your friend");
+  const name = room.me ? room.names[room.me === "x" ? "o" : "x"] : null;
   if (room.offer) {
-    if (!room.me) return OFFER_WORDS[room.offer.kind](room.offer.side.toUpperCase());
-    if (room.offerIsMine) {
-      const asked = room.offer.kind === "draw" ? "a draw" : "a takeback";
-      return `You asked for ${asked}: waiting for ${friend === "Your friend" ? "your friend" : friend}.`;
+    const draw = room.offer.kind === "draw";
+    if (!room.me) {
+      const player = room.offer.side.toUpperCase();
+      return draw ? t("{player} offers a draw.", { player })
+        : t("{player} asks to take back their last move.", { player });
     }
-    return OFFER_WORDS[room.offer.kind](friend);
+    if (room.offerIsMine) {
+      if (name) {
+        return draw ? t("You asked for a draw: waiting for {name}.", { name })
+          : t("You asked for a takeback: waiting for {name}.", { name });
+      }
+      return draw ? t("You asked for a draw: waiting for your friend.")
+        : t("You asked for a takeback: waiting for your friend.");
+    }
+    if (name) {
+      return draw ? t("{player} offers a draw.", { player: name })
+        : t("{player} asks to take back their last move.", { player: name });
+    }
+    return draw ? t("Your friend offers a draw.") : t("Your friend asks to take back their last move.");
   }
-  if (room.me && room.rematchAsked.length && view.status !== "in_progress") return `${friend} asks for a rematch.`;
+  if (room.me && room.rematchAsked.length && view.status !== "in_progress") {
+    return name ? t("{name} asks for a rematch.", { name }) : t("Your friend asks for a rematch.");
+  }
   return null;
 }
 
@@ -222,7 +244,7 @@ function showBar(els, view) {
     els.answer.hidden = !(answering || room.offerIsMine);
     const [accept, decline] = els.answer.querySelectorAll("button");
     accept.hidden = !answering;
-    decline.textContent = room.offerIsMine ? "Withdraw" : "Decline";
+    decline.textContent = room.offerIsMine ? t("Withdraw") : t("Decline");
     if (room.offer) accept.dataset.accepts = room.offer.kind;
   }
   els.bar.hidden = !room.me || view.status !== "in_progress" || !room.friendSeated;
@@ -244,7 +266,7 @@ async function panelClick(event, els, inviteUrl) {
   if (!button) return;
   if (button.dataset.share !== undefined) {
     try {
-      await navigator.share({ title: "Tic-tac-toe", text: "Play tic-tac-toe with me:", url: inviteUrl });
+      await navigator.share({ title: t("Tic-tac-toe"), text: t("Play tic-tac-toe with me:"), url: inviteUrl });
     } catch {
       // The sheet was closed: nothing to say.
     }

@@ -15,6 +15,7 @@
 // }
 
 import { EMPTY } from "./state.js";
+import { t } from "./words.js";
 
 const MARK = { x: "X", o: "O" };
 
@@ -134,25 +135,28 @@ export function winnerOf(room) {
  * page's side (null: a spectator), `connection` "connecting" | "open" | "lost".
  */
 export function presenceWords(room, me, connection) {
-  if (connection === "reconnecting") return "Reconnecting to the room…";
-  if (connection === "refused") return "The server is busy: connecting again in a few seconds…";
-  if (connection === "connecting") return "Connecting to the room…";
+  if (connection === "reconnecting") return t("Reconnecting to the room…");
+  if (connection === "refused") return t("The server is busy: connecting again in a few seconds…");
+  if (connection === "connecting") return t("Connecting to the room…");
   if (!me) {
     const here = ["x", "o"].filter((side) => room.players[side].connected).map((side) => playerName(room, side));
-    const who = here.length === 2 ? "Both players are here" : here.length === 1 ? `${here[0]} is here`
-      : "Neither player is here";
-    return `You are watching. ${who}.`;
+    return here.length === 2 ? t("You are watching. Both players are here.")
+      : here.length === 1 ? t("You are watching. {player} is here.", { player: here[0] })
+        : t("You are watching. Neither player is here.");
   }
   const friend = room.players[me === "x" ? "o" : "x"];
-  const name = friend.name ?? "Your friend";
-  if (!friend.seated) return "Your friend has not opened the invite yet.";
-  return friend.connected ? `${name} is here.` : `${name} is away (the page is closed or offline).`;
+  if (!friend.seated) return t("Your friend has not opened the invite yet.");
+  if (friend.name) {
+    return friend.connected ? t("{name} is here.", { name: friend.name })
+      : t("{name} is away (the page is closed or offline).", { name: friend.name });
+  }
+  return friend.connected ? t("Your friend is here.") : t("Your friend is away (the page is closed or offline).");
 }
 
 /** A side as a spectator names it: its seat's name and mark ("Ada (X)"), or the mark alone. */
 export function playerName(room, side) {
   const name = room.players[side].name;
-  return name ? `${name} (${MARK[side]})` : MARK[side];
+  return name ? t("{name} ({mark})", { name, mark: MARK[side] }) : MARK[side];
 }
 
 /** Whether the friend of `me` has been away long enough for `me` to claim the game, at the page's

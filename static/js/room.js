@@ -11,6 +11,7 @@ import {
   withEvent,
 } from "./room-state.js";
 import { openRoomStream } from "./room-stream.js";
+import { t } from "./words.js";
 
 const TIMEOUT_MS = 10000;
 
@@ -29,7 +30,7 @@ export const roomApi = {
     const answer = await fetch(`/rooms/${id}/invite-code`, {
       method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ invite }),
     });
-    if (!answer.ok) throw new Error("no code");
+    if (!answer.ok) throw new Error("no code"); // never shown: the image stays hidden
     return answer.text();
   },
 };
@@ -110,10 +111,12 @@ export function createRoomGame({
   function backWords(before, after) {
     if (after.game === before.game && after.moves.length > before.moves.length) {
       const last = lastMove(after);
-      const who = last.by === mySide() ? "You" : mySide() ? (after.players[last.by].name ?? "Your friend") : last.by.toUpperCase();
-      return `Back: ${who} played ${cellName(last.row, last.col)}.`;
+      const cell = cellName(last.row, last.col);
+      if (last.by === mySide()) return t("Back: You played {cell}.", { cell });
+      const name = mySide() ? after.players[last.by].name : last.by.toUpperCase();
+      return name ? t("Back: {name} played {cell}.", { name, cell }) : t("Back: Your friend played {cell}.", { cell });
     }
-    return "Back: nothing was played meanwhile.";
+    return t("Back: nothing was played meanwhile.");
   }
 
   function connect() {
@@ -150,8 +153,8 @@ export function createRoomGame({
       // Not sent, or sent without an answer: the stream is opened again, and its state says which.
       if (lost) stream?.reconnect();
       model.error = {
-        message: lost ? "The move could not be confirmed: reconnecting to the room to see where it stands."
-          : error.message || "Something went wrong.",
+        message: lost ? t("The move could not be confirmed: reconnecting to the room to see where it stands.")
+          : error.message || t("Something went wrong."),
         retryable: false,
         network: lost,
       };
@@ -160,9 +163,9 @@ export function createRoomGame({
   }
 
   function primary(room, me) {
-    if (!me || room.status === "in_progress") return { label: "Rematch", hidden: true };
-    if (room.rematch.includes(me)) return { label: "Rematch asked", disabled: true };
-    return { label: room.rematch.length ? "Accept the rematch" : "Rematch" };
+    if (!me || room.status === "in_progress") return { label: t("Rematch"), hidden: true };
+    if (room.rematch.includes(me)) return { label: t("Rematch asked"), disabled: true };
+    return { label: room.rematch.length ? t("Accept the rematch") : t("Rematch") };
   }
 
   /** What this seat may do now besides moving, each with the words the room panel shows. */

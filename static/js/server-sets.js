@@ -4,10 +4,11 @@
 // page types none of them again and asks nothing more on first load.
 //
 // sets = {
-//   levels: [{name, label, description, help}],  // weakest first (the engine's registry)
+//   levels: [{name, label, description, help}],  // weakest first (the engine's registry), in the page's language
 //   defaultLevel, gamePageLevel,            // the API's default level; the game page's first
 //   themes: ["auto", ...], defaultTheme,
-//   presets: [{id, rows, cols, k, label}],  // the game page's boards
+//   themeLabels: {auto: "auto", ...},       // each theme in the page's language
+//   presets: [{id, rows, cols, k, label}],  // the game page's boards (label: in the page's language)
 //   labPresets: [{id, rows, cols, k, label}],
 //   defaultK: {"5x5": 5, ...},              // the API's k for a request without one, every size
 //   freeSizes: ["3x3"],                     // sizes searched for free: their games play on through a 429
@@ -29,6 +30,11 @@ export const SETS = Object.freeze(readSets());
 /** The level names, weakest first. */
 export const LEVELS = SETS.levels.map((level) => level.name);
 
+/** A theme in the page's words ("auto", "clair"…), or its name when the server gave none. */
+export function themeLabel(theme) {
+  return SETS.themeLabels?.[theme] ?? theme;
+}
+
 /** The k the API takes for a board of `rows` x `cols` when none is given; undefined for a size it refuses. */
 export function defaultK(rows, cols) {
   return SETS.defaultK[`${rows}x${cols}`];
@@ -39,8 +45,8 @@ export function isFreeSize(rows, cols) {
   return SETS.freeSizes.includes(`${rows}x${cols}`);
 }
 
-/** The sizes that still play while the server refuses this address's searches, in words ("3 × 3", unbroken). */
-export const FREE_SIZE_WORDS = SETS.freeSizes.map((size) => size.replace("x", "\u00a0×\u00a0"));
+/** The sizes that still play while the server refuses this address's searches ("3x3"). */
+export const FREE_SIZES = SETS.freeSizes;
 
 /** A level's entry {name, label, description, help}, or undefined for a name that is no level. */
 export function levelEntry(name) {

@@ -4,16 +4,20 @@
 
 import { defaultK } from "./server-sets.js";
 import { PRESETS } from "./settings.js";
+import { t } from "./words.js";
 
-/** The /embed query for builder choices {size, k ("" for the default), level, side, theme}, or a
- * room's ({room, theme}: the room's own game, watched or played by the seat in its fragment). */
-export function embedQuery({ size, k, level, side, theme, room = null }) {
-  if (room) return new URLSearchParams({ room, theme }).toString();
-  const query = new URLSearchParams({ size });
-  if (k) query.set("k", k);
-  query.set("level", level);
-  query.set("side", side);
-  query.set("theme", theme);
+/** The /embed query for builder choices {size, k ("" for the default), level, side, theme, lang}, or
+ * a room's ({room, theme, lang}: the room's own game, watched or played by the seat in its fragment);
+ * lang "" leaves the language to each visitor's browser. */
+export function embedQuery({ size, k, level, side, theme, lang = "", room = null }) {
+  const query = new URLSearchParams(room ? { room, theme } : { size });
+  if (!room) {
+    if (k) query.set("k", k);
+    query.set("level", level);
+    query.set("side", side);
+    query.set("theme", theme);
+  }
+  if (lang) query.set("lang", lang);
   return query.toString();
 }
 
@@ -21,10 +25,10 @@ export function embedQuery({ size, k, level, side, theme, room = null }) {
 export function embedSnippet(origin, choices) {
   const src = `${origin}/embed?${embedQuery(choices)}`.replaceAll("&", "&amp;");
   return `<iframe src="${src}" width="${choices.width}" height="${choices.height}" ` +
-    `title="Tic-tac-toe" loading="lazy"></iframe>`;
+    `title="${t("Tic-tac-toe").replaceAll('"', "&quot;")}" loading="lazy"></iframe>`;
 }
 
-/** The choices in the builder's form (elements named size, k, level, side, theme, width, height). */
+/** The choices in the builder's form (elements named size, k, level, side, theme, lang, width, height). */
 export function readChoices(form) {
   const value = (name) => form.elements[name].value;
   const dimension = (name, fallback) => {
@@ -33,7 +37,7 @@ export function readChoices(form) {
   };
   return {
     size: value("size"), k: value("k"), level: value("level"), side: value("side"), theme: value("theme"),
-    width: dimension("width", 360), height: dimension("height", 420),
+    lang: value("lang"), width: dimension("width", 360), height: dimension("height", 420),
   };
 }
 
@@ -44,7 +48,7 @@ export function fillK(form) {
   const chosen = select.value;
   const longest = Math.max(preset.rows, preset.cols);
   // "default" is what /embed takes without k: the API's default for the size, not the preset's k.
-  select.replaceChildren(new Option(`default (${defaultK(preset.rows, preset.cols)})`, ""),
+  select.replaceChildren(new Option(t("default ({k})", { k: defaultK(preset.rows, preset.cols) }), ""),
     ...Array.from({ length: longest - 2 }, (_, i) => new Option(String(i + 3), String(i + 3))));
   select.value = [...select.options].some((option) => option.value === chosen) ? chosen : "";
 }
@@ -113,8 +117,8 @@ export async function copyField(field) {
   field.select();
   try {
     await navigator.clipboard.writeText(field.value);
-    return "Copied.";
+    return t("Copied.");
   } catch {
-    return "Selected: press Ctrl+C (or ⌘C) to copy.";
+    return t("Selected: press Ctrl+C (or ⌘C) to copy.");
   }
 }

@@ -35,6 +35,7 @@ import random
 from collections.abc import Callable
 
 from ..game.board import Board
+from ..game.phrase import Phrase
 from ..game.rules import Cell
 from .base import BELOW_ANY_SCORE, INFINITY, EngineResult, NodeClock, Score, depth_first_result, utility
 from .minimax import row_major
@@ -50,7 +51,7 @@ class AlphaBeta:
     """Alpha-beta with the moves in row-major order: exact, the same value as minimax."""
 
     name = "alphabeta"
-    description = "alpha-beta pruning (Knuth & Moore 1975), row-major order"
+    description: str = Phrase("alpha-beta pruning (Knuth & Moore 1975), row-major order")
     table: type[TranspositionTable] = NoTable  # a fresh one for every search
 
     def order(self, board: Board) -> list[Cell]:

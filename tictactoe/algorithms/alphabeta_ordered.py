@@ -24,6 +24,7 @@ Node: one call of the search on a position, root and finished games included.
 from __future__ import annotations
 
 from ..game.board import Board, other
+from ..game.phrase import Phrase
 from ..game.rules import Cell
 from .alphabeta import AlphaBeta
 
@@ -48,7 +49,7 @@ class AlphaBetaOrdered(AlphaBeta):
     """Alpha-beta trying wins, then blocks, then central cells first."""
 
     name = "alphabeta-ordered"
-    description = "alpha-beta with move ordering: wins, blocks, then centre, corners, edges"
+    description: str = Phrase("alpha-beta with move ordering: wins, blocks, then centre, corners, edges")
 
     def order(self, board: Board) -> list[Cell]:
         """The order the moves are tried in: see ``ordered_moves``."""

@@ -29,6 +29,7 @@ principal variation stops where the search met an exact table entry.
 
 from __future__ import annotations
 
+from ..game.phrase import Phrase
 from .alphabeta_ordered import AlphaBetaOrdered
 from .table import TranspositionTable
 
@@ -37,5 +38,5 @@ class AlphaBetaTT(AlphaBetaOrdered):
     """Ordered alpha-beta that remembers what it proved about each position."""
 
     name = "alphabeta-tt"
-    description = "ordered alpha-beta with a transposition table of bounds"
+    description: str = Phrase("ordered alpha-beta with a transposition table of bounds")
     table = TranspositionTable

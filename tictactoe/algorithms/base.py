@@ -28,6 +28,7 @@ from typing import Protocol
 
 from ..game.board import Board, Outcome
 from ..game.clock import Clock, SearchTimeout
+from ..game.phrase import Phrase
 from ..game.rules import Cell
 from ..game.values import Value
 
@@ -120,7 +121,9 @@ class NodeClock(Clock):
 
     def stopped_by(self) -> str:
         """What stopped the search, in words: its node budget, or its deadline."""
-        return f"after its budget of {self.max_nodes:,} nodes" if self.spent() else "at its deadline"
+        if self.spent():
+            return Phrase("after its budget of {count} nodes", count=self.max_nodes)
+        return Phrase("at its deadline")
 
 
 def utility(outcome: Outcome) -> Score:
@@ -148,15 +151,19 @@ def depth_first_result(
     try:
         score = root_search(board.copy(), line)
     except SearchTimeout:
-        stopped = f"Stopped {clock.stopped_by()}"
         if line:
             move = line[0]
-            note = f"{stopped}, with the best root move searched to the end so far; its value is unknown."
+            note = Phrase(
+                "Stopped {stopped}, with the best root move searched to the end so far; its value is"
+                " unknown.",
+                stopped=clock.stopped_by(),
+            )
         else:
             move = order(board)[0]
-            note = (
-                f"{stopped}, before any root move was searched to the end: the first move in"
-                " its order; its value is unknown."
+            note = Phrase(
+                "Stopped {stopped}, before any root move was searched to the end: the first move in its"
+                " order; its value is unknown.",
+                stopped=clock.stopped_by(),
             )
         return EngineResult(move, None, clock.nodes, clock.elapsed(), False, line, note, leaves=clock.leaves)
     return EngineResult(
@@ -166,6 +173,6 @@ def depth_first_result(
         clock.elapsed(),
         True,
         line,
-        "searched to the end",
+        Phrase("searched to the end"),
         leaves=clock.leaves,
     )

@@ -41,6 +41,7 @@ import math
 import random
 
 from ..game.board import Board, O, X, other
+from ..game.phrase import Phrase
 from ..game.rules import Cell
 from .base import EngineResult, NodeClock
 
@@ -91,9 +92,9 @@ class MonteCarloTreeSearch:
     """UCT with uniformly random playouts, a fixed number of them per move."""
 
     name = "mcts"
-    description = (
-        f"Monte-Carlo tree search with UCT (Kocsis & Szepesvari 2006),"
-        f" {DEFAULT_PLAYOUTS} random playouts a move"
+    description: str = Phrase(
+        "Monte-Carlo tree search with UCT (Kocsis & Szepesvari 2006), {count} random playouts a move",
+        count=DEFAULT_PLAYOUTS,
     )
 
     def __init__(self, playouts: int = DEFAULT_PLAYOUTS, exploration: float = EXPLORATION) -> None:
@@ -193,14 +194,25 @@ class MonteCarloTreeSearch:
             node = max(node.children, key=lambda child: child.visits)
             line.append(node.reached_by)
         best = max(root.children, key=lambda child: child.visits)
-        estimate = (
-            f"the move won {best.wins / best.visits:.0%} of its {best.visits}, an estimate, not a proof."
-        )
+        percent = round(100 * best.wins / best.visits)
         if done < self.playouts:
-            stopped = f"Stopped {clock.stopped_by()} after {done:,} of its {self.playouts:,} playouts"
-            note = f"{stopped}: {estimate}"
+            note = Phrase(
+                "Stopped {stopped} after {done} of its {count} playouts: the move won {percent}% of its"
+                " {visits}, an estimate, not a proof.",
+                stopped=clock.stopped_by(),
+                done=done,
+                count=self.playouts,
+                percent=percent,
+                visits=best.visits,
+            )
         else:
-            note = f"{done:,} playouts: {estimate[0].upper()}{estimate[1:]}"
+            note = Phrase(
+                "{count} playout: the move won {percent}% of it, an estimate, not a proof.",
+                "{count} playouts: the move won {percent}% of its {visits}, an estimate, not a proof.",
+                count=done,
+                percent=percent,
+                visits=best.visits,
+            )
         return EngineResult(
             best.reached_by,
             None,

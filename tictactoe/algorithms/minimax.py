@@ -23,6 +23,7 @@ import random
 from collections.abc import Callable
 
 from ..game.board import Board
+from ..game.phrase import Phrase
 from ..game.rules import Cell
 from .base import BELOW_ANY_SCORE, EngineResult, NodeClock, Score, depth_first_result, utility
 from .trace import EXACT, LEAF, Tracer
@@ -41,7 +42,7 @@ class Minimax:
     """Plain minimax: exact, and exponentially slow (the whole tree)."""
 
     name = "minimax"
-    description = "plain minimax: the whole game tree, row-major order, no pruning"
+    description: str = Phrase("plain minimax: the whole game tree, row-major order, no pruning")
 
     def __init__(self, on_value: ValueHook | None = None) -> None:
         self.on_value = on_value

@@ -51,6 +51,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..game.board import Board
+from ..game.phrase import Phrase
 from ..game.rules import Cell
 from .alphabeta import AlphaBeta, Search
 from .base import Score
@@ -66,13 +67,15 @@ class NegaScout(AlphaBeta):
         order: Callable[[Board], list[Cell]] = row_major,
         table: type[TranspositionTable] = NoTable,
         name: str = "negascout",
-        description: str = "NegaScout / principal variation search (Reinefeld 1983):"
-        " alphabeta's row-major search with null windows",
+        description: str = Phrase(
+            "NegaScout / principal variation search (Reinefeld 1983): alphabeta's row-major search with"
+            " null windows"
+        ),
     ) -> None:
         self.move_order = order
         self.table = table
         self.name = name
-        self.description = description
+        self.description: str = description
 
     def order(self, board: Board) -> list[Cell]:
         """The order the moves are tried in: the one this search was built with."""

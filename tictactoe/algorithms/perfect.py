@@ -15,7 +15,8 @@ import time
 
 from ..game.board import Board
 from ..game.notation import cell_label
-from ..game.values import Level
+from ..game.phrase import Phrase
+from ..game.values import SOURCE_WORDS, VALUE_WORDS, Level
 from ..search.analysis import analyse
 from ..search.levels import choose_move
 from .base import EngineResult
@@ -29,7 +30,7 @@ class Perfect:
     """The production solver: exact within the deadline, the fastest win and the slowest loss."""
 
     name = "perfect"
-    description = "the production solver (analyse): proven value, fastest win, slowest loss"
+    description: str = Phrase("the production solver (analyse): proven value, fastest win, slowest loss")
     threats = True  # threat-space search before the heuristic search (k >= 4)
 
     def search(
@@ -51,14 +52,18 @@ class Perfect:
         )
         move, result = decision.move, decision.result
         assert result is not None  # the perfect level always analyses
-        if result.proven:
-            note = (
-                f"proven ({result.source}): {result.value} in {result.plies} plies;"
+        if result.proven and result.value is not None:
+            note = Phrase(
+                "proven ({source}): {value} in {count} ply; best moves {moves}",
+                "proven ({source}): {value} in {count} plies; best moves {moves}",
+                source=SOURCE_WORDS[result.source],
+                value=VALUE_WORDS[result.value],
+                count=result.plies,
                 # Cells in the project's one coordinate language (a1 top left), as the lab shows them.
-                f" best moves {', '.join(cell_label(board.rules, cell) for cell in result.best_moves)}"
+                moves=", ".join(cell_label(board.rules, cell) for cell in result.best_moves),
             )
         else:
-            note = f"not proven by the deadline: heuristic search to depth {result.depth}"
+            note = Phrase("not proven by the deadline: heuristic search to depth {depth}", depth=result.depth)
         # The solver reports its best moves, not a line: the variation is the move alone.
         return EngineResult(
             move,
@@ -75,7 +80,7 @@ class Baseline(Perfect):
     """The production engine without threat-space search: what the strength matches measure against."""
 
     name = "baseline"
-    description = (
+    description: str = Phrase(
         "the production solver without threat-space search (as before issue 10):"
         " the yardstick of the strength matches"
     )

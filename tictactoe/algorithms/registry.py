@@ -13,7 +13,7 @@ from typing import TypedDict
 
 from ..game.board import Board
 from ..game.values import Level
-from ..search.levels import LEVEL_DESCRIPTIONS, LEVELS, QUICK_LEVELS, choose_move
+from ..search.levels import LEVEL_DESCRIPTIONS, LEVELS, PLAYS, QUICK_LEVELS, choose_move
 from .alphabeta import AlphaBeta
 from .alphabeta_ordered import AlphaBetaOrdered
 from .alphabeta_tt import AlphaBetaTT
@@ -53,13 +53,19 @@ class EngineDescription(TypedDict):
     description: str
 
 
+class LevelDescription(EngineDescription):
+    """A level as the page lists it: its name, its name in words, and a line on what it does."""
+
+    label: str
+
+
 class LevelPlayer:
     """A quick level of play (``easy``, ``medium``) behind the engine interface: no search, no nodes."""
 
     def __init__(self, level: Level) -> None:
         self.level = level
         self.name: str = level
-        self.description = LEVEL_DESCRIPTIONS[level]
+        self.description: str = LEVEL_DESCRIPTIONS[level]
 
     def search(
         self,
@@ -114,6 +120,10 @@ def describe_engines() -> list[EngineDescription]:
     return [{"name": engine.name, "description": engine.description} for engine in ENGINES.values()]
 
 
-def describe_levels() -> list[EngineDescription]:
-    """Every level as ``{"name": ..., "description": ...}``, weakest first."""
-    return [{"name": level, "description": LEVEL_DESCRIPTIONS[level]} for level in LEVELS]
+def describe_levels() -> list[LevelDescription]:
+    """Every level as ``{"name": ..., "label": ..., "description": ...}``, weakest first (the words are
+    ``Phrase``s: a reader of another language gets them from a catalog)."""
+    return [
+        {"name": level, "label": PLAYS[level].label, "description": PLAYS[level].description}
+        for level in LEVELS
+    ]

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from .errors import BoardFormatError, GameOverError, IllegalMoveError, IllegalPositionError
 from .notation import position_text, rows_from_position_text
+from .phrase import Phrase
 from .rules import Bitboard, Cell, Rules
 from .values import Player
 
@@ -242,7 +243,9 @@ class Board:
         bit = self.geometry.bits[cell]
         if not self.empty & bit:
             row, col = self.rules.row_col(cell)
-            raise IllegalMoveError(f"the cell at row {row}, col {col} (counted from 0) is occupied")
+            raise IllegalMoveError(
+                Phrase("the cell at row {row}, col {col} (counted from 0) is occupied", row=row, col=col)
+            )
         self.require_moves()
         if self.to_move == X:
             self.x |= bit

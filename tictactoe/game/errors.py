@@ -11,6 +11,8 @@ for a move, a move on an occupied cell).  A web layer maps it to 409.
 
 from __future__ import annotations
 
+from .phrase import Phrase
+
 
 class BoardFormatError(ValueError):
     """The text is not a board of the supported form."""
@@ -27,7 +29,7 @@ class GameOverError(IllegalPositionError):
     raised (the engine, the searches, the API's 409): ``GameOverError()``.
     """
 
-    MESSAGE = "the game is over: there is no move to make"
+    MESSAGE = Phrase("the game is over: there is no move to make")
 
     def __init__(self) -> None:
         super().__init__(self.MESSAGE)

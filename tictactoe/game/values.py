@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Literal
 
+from .phrase import Phrase
 from .rules import Cell
 
 # A side: x always moves first.
@@ -63,6 +64,23 @@ class Source(StrEnum):
     BOOK = "book"
     THREATS = "threats"
     HEURISTIC = "heuristic"
+
+
+# The values and the sources in a sentence's words (a note on a search says "draw", "proof"):
+# their names above are the API's, these are what a reader of another language gets instead.
+VALUE_WORDS = {
+    # Translators: a position's value, as in "proven (proof): draw in 9 plies".
+    Value.WIN: Phrase("win"),
+    Value.DRAW: Phrase("draw"),
+    Value.LOSS: Phrase("loss"),
+}
+SOURCE_WORDS = {
+    # Translators: how a value is known, as in "proven (proof): draw in 9 plies".
+    Source.PROOF: Phrase("proof"),
+    Source.BOOK: Phrase("book"),
+    Source.THREATS: Phrase("threats"),
+    Source.HEURISTIC: Phrase("heuristic"),
+}
 
 
 @dataclass(frozen=True)

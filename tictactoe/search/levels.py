@@ -24,6 +24,7 @@ from typing import Any, Generic, TypeVar, overload
 
 from ..game.board import Board
 from ..game.errors import GameOverError
+from ..game.phrase import Phrase
 from ..game.rules import Cell
 from ..game.values import Level
 from .analysis import DEFAULT_BUDGET, analyse
@@ -32,14 +33,15 @@ from .solver import Solver, SolveResult
 
 @dataclass(frozen=True)
 class Play:
-    """How a level plays: what it does in a line, and whether it blocks a loss in one.
+    """How a level plays: its name in words, what it does in a line, and whether it blocks a loss in one.
 
     ``quick``: it searches nothing (its move follows from the board and a random
     draw: a win in one, then with ``blocks`` a block, else any move); otherwise
     it plays the best move of the analysis its caller hands ``choose_move``.
     """
 
-    description: str
+    label: Phrase
+    description: Phrase
     quick: bool = False
     blocks: bool = False
 
@@ -47,12 +49,20 @@ class Play:
 # Every level, weakest first, one entry each: the engine plays it, and the API, its document,
 # the pages, the arena and the command line list it and say what it does from here.
 PLAYS: dict[Level, Play] = {
-    Level.EASY: Play("random moves, but takes a win in one", quick=True),
-    Level.MEDIUM: Play("takes a win in one, blocks a loss in one, else random", quick=True, blocks=True),
+    Level.EASY: Play(Phrase("Easy"), Phrase("random moves, but takes a win in one"), quick=True),
+    Level.MEDIUM: Play(
+        Phrase("Medium"),
+        Phrase("takes a win in one, blocks a loss in one, else random"),
+        quick=True,
+        blocks=True,
+    ),
     Level.PERFECT: Play(
-        "the best move where it is proven (the fastest win, the slowest loss, at random among"
-        " equally good moves), so it never loses there; where the board is too big to prove,"
-        " its best guess within the time limit"
+        Phrase("Perfect"),
+        Phrase(
+            "the best move where it is proven (the fastest win, the slowest loss, at random among"
+            " equally good moves), so it never loses there; where the board is too big to prove,"
+            " its best guess within the time limit"
+        ),
     ),
 }
 LEVELS = tuple(PLAYS)
@@ -61,7 +71,7 @@ QUICK_LEVELS = tuple(level for level, play in PLAYS.items() if play.quick)
 # The level a request that names none gets: the API's default, and the embed's.
 DEFAULT_LEVEL = Level.PERFECT
 # What each level does, in a line.
-LEVEL_DESCRIPTIONS: dict[Level, str] = {level: play.description for level, play in PLAYS.items()}
+LEVEL_DESCRIPTIONS: dict[Level, Phrase] = {level: play.description for level, play in PLAYS.items()}
 
 
 # The analysis a caller hands ``choose_move``: the solver's, or one with a cache in front of it.

@@ -30,6 +30,7 @@ from web.api.payload import (
 from web.api.shapes import (
     AnalysisAnswer,
     EngineAnalysisAnswer,
+    EngineEntry,
     EnginesAnswer,
     FoundFields,
     HealthAnswer,
@@ -53,6 +54,7 @@ from web.searches.lab_runs import TEACHING_NODES
 from web.searches.rate_limit import RATE_LIMITED
 from web.searches.slots import NO_SLOT
 from web.telemetry.request_log import note
+from web.words.speech import say
 
 bp = Blueprint(API_BLUEPRINT, __name__)
 bp.register_blueprint(metrics_page.bp)  # GET /metrics is the API's too: JSON errors, no-store
@@ -213,8 +215,12 @@ def state() -> Response:
     answers={200: declared.Answer(EnginesAnswer, "The engines.")},
 )
 def engines() -> Response:
-    """The engines that /move and /analyze take as ``engine``, in teaching order."""
-    answer: EnginesAnswer = {"engines": describe_engines()}
+    """The engines that /move and /analyze take as ``engine``, in teaching order, each described in the
+    request's language."""
+    described: list[EngineEntry] = [
+        {"name": entry["name"], "description": say(entry["description"])} for entry in describe_engines()
+    ]
+    answer: EnginesAnswer = {"engines": described}
     return jsonify(answer)
 
 
@@ -349,7 +355,7 @@ def _teaching_fields(board: Board, name: str, result: EngineResult) -> TeachingF
     return {
         "engine": name,
         "finished": result.finished,
-        "note": result.note,
+        "note": say(result.note),
         "nodes": result.nodes,
         "leaves": result.leaves,
         "ms": round(result.seconds * 1000, 3),

@@ -39,6 +39,7 @@ from web.parts import current
 from web.searches.lab_runs import TEACHING_NODES
 from web.searches.rate_limit import RATE_LIMITED
 from web.searches.slots import NO_SLOT
+from web.words.speech import say
 
 bp = Blueprint(TRACES_BLUEPRINT, __name__)
 
@@ -137,7 +138,7 @@ def trace_fields(
         "move": {"row": row, "col": col},
         "value": result.value,
         "finished": result.finished,
-        "note": result.note,
+        "note": say(result.note),
         "nodes": result.nodes,
         "leaves": result.leaves,
         "cuts": traced.count(CUT, 0),

@@ -4,8 +4,10 @@ Declared here (or, for the levels, in the engine's registry) and nowhere else:
 the templates render their menus from them, and each page embeds them once as
 a JSON block (``<script type="application/json" id="server-sets">``) that
 ``static/js/server-sets.js`` reads, so the page's JavaScript types none of them
-again.  ``python -m web.pages.closed_sets`` prints the block's JSON (the
-JavaScript unit tests read it so).
+again.  Their words (a level's name and what it does, a board's label) are
+``Phrase``s, said in the page's language (web/words/speech.py): ``server_sets()``
+builds the block for the request's.  ``python -m web.pages.closed_sets`` prints
+the block's JSON in English (the JavaScript unit tests read it so).
 """
 
 from __future__ import annotations
@@ -14,13 +16,21 @@ import json
 from dataclasses import dataclass
 from typing import TypedDict
 
-from tictactoe import DEFAULT_LEVEL, MAX_SIZE, MIN_SIZE, Level, Rules
+from tictactoe import DEFAULT_LEVEL, MAX_SIZE, MIN_SIZE, Level, Phrase, Rules
 from tictactoe.algorithms.registry import describe_levels
 from web.searches.slots import FREE_CELLS
+from web.words.speech import say
 
 # The colour themes: "auto" follows the system's preference; CSS keys its colours by data-theme.
 THEMES = ("auto", "light", "dark")
 DEFAULT_THEME = "auto"
+# Each theme in words, for the theme button and the embed builder's menu.
+THEME_WORDS = {
+    # Translators: the colour theme that follows the system's light or dark setting.
+    "auto": Phrase("auto"),
+    "light": Phrase("light"),
+    "dark": Phrase("dark"),
+}
 # The game page's first level for a new visitor: Medium can be beaten (Perfect can at best be
 # drawn).  The embed's default is the API's, ``DEFAULT_LEVEL``.
 GAME_PAGE_LEVEL = Level.MEDIUM
@@ -34,7 +44,7 @@ class Preset:
     rows: int
     cols: int
     k: int
-    label: str
+    label: Phrase
 
     def __post_init__(self) -> None:
         Rules(self.rows, self.cols, self.k)  # a preset the server would refuse fails at import
@@ -42,17 +52,17 @@ class Preset:
 
 # The game page's boards (its settings and the Share / embed dialog), smallest first.
 PRESETS = (
-    Preset("3x3", 3, 3, 3, "3 × 3 · three in a row"),
-    Preset("4x4", 4, 4, 4, "4 × 4 · four in a row"),
-    Preset("5x5", 5, 5, 4, "5 × 5 · four in a row"),
-    Preset("7x7", 7, 7, 5, "7 × 7 · five in a row"),
-    Preset("15x15", 15, 15, 5, "15 × 15 · five in a row"),
+    Preset("3x3", 3, 3, 3, Phrase("{rows} × {cols} · three in a row", rows=3, cols=3)),
+    Preset("4x4", 4, 4, 4, Phrase("{rows} × {cols} · four in a row", rows=4, cols=4)),
+    Preset("5x5", 5, 5, 4, Phrase("{rows} × {cols} · four in a row", rows=5, cols=5)),
+    Preset("7x7", 7, 7, 5, Phrase("{rows} × {cols} · five in a row", rows=7, cols=7)),
+    Preset("15x15", 15, 15, 5, Phrase("{rows} × {cols} · five in a row", rows=15, cols=15)),
 )
 # The lab's boards: the small ones every teaching engine can finish.
 LAB_PRESETS = (
-    Preset("3x3:3", 3, 3, 3, "3 × 3 · three in a row"),
-    Preset("4x4:3", 4, 4, 3, "4 × 4 · three in a row"),
-    Preset("4x4:4", 4, 4, 4, "4 × 4 · four in a row"),
+    Preset("3x3:3", 3, 3, 3, Phrase("{rows} × {cols} · three in a row", rows=3, cols=3)),
+    Preset("4x4:3", 4, 4, 3, Phrase("{rows} × {cols} · three in a row", rows=4, cols=4)),
+    Preset("4x4:4", 4, 4, 4, Phrase("{rows} × {cols} · four in a row", rows=4, cols=4)),
 )
 
 
@@ -83,6 +93,7 @@ class ServerSets(TypedDict):
     defaultLevel: str
     gamePageLevel: str
     themes: list[str]
+    themeLabels: dict[str, str]
     defaultTheme: str
     presets: list[PresetEntry]
     labPresets: list[PresetEntry]
@@ -91,13 +102,19 @@ class ServerSets(TypedDict):
 
 
 def levels() -> list[LevelEntry]:
-    """Every level, weakest first, from the engine's registry, with its name capitalised for menus."""
-    return [_level(entry["name"], entry["description"]) for entry in describe_levels()]
-
-
-def _level(name: str, description: str) -> LevelEntry:
-    label = name.capitalize()
-    return {"name": name, "label": label, "description": description, "help": f"{label}: {description}."}
+    """Every level, weakest first, from the engine's registry, in the request's language."""
+    return [
+        {
+            "name": entry["name"],
+            "label": say(entry["label"]),
+            "description": say(entry["description"]),
+            # Translators: a level's line in the settings, such as "Medium: takes a win in one, ...".
+            "help": say(
+                Phrase("{label}: {description}.", label=entry["label"], description=entry["description"])
+            ),
+        }
+        for entry in describe_levels()
+    ]
 
 
 def default_k_by_size() -> dict[str, int]:
@@ -114,12 +131,13 @@ def free_sizes() -> list[str]:
 
 
 def server_sets() -> ServerSets:
-    """The closed sets as the pages' JSON block carries them."""
+    """The closed sets as the pages' JSON block carries them, in the request's language."""
     return {
         "levels": levels(),
         "defaultLevel": DEFAULT_LEVEL.value,
         "gamePageLevel": GAME_PAGE_LEVEL.value,
         "themes": list(THEMES),
+        "themeLabels": {theme: say(THEME_WORDS[theme]) for theme in THEMES},
         "defaultTheme": DEFAULT_THEME,
         "presets": [_entry(preset) for preset in PRESETS],
         "labPresets": [_entry(preset) for preset in LAB_PRESETS],
@@ -129,7 +147,13 @@ def server_sets() -> ServerSets:
 
 
 def _entry(preset: Preset) -> PresetEntry:
-    return {"id": preset.id, "rows": preset.rows, "cols": preset.cols, "k": preset.k, "label": preset.label}
+    return {
+        "id": preset.id,
+        "rows": preset.rows,
+        "cols": preset.cols,
+        "k": preset.k,
+        "label": say(preset.label),
+    }
 
 
 if __name__ == "__main__":

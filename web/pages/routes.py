@@ -4,12 +4,19 @@
 ignores parameters it does not know (embedding sites add their own, such as
 utm_source).  The checked settings reach the template as ``embed`` and become
 ``data-*`` attributes of its root element (see docs/api.md).
+
+Every page speaks its reader's language (web/words/languages.py says which):
+its templates' words, the JSON block of the closed sets, and the JSON block of
+its scripts' words (``words``: one language's, none for English), with
+``<html lang dir>``, the picker's languages and an ``hreflang`` alternate for
+each of them.  A page's answer varies by ``Accept-Language`` and the picker's
+cookie, and says so.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 
 from flask import Blueprint, render_template, request
 from werkzeug.datastructures import MultiDict
@@ -18,7 +25,7 @@ from tictactoe import DEFAULT_LEVEL, LEVELS, BoardFormatError, Level, Rules
 from tictactoe.algorithms.registry import TRACEABLE
 from web.http.errors import ApiError
 from web.pages.address import SIZE, SMALL_INT
-from web.pages.closed_sets import DEFAULT_THEME, THEMES, server_sets
+from web.pages.closed_sets import DEFAULT_THEME, THEMES, ServerSets, server_sets
 from web.pages.share_card import (
     EMBED,
     EMBED_ARGS,
@@ -31,10 +38,13 @@ from web.pages.share_card import (
     card_address,
     game_card,
 )
+from web.words.catalogs import page_words
+from web.words.languages import COOKIE, COOKIE_SECONDS, LANGUAGES, OFFERED, Language, current_language
+from web.words.speech import say
 
 bp = Blueprint("pages", __name__)
-# The closed sets every page embeds (closed_sets.py); they never change while the app runs.
-_SERVER_SETS = server_sets()
+# The closed sets every page embeds (closed_sets.py), by language: they never change while the app runs.
+_SERVER_SETS: dict[Language, ServerSets] = {}
 
 PageResponse = tuple[str, int, dict[str, str]]  # body, status, headers
 
@@ -130,6 +140,10 @@ def embed_settings(args: MultiDict[str, str]) -> EmbedSettings:
             f"side={side} and first={first} disagree: x always moves first, so the side that plays x starts",
         )
     theme = _choice("theme", one("theme"), THEMES, DEFAULT_THEME)
+    # The page's language is chosen with the others (web/words/languages.py); here it is only checked.
+    lang = one("lang")
+    if lang is not None:
+        _choice("lang", lang, tuple(language.tag for language in LANGUAGES), "")
     return EmbedSettings(rows=rows, cols=cols, k=k, level=level, side=side, first=first, theme=theme)
 
 
@@ -154,13 +168,37 @@ def _render(
 ) -> str:
     """A page's template with ``context``, ``sets`` (the closed sets: its menus and its JSON block),
     ``page`` (its title and summary), ``card`` (what a link to it shows), ``card_url`` (the address
-    it names: the request's, with only the query arguments the page ``reads``) and ``picture``."""
+    it names: the request's, with only the query arguments the page ``reads``), ``picture``, and its
+    language: ``language``, ``languages`` (the picker's), ``alternates`` ((tag, address) of the page
+    in each of them, and ``x-default``'s without ``lang``) and ``words`` (its scripts' JSON block)."""
+    language = current_language()
+    sets = _SERVER_SETS.get(language)
+    if sets is None:
+        sets = _SERVER_SETS[language] = server_sets()
     card_url = card_address(request.base_url, request.args, reads)
+    args = request.args.copy()
+    args.poplist("lang")
+    alternates = [("x-default", card_address(request.base_url, args, reads))]
+    for offered in OFFERED:
+        args["lang"] = offered.tag
+        alternates.append((offered.tag, card_address(request.base_url, args, reads)))
     return render_template(
-        template, sets=_SERVER_SETS, page=page, card=card, card_url=card_url, picture=PICTURE, **context
+        template,
+        sets=sets,
+        page=page.said(),
+        card=card.said(),
+        card_url=card_url,
+        picture=replace(PICTURE, words=say(PICTURE.words)),
+        language=language,
+        languages=OFFERED,
+        language_cookie={"name": COOKIE, "seconds": COOKIE_SECONDS},
+        alternates=alternates,
+        words=page_words(language),
+        **context,
     )
 
 
 def _page(html: str) -> PageResponse:
-    """A page response that browsers revalidate, so a deploy shows at once."""
-    return html, 200, {"Cache-Control": "no-cache"}
+    """A page response that browsers revalidate, so a deploy shows at once; its words follow the
+    reader's language (``Accept-Language``, the picker's cookie)."""
+    return html, 200, {"Cache-Control": "no-cache", "Vary": "Accept-Language, Cookie"}

@@ -28,11 +28,13 @@ from tictactoe import (
     BoardFormatError,
     GameOverError,
     IllegalMoveError,
+    Phrase,
     Rules,
     cell_from_label,
     cell_label,
 )
 from web.pages.address import SIZE, SMALL_INT
+from web.words.speech import say
 
 
 @dataclass(frozen=True)
@@ -50,7 +52,7 @@ PICTURE = Picture(
     "images/share.png",
     1200,
     630,
-    "A tic-tac-toe board on which X has won with three in a row down a diagonal.",
+    Phrase("A tic-tac-toe board on which X has won with three in a row down a diagonal."),
 )
 # A card names at most this many moves; a longer game says how many it had.
 MOVES_NAMED = 12
@@ -63,27 +65,31 @@ class ShareCard:
     title: str
     description: str
 
+    def said(self) -> ShareCard:
+        """The card in the request's language."""
+        return ShareCard(say(self.title), say(self.description))
+
 
 # Each page's own card: its title and the summary under its name.
 GAME_PAGE = ShareCard(
-    title="Tic-tac-toe · play the perfect engine",
-    description=(
+    title=Phrase("Tic-tac-toe · play the perfect engine"),
+    description=Phrase(
         "Play X or O against an engine that proves its moves on 3 × 3, 4 × 4 and 5 × 5 and, on the bigger"
         " boards, says when it is only guessing."
     ),
 )
 LAB = ShareCard(
-    title="Tic-tac-toe · the search lab",
-    description="Every textbook search on one position: its move, its value, and what it cost.",
+    title=Phrase("Tic-tac-toe · the search lab"),
+    description=Phrase("Every textbook search on one position: its move, its value, and what it cost."),
 )
-EMBED = ShareCard(title="Tic-tac-toe", description=GAME_PAGE.description)
+EMBED = ShareCard(title=Phrase("Tic-tac-toe"), description=GAME_PAGE.description)
 
 
 # The query arguments each page reads (static/js/links.js's game link, the lab's position, the embed's
 # settings): a card's address keeps these alone, so that nothing else a link carries is echoed.
-GAME_ARGS = ("size", "k", "level", "side", "mode", "x", "o", "moves", "room")
-LAB_ARGS = ("board", "k")
-EMBED_ARGS = ("size", "rows", "cols", "k", "level", "side", "first", "theme", "room")
+GAME_ARGS = ("size", "k", "level", "side", "mode", "x", "o", "moves", "room", "lang")
+LAB_ARGS = ("board", "k", "lang")
+EMBED_ARGS = ("size", "rows", "cols", "k", "level", "side", "first", "theme", "room", "lang")
 
 
 def card_address(base_url: str, args: MultiDict[str, str], names: Collection[str]) -> str:
@@ -123,25 +129,58 @@ def _card(board: Board) -> ShareCard:
     """The card of a game played out: its board, its moves and what stands after them."""
     rules, moves = board.rules, board.history
     size = f"{rules.rows} × {rules.cols}"
-    where = f"{size}, {rules.k} in a row"
     if not moves:
-        return ShareCard(title=f"Tic-tac-toe on {size}: a new game", description=f"A new game on {where}.")
-    count = f"{len(moves)} {'move' if len(moves) == 1 else 'moves'}"
-    outcome = board.outcome()
+        return ShareCard(
+            title=Phrase("Tic-tac-toe on {size}: a new game", size=size),
+            description=Phrase("A new game on {size}, {k} in a row.", size=size, k=rules.k),
+        )
+    count, outcome = len(moves), board.outcome()
     if outcome is None:
-        stands = f"{board.to_move.upper()} to move"
-        title = f"{stands} after {count}"
+        side = board.to_move.upper()
+        stands = Phrase("{side} to move", side=side)
+        title = Phrase(
+            "Tic-tac-toe on {size}: {side} to move after {count} move",
+            "Tic-tac-toe on {size}: {side} to move after {count} moves",
+            size=size,
+            side=side,
+            count=count,
+        )
+        then = Phrase("Open the link to play on.")
     else:
-        stands = "a draw" if outcome.winner is None else f"{outcome.winner.upper()} wins"
-        title = f"{stands} in {count}"
+        if outcome.winner is None:
+            stands = Phrase("a draw")
+            title = Phrase(
+                "Tic-tac-toe on {size}: a draw in {count} move",
+                "Tic-tac-toe on {size}: a draw in {count} moves",
+                size=size,
+                count=count,
+            )
+        else:
+            side = outcome.winner.upper()
+            stands = Phrase("{side} wins", side=side)
+            title = Phrase(
+                "Tic-tac-toe on {size}: {side} wins in {count} move",
+                "Tic-tac-toe on {size}: {side} wins in {count} moves",
+                size=size,
+                side=side,
+                count=count,
+            )
+        then = Phrase("Open the link to see the game and the review of every move.")
     # X moves first: the even plies are X's.
-    played = ", ".join(
+    named = ", ".join(
         f"{'XO'[ply % 2]} {cell_label(rules, cell)}" for ply, cell in enumerate(moves[:MOVES_NAMED])
     )
-    if len(moves) > MOVES_NAMED:
-        played += f" and {len(moves) - MOVES_NAMED} more"
-    then = "see the game and the review of every move" if outcome else "play on"
+    played: str = named
+    if count > MOVES_NAMED:
+        played = Phrase("{moves} and {count} more", moves=named, count=count - MOVES_NAMED)
     return ShareCard(
-        title=f"Tic-tac-toe on {size}: {title}",
-        description=f"A game on {where}: {played}; {stands}. Open the link to {then}.",
+        title=title,
+        description=Phrase(
+            "A game on {size}, {k} in a row: {moves}; {stands}. {then}",
+            size=size,
+            k=rules.k,
+            moves=played,
+            stands=stands,
+            then=then,
+        ),
     )

@@ -48,7 +48,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Literal
 
-from tictactoe import Board, GameOverError, IllegalMoveError, Player, Rules, Status, other
+from tictactoe import Board, GameOverError, IllegalMoveError, Phrase, Player, Rules, Status, other
 from web.rooms.shapes import (
     OFFER_KINDS,
     REASONS,
@@ -242,11 +242,11 @@ class Room:
         """Whether the room has expired at ``now``."""
         return now >= self.expires()
 
-    def why_expired(self) -> str:
+    def why_expired(self) -> Phrase:
         """Why the room expired, in words."""
         if self.invite is not None:
-            return "nobody came with its invite within an hour"
-        return "nothing was played in it for a day"
+            return Phrase("nobody came with its invite within an hour")
+        return Phrase("nothing was played in it for a day")
 
     def over(self) -> bool:
         """Whether the current game has ended (on the board, or by its players)."""
@@ -271,14 +271,20 @@ class Room:
     def holder(self, token: object) -> Seat:
         """The seat ``token`` holds; ``WrongToken`` when it holds none (or is missing)."""
         if token is None:
-            raise WrongToken(f"a seat's token is required: room {self.id} takes moves only from its seats")
+            raise WrongToken(
+                Phrase(
+                    "a seat's token is required: room {room} takes moves only from its seats", room=self.id
+                )
+            )
         if isinstance(token, str):
             given = digest(token)
             for name in SEATS:
                 kept = self.seat(name).token
                 if kept is not None and hmac.compare_digest(kept, given):
                     return name
-        raise WrongToken(f"this token holds no seat in room {self.id}: use the link of your seat")
+        raise WrongToken(
+            Phrase("this token holds no seat in room {room}: use the link of your seat", room=self.id)
+        )
 
     def players(self, now: float) -> Players:
         """By side: which seat plays it, whether it is taken, connected, and its wins."""
@@ -335,9 +341,16 @@ class Room:
         """Nothing when ``invite_token`` is this room's unspent invite; ``Refused`` once it is spent,
         ``WrongToken`` for another token."""
         if self.invite is None:
-            raise Refused(f"the invite of room {self.id} has been used: both seats are taken; you can watch")
+            raise Refused(
+                Phrase(
+                    "the invite of room {room} has been used: both seats are taken; you can watch",
+                    room=self.id,
+                )
+            )
         if not (isinstance(invite_token, str) and hmac.compare_digest(self.invite, digest(invite_token))):
-            raise WrongToken(f"this is not the invite of room {self.id}: use the link you were sent")
+            raise WrongToken(
+                Phrase("this is not the invite of room {room}: use the link you were sent", room=self.id)
+            )
 
     def seat_guest(self, invite_token: object, now: float) -> tuple[str, list[Event]]:
         """Seat the guest with the invite: (the guest's token, the events).
@@ -365,14 +378,21 @@ class Room:
             raise Refused(GameOverError.MESSAGE)
         side = self.seat(name).side
         if board.to_move != side:
-            raise Refused(f"it is not your turn: {board.to_move.upper()} is to move")
+            raise Refused(Phrase("it is not your turn: {side} is to move", side=board.to_move.upper()))
         if not (0 <= row < self.rules.rows and 0 <= col < self.rules.cols):
-            raise Refused(f"row {row}, col {col} is off this room's {self.rules.label()} board")
+            raise Refused(
+                Phrase(
+                    "row {row}, col {col} is off this room's {board} board",
+                    row=row,
+                    col=col,
+                    board=self.rules.label(),
+                )
+            )
         cell = self.rules.cell(row, col)
         try:
             board.play(cell)
         except IllegalMoveError as error:
-            raise Refused(str(error)) from None
+            raise Refused(error.args[0]) from None
         self.moves.append(cell)
         self.active = now
         self.offer = None  # a move withdraws any offer: it was about the position before it
@@ -416,31 +436,35 @@ class Room:
         self.result = {"winner": winner, "reason": reason}
         return [self._end(winner, None, reason, now)]
 
-    def _on(self, token: object, doing: str) -> Seat:
+    def _on(self, token: object, over: Phrase) -> Seat:
         """The seat of ``token``, while its game goes on; ``WrongToken``, or ``Refused`` (``doing``,
         in words, once the game is over)."""
         name = self.holder(token)
         if self.over():
-            raise Refused(f"the game is over: there is no game to {doing}")
+            raise Refused(over)
         return name
 
     def resign(self, token: object, now: float) -> list[Event]:
         """The seat of ``token`` gives the game up: "end", the other side the winner."""
-        name = self._on(token, "resign")
+        name = self._on(token, Phrase("the game is over: there is no game to resign"))
         return self._ended_by_players(other(self.seat(name).side), "resigned", now)
 
     def claim(self, token: object, now: float) -> list[Event]:
         """The seat of ``token`` claims the game its friend left ("end", reason abandoned): once the
         friend has been away ``ABANDON_SECONDS``; ``Refused`` before, in words."""
-        name = self._on(token, "claim")
+        name = self._on(token, Phrase("the game is over: there is no game to claim"))
         friend = self.seat("guest" if name == "host" else "host")
         away = friend.away(now) if friend.token is not None else None
         if away is None:
-            raise Refused("your friend is here: the game goes on")
+            raise Refused(Phrase("your friend is here: the game goes on"))
         if away < ABANDON_SECONDS:
             raise Refused(
-                f"your friend has been away {away} s: you can claim the game once they have been"
-                f" away {int(ABANDON_SECONDS)} s"
+                Phrase(
+                    "your friend has been away {away} s: you can claim the game once they have been away"
+                    " {needed} s",
+                    away=away,
+                    needed=int(ABANDON_SECONDS),
+                )
             )
         return self._ended_by_players(self.seat(name).side, "abandoned", now)
 
@@ -448,17 +472,25 @@ class Room:
         """The seat of ``token`` offers a draw or asks to take back its last move (``kind``); when its
         friend has asked the same, that is the answer: the draw agreed ("end"), the move taken back
         ("takeback").  ``Refused`` while another offer waits, or with no move to take back."""
-        name = self._on(token, "offer anything in")
+        name = self._on(token, Phrase("the game is over: there is no game to offer anything in"))
         side = self.seat(name).side
         pending = self.offer
         if pending is not None and pending["kind"] != kind:
-            asker = "you" if pending["by"] == name else "your friend"
-            raise Refused(f"{asker} asked for a {pending['kind']}: that is answered first")
+            mine, draw = pending["by"] == name, pending["kind"] == "draw"
+            raise Refused(
+                Phrase("you asked for a draw: that is answered first")
+                if mine and draw
+                else Phrase("you asked for a takeback: that is answered first")
+                if mine
+                else Phrase("your friend asked for a draw: that is answered first")
+                if draw
+                else Phrase("your friend asked for a takeback: that is answered first")
+            )
         if pending is not None and pending["by"] == name:
             return []  # asked already
         if pending is None:
             if kind == "takeback" and self._last_move_of(side) is None:
-                raise Refused("you have no move to take back in this game")
+                raise Refused(Phrase("you have no move to take back in this game"))
             self.offer = {"kind": kind, "by": name}
             return [self._offer_event(kind, side, "made")]
         asker_side = other(side)
@@ -483,7 +515,7 @@ class Room:
         """The seat of ``token`` declines its friend's offer, or withdraws its own: "offer"."""
         name = self.holder(token)
         if self.offer is None:
-            raise Refused("there is no offer to answer")
+            raise Refused(Phrase("there is no offer to answer"))
         offer, self.offer = self.offer, None
         status = "withdrawn" if offer["by"] == name else "declined"
         return [self._offer_event(offer["kind"], self.seat(by(offer)).side, status)]
@@ -514,7 +546,7 @@ class Room:
         """
         name = self.holder(token)
         if not self.over():
-            raise Refused("the game is still on: a rematch can be asked for once it has ended")
+            raise Refused(Phrase("the game is still on: a rematch can be asked for once it has ended"))
         if name in self.offers:
             return []
         self.offers.append(name)

@@ -40,7 +40,7 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
-from tictactoe import MAX_SIZE, MIN_K, MIN_SIZE, BoardFormatError, Player, Rules
+from tictactoe import MAX_SIZE, MIN_K, MIN_SIZE, BoardFormatError, Phrase, Player, Rules
 from web.http.error_body import error_body
 from web.http.errors import ROOMS_BLUEPRINT, ApiError, error_response
 from web.http.json_body import (
@@ -96,6 +96,7 @@ from web.rooms.store import (
 )
 from web.searches.rate_limit import requesting_client
 from web.telemetry.request_log import note
+from web.words.speech import say
 
 bp = Blueprint(ROOMS_BLUEPRINT, __name__)
 
@@ -600,24 +601,35 @@ def _room_id() -> str:
     return str((request.view_args or {}).get("room_id", ""))
 
 
+# The refusals a page shows its reader (web/words/speech.py says them in the request's language).
+
+
 @bp.errorhandler(UnknownRoom)
 def unknown_room(_: UnknownRoom) -> Response:
-    return error_response(404, f"there is no room {_room_id()!r}: check the link")
+    return error_response(404, say(Phrase("there is no room {room}: check the link", room=repr(_room_id()))))
 
 
 @bp.errorhandler(ExpiredRoom)
 def expired_room(error: ExpiredRoom) -> Response:
-    return error_response(410, f"room {_room_id()} has expired: {error}; make a new one")
+    why = error.args[0] if error.args else ""
+    return error_response(
+        410, say(Phrase("room {room} has expired: {why}; make a new one", room=_room_id(), why=why))
+    )
 
 
 @bp.errorhandler(WrongToken)
 def wrong_token(error: WrongToken) -> Response:
-    return error_response(403, str(error))
+    return error_response(403, _said(error))
 
 
 @bp.errorhandler(Refused)
 def refused(error: Refused) -> Response:
-    return error_response(409, str(error))
+    return error_response(409, _said(error))
+
+
+def _said(error: Exception) -> str:
+    """A room's refusal in the request's language (its ``Phrase``)."""
+    return say(error.args[0]) if error.args else str(error)
 
 
 @bp.errorhandler(TooMany)

@@ -1,0 +1,22 @@
+// The language picker of every page: a choice is remembered in the cookie the server reads when it
+// chooses a page's language (its name and lifetime come with the picker, from
+// web/words/languages.py), and the page opens again in it.  A page whose address names its language
+// (?lang=, a shared link) takes the new one there too, so that its address still says what it shows.
+
+/** Wire the picker `select` (its options' values are language tags); nothing when the page has none. */
+export function bindLanguagePicker(select) {
+  if (!select) return;
+  select.addEventListener("change", () => {
+    const tag = select.value;
+    const secure = window.location.protocol === "https:" ? "; Secure" : "";
+    document.cookie = `${select.dataset.cookie}=${encodeURIComponent(tag)}; Path=/; ` +
+      `Max-Age=${select.dataset.maxAge}; SameSite=Lax${secure}`;
+    const address = new URL(window.location.href);
+    if (address.searchParams.has("lang")) {
+      address.searchParams.set("lang", tag);
+      window.location.assign(address.href);
+    } else {
+      window.location.reload();
+    }
+  });
+}
