@@ -41,7 +41,7 @@ test("statusText between two people", () => {
   assert.equal(statusText(view({ mode: "two" })), "X to move.");
   const after = view({ mode: "two", last: { row: 1, col: 1, by: "x" }, toMove: "o" });
   assert.equal(statusText(after), "X played b2. O to move.");
-  assert.equal(statusText({ ...after, pending: "check" }), "X played b2. ");
+  assert.equal(statusText({ ...after, pending: "check" }), "X played b2.");
   assert.equal(statusText(view({ mode: "two", status: "o_won", last: { row: 2, col: 0, by: "o" } })),
     "O played a3. O wins!");
 });

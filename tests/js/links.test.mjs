@@ -101,7 +101,7 @@ test("readGameLink: an error in words for each thing it cannot read", () => {
     "?size=3x3&k=three": /needs k/,
     "?size=3x3&k=": /needs k/,
     "?size=3x3&k=3&mode=solo": /mode “solo” is not engine, two or watch/,
-    "?size=3x3&k=3&level=hard": /level “hard” is not easy, medium, perfect/,
+    "?size=3x3&k=3&level=hard": /level “hard” is not easy, medium or perfect/,
     "?size=3x3&k=3&side=z": /side “z” is not x or o/,
     "?size=3x3&k=3&moves=d1": /Move 1 of the link, “d1”, is not a cell of a 3×3 board/,
     "?size=3x3&k=3&moves=b2,a4": /Move 2 of the link, “a4”/,
@@ -170,7 +170,15 @@ test("checkGame: a link that plays on after the game ended says where it ended",
 });
 
 test("checkGame: the server's refusal is passed on in words, marked refused", async () => {
-  const api = fakeApi({ "x../.../...": new Error("k must be at most 3 on this board") });
-  const result = await checkGame(api, { settings: { ...ENGINE, k: 9 }, history: HISTORY.slice(0, 1).concat([["x..", "...", "..."]]) });
+  const refusal = (said, status = 400) => Object.assign(new Error(said ?? "refused"), { said, status });
+  const link = { settings: { ...ENGINE, k: 9 }, history: HISTORY.slice(0, 1).concat([["x..", "...", "..."]]) };
+  // The server's words, in the page's language: said as its reason.
+  let result = await checkGame(fakeApi({ "x../.../...": refusal("k must be at most 3 on this board") }), link);
   assert.deepEqual(result, { problem: "The server refused the link's game: k must be at most 3 on this board.", refused: true });
+  // Its words in another language (api.js keeps none): the page says the refusal's status instead.
+  result = await checkGame(fakeApi({ "x../.../...": refusal(null, 400) }), link);
+  assert.deepEqual(result, { problem: "The server refused the link's game (HTTP 400).", refused: true });
+  // No answer at all: what kept the check from being made.
+  result = await checkGame(fakeApi({ "x../.../...": Object.assign(new Error("Could not reach the server."), { said: null, status: null }) }), link);
+  assert.deepEqual(result, { problem: "The link's game could not be checked. Could not reach the server.", refused: true });
 });
