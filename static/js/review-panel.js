@@ -147,7 +147,8 @@ export function createReviewPanel({ els, api, onChange }) {
       .map((move) => `${MARK[move.by]} ${cellName(move.row, move.col)}`);
     const found = mistakes.length === 0 ? t("no mistake")
       : tn("one mistake ({moves})", "{count} mistakes ({moves})", mistakes.length, { moves: mistakes.join(", ") });
-    const line = t("{moves}: {mistakes}.", { moves: tn("{count} move", "{count} moves", count), mistakes: found });
+    const played = tn("{count} move", "{count} moves", count);
+    const line = t("{moves}: {mistakes}.", { moves: played, mistakes: found });
     const unproven = results.some((result) => result.kind === "unproven")
       ? t("Some values on this board are not proven, so those moves get no verdict.") : "";
     return unproven ? `${line} ${unproven}` : line;
