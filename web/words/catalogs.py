@@ -416,7 +416,7 @@ def messages(catalog: Catalog) -> list[tuple[object, ...]]:
         (
             message.id,
             sorted(path for path, _ in message.locations),
-            message.auto_comments,
+            " ".join(comment.strip() for comment in message.auto_comments),  # as a .pot wraps them
             sorted(message.flags),
         )
         for message in catalog
