@@ -3,7 +3,8 @@
 # Debian's chromium (browser tests), redis-server (Redis tests) and nodejs (the
 # page's JavaScript unit tests, and the syntax checks), then a
 # virtualenv in .venv with the locked test and tooling requirements
-# (requirements-dev.txt: every package pinned and hash-checked).  Safe to run again.
+# (requirements-dev.txt: every package pinned and hash-checked), and the catalogs of words
+# compiled.  Safe to run again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -33,5 +34,7 @@ if ! .venv/bin/pip install -q -r requirements-dev.txt 2>&1 | { grep -v 'is ignor
     echo "setup-tests: pip install -r requirements-dev.txt failed" >&2
     exit 1
 fi
-.venv/bin/python -c "import flask, flask_caching, gunicorn, playwright, pytest, redis, hypothesis, schemathesis"
+.venv/bin/python -c "import flask, flask_babel, flask_caching, gunicorn, playwright, pytest, redis, hypothesis, schemathesis"
+# The catalogs of words, compiled from translations/ (the app would compile them as it starts).
+.venv/bin/python -m web.words.catalogs compile >/dev/null
 .venv/bin/ruff --version >/dev/null && .venv/bin/mypy --version >/dev/null

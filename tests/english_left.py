@@ -36,9 +36,10 @@ NAMES = re.compile(r"\b(minimax|alphabeta(-ordered|-tt)?|negascout|mcts|perfect|
 # What a page says, in the words a reader or a listener meets (script for page.evaluate).
 PAGE_WORDS = """() => {
   const words = [document.title, document.body.innerText];
-  for (const element of document.querySelectorAll('[aria-label], [title], [alt], [placeholder], [aria-roledescription]')) {
+  const names = ['aria-label', 'title', 'alt', 'placeholder', 'aria-roledescription'];
+  for (const element of document.querySelectorAll(names.map((name) => `[${name}]`).join(', '))) {
     if (element.closest('[hidden]')) continue;
-    for (const name of ['aria-label', 'title', 'alt', 'placeholder', 'aria-roledescription']) {
+    for (const name of names) {
       const value = element.getAttribute(name);
       if (value) words.push(value);
     }

@@ -96,7 +96,9 @@ def test_the_plural_rules_are_read_as_gettext_reads_them():
     """The rule the pseudo-languages' forms are chosen by (static/js/plural.js reads them the same way,
     tests/js/words.test.mjs)."""
     rules = {read_catalog(catalog_folder(language) / "messages.po").plural_expr for language in TRANSLATED}
-    rules.add("(n == 0 ? 0 : n == 1 ? 1 : n == 2 ? 2 : n % 100 >= 3 && n % 100 <= 10 ? 3 : n % 100 >= 11 ? 4 : 5)")
+    rules.add(
+        "(n == 0 ? 0 : n == 1 ? 1 : n == 2 ? 2 : n % 100 >= 3 && n % 100 <= 10 ? 3 : n % 100 >= 11 ? 4 : 5)"
+    )
     for rule in rules:
         expected, ours = gettext.c2py(rule), Plural(rule)
         for n in [*range(300), 1_000_000, 2_000_000, 1_000_001]:

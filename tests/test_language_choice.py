@@ -70,7 +70,9 @@ def test_a_page_in_french_carries_its_words_and_says_what_it_varies_by(client):
     assert "<h1>Morpion</h1>" in html and ">Nouvelle partie<" in html
     words = json.loads(re.search(r'<script type="application/json" id="words">(.*?)</script>', html, re.S)[1])
     assert words["lang"] == "fr" and words["messages"]["Play again"] == "Rejouer"
-    sets = json.loads(re.search(r'<script type="application/json" id="server-sets">(.*?)</script>', html, re.S)[1])
+    sets = json.loads(
+        re.search(r'<script type="application/json" id="server-sets">(.*?)</script>', html, re.S)[1]
+    )
     assert [level["label"] for level in sets["levels"]] == ["Facile", "Moyen", "Parfait"]
     # One alternate per offered language and x-default, absolute, the page's own arguments kept.
     found = re.findall(r'<link rel="alternate" hreflang="([^"]+)" href="([^"]+)">', html)
@@ -104,7 +106,9 @@ def test_the_api_speaks_accept_language_and_says_so(client):
         json={"board": ["x..", ".o.", "..."], "engine": "mcts"},
         headers={"Accept-Language": "de"},
     ).get_json()["note"]
-    assert re.fullmatch(r"1\.000 Simulationen: Der Zug hat \d+ % seiner \d+ gewonnen, eine Schätzung, kein Beweis\.", note)
+    assert re.fullmatch(
+        r"1\.000 Simulationen: Der Zug hat \d+ % seiner \d+ gewonnen, eine Schätzung, kein Beweis\.", note
+    )
 
 
 def test_a_room_s_refusal_is_said_in_the_page_s_language(client):

@@ -147,7 +147,8 @@ CUT_TEXT = """() => {
     const clipsY = hides(style.overflowY);
     if ((clipsX && element.scrollWidth > element.clientWidth + 1) ||
         (clipsY && element.scrollHeight > element.clientHeight + 1)) {
-      cut.push(`${element.tagName.toLowerCase()}#${element.id}.${element.className}: ${element.innerText.slice(0, 60)}`);
+      const name = `${element.tagName.toLowerCase()}#${element.id}.${element.className}`;
+      cut.push(`${name}: ${element.innerText.slice(0, 60)}`);
     }
   }
   return cut;
@@ -162,7 +163,10 @@ def assert_no_text_cut(page: Page, moment: str) -> None:
 
 @pytest.mark.parametrize(
     ("path", "viewport"),
-    [pytest.param("/?lang=en-XA", PHONE, id="game-390x844"), pytest.param("/embed?lang=en-XA", EMBED, id="embed-360x420")],
+    [
+        pytest.param("/?lang=en-XA", PHONE, id="game-390x844"),
+        pytest.param("/embed?lang=en-XA", EMBED, id="embed-360x420"),
+    ],
 )
 def test_words_40_percent_longer_are_never_cut_and_move_nothing(open_page, app_server, path, viewport):
     page = measured_page(open_page, viewport)
@@ -193,5 +197,8 @@ def test_right_to_left_mirrors_the_page_around_a_board_that_stays_a1_top_left(op
     assert boxes[".brand"] > boxes[".header-actions"], boxes
     assert boxes[".layout-game"] > boxes[".layout-side"], boxes
     # The board is not: a1 is still the top left cell, c1 right of it.
-    assert boxes['#board button[data-row="0"][data-col="0"]'] < boxes['#board button[data-row="0"][data-col="2"]']
+    assert (
+        boxes['#board button[data-row="0"][data-col="0"]']
+        < boxes['#board button[data-row="0"][data-col="2"]']
+    )
     assert_no_text_cut(page, "right to left")
