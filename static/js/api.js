@@ -1,6 +1,7 @@
 // The move server's HTTP API: fetch with a timeout, one retry for a transient failure, no request
 // at all while the server's limit on searches refuses this address, and every failure mapped to an
-// ApiError the page can explain.
+// ApiError the page can explain.  When the server cannot be reached, what the browser can answer
+// itself is answered here (static/js/offline.js: 3x3 against the engine, how any board stands).
 
 import { toPositionText } from "./position-text.js";
 import { LIMITED_WORDS, secondsLeft } from "./refusal.js";
@@ -49,12 +50,14 @@ export function createApi({ baseUrl = "", timeoutMs = DEFAULT_TIMEOUT_MS, retrie
       throw error;
     }
   }, retries, signal);
-  const post = (path) => (payload, signal) => send(baseUrl + path, payload, signal);
+  const post = (path) => (payload, signal) =>
+    orOffline(path, payload, () => send(baseUrl + path, payload, signal));
   const get = (path, board) => (signal) => send(baseUrl + path, null, signal, board);
   /** What GET /position answers for `rows` with `k`: a GET, so the browser's cache answers repeats. */
   const position = (rows, k, signal) => {
     const query = new URLSearchParams({ board: toPositionText(rows), k: String(k) });
-    return get(`/position?${query.toString().replaceAll("%2F", "/")}`, rows)(signal);
+    const ask = get(`/position?${query.toString().replaceAll("%2F", "/")}`, rows);
+    return orOffline("/position", { board: rows, k }, () => ask(signal));
   };
   /** GET /trace: `engine`'s search tree of `rows` (k null: the server's default), from node `node`. */
   const trace = (rows, k, engine, node = 0, signal) => {
@@ -66,6 +69,32 @@ export function createApi({ baseUrl = "", timeoutMs = DEFAULT_TIMEOUT_MS, retrie
     move: post("/move"), analyze: post("/analyze"), state: post("/state"), engines: get("/engines"), position,
     trace,
   };
+}
+
+/**
+ * `ask()`'s answer; when the server cannot be reached (or the browser knows it is offline, and then
+ * nothing is sent), the answer the browser makes itself (offline.js) for `path` with `payload`, or
+ * an "offline" ApiError that says in words what waits for the network.
+ */
+async function orOffline(path, payload, ask) {
+  let failure = new ApiError("offline", offlineMessage());
+  if (globalThis.navigator?.onLine !== false) {
+    try {
+      return await ask();
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.kind !== "offline") throw error;
+      failure = error;
+    }
+  }
+  let offline;
+  try {
+    offline = await import("./offline.js");
+  } catch {
+    throw failure; // the page was not kept for offline use (no service worker): it cannot load more
+  }
+  const answer = await offline.answerOffline(path, payload).catch(() => null);
+  if (answer) return answer;
+  throw new ApiError("offline", offline.unavailableWords(path, payload));
 }
 
 // Whether `board` (rows of text) is of a size the server searches for free; false for no board.

@@ -11,6 +11,7 @@
 //   labPresets: [{id, rows, cols, k, label}],
 //   defaultK: {"5x5": 5, ...},              // the API's k for a request without one, every size
 //   freeSizes: ["3x3"],                     // sizes searched for free: their games play on through a 429
+//   offline: {rows, cols, k, table},        // the board the engine plays offline; its table under static/
 // }
 //
 // Under node there is no document: the unit tests put the server's own sets in
@@ -46,3 +47,6 @@ export const FREE_SIZE_WORDS = SETS.freeSizes.map((size) => size.replace("x", "\
 export function levelEntry(name) {
   return SETS.levels.find((level) => level.name === name);
 }
+
+/** The board the engine plays without the server, in words ("3 × 3", unbroken). */
+export const OFFLINE_SIZE_WORDS = `${SETS.offline.rows}\u00a0×\u00a0${SETS.offline.cols}`;

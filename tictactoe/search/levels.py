@@ -66,10 +66,13 @@ def pick_best(result: SolveResult, rng: random.Random | None) -> Cell:
     return result.best_moves[0]
 
 
-def quick_move(board: Board, level: Level, rng: random.Random) -> Cell:
-    """The move of the ``easy`` or ``medium`` level (no search needed).
+def quick_candidates(board: Board, level: Level) -> list[Cell]:
+    """The moves the ``easy`` or ``medium`` level draws from, each as likely, in cell order.
 
-    Raises ``GameOverError`` when the game is over, ``ValueError`` for another level.
+    Easy: the cells that win at once, else every legal move.  Medium: the cells
+    that win at once, else those that stop the opponent's win in one, else
+    every legal move.  Raises ``GameOverError`` when the game is over,
+    ``ValueError`` for another level.
     """
     if level not in QUICK_LEVELS:
         raise ValueError(f"unknown quick level {level!r}")
@@ -77,13 +80,19 @@ def quick_move(board: Board, level: Level, rng: random.Random) -> Cell:
     if not moves:
         raise GameOverError()
     geometry = board.geometry
-    me, opp = (board.x, board.o) if board.to_move == "x" else (board.o, board.x)
+    me, opp = board.sides()
     urgent = geometry.winning_cells(me, board.empty)
     if not urgent and level == Level.MEDIUM:
         urgent = geometry.winning_cells(opp, board.empty)
-    if urgent:
-        return rng.choice(geometry.cells_of(urgent))
-    return rng.choice(moves)
+    return geometry.cells_of(urgent) if urgent else moves
+
+
+def quick_move(board: Board, level: Level, rng: random.Random) -> Cell:
+    """The move of the ``easy`` or ``medium`` level (no search needed): ``rng``'s choice of its candidates.
+
+    Raises ``GameOverError`` when the game is over, ``ValueError`` for another level.
+    """
+    return rng.choice(quick_candidates(board, level))
 
 
 @overload

@@ -48,6 +48,10 @@ PRESETS = (
     Preset("7x7", 7, 7, 5, "7 × 7 · five in a row"),
     Preset("15x15", 15, 15, 5, "15 × 15 · five in a row"),
 )
+# The board the engine plays without the server (static/js/offline.js), from the table of every
+# position's value that ``python -m tictactoe table`` writes into static/ at this path.
+OFFLINE_RULES = Rules(3, 3, 3)
+OFFLINE_TABLE = f"data/solved-{OFFLINE_RULES.key()}.json"
 # The lab's boards: the small ones every teaching engine can finish.
 LAB_PRESETS = (
     Preset("3x3:3", 3, 3, 3, "3 × 3 · three in a row"),
@@ -76,6 +80,15 @@ class PresetEntry(TypedDict):
     label: str
 
 
+class OfflineEntry(TypedDict):
+    """The board the engine plays offline, and its table's path under static/."""
+
+    rows: int
+    cols: int
+    k: int
+    table: str
+
+
 class ServerSets(TypedDict):
     """The JSON block every page embeds (``static/js/server-sets.js`` documents its reader)."""
 
@@ -88,6 +101,7 @@ class ServerSets(TypedDict):
     labPresets: list[PresetEntry]
     defaultK: dict[str, int]
     freeSizes: list[str]
+    offline: OfflineEntry
 
 
 def levels() -> list[LevelEntry]:
@@ -125,6 +139,12 @@ def server_sets() -> ServerSets:
         "labPresets": [_entry(preset) for preset in LAB_PRESETS],
         "defaultK": default_k_by_size(),
         "freeSizes": free_sizes(),
+        "offline": {
+            "rows": OFFLINE_RULES.rows,
+            "cols": OFFLINE_RULES.cols,
+            "k": OFFLINE_RULES.k,
+            "table": OFFLINE_TABLE,
+        },
     }
 
 
