@@ -37,9 +37,11 @@ export class ApiError extends Error {
  * resolves to the JSON answer or rejects with ApiError (or AbortError when `signal` aborts).
  * After a 429 every call is refused at once with a "limited" ApiError, without a request, until
  * the server's Retry-After has passed; but a call about a board of a size the server searches for
- * free (server-sets.js) is sent, since the server answers it all the same.
+ * free (server-sets.js) is sent, since the server answers it all the same.  When the server cannot
+ * be reached, a call the browser can answer is answered here (offline.js); with `offlineWords`
+ * (the lab, whose every figure is the server's), none is, and the failure says those words.
  */
-export function createApi({ baseUrl = "", timeoutMs = DEFAULT_TIMEOUT_MS, retries = 1 } = {}) {
+export function createApi({ baseUrl = "", timeoutMs = DEFAULT_TIMEOUT_MS, retries = 1, offlineWords = null } = {}) {
   let refusedUntil = 0; // Date.now() before which the server refuses this address's searches
   const send = (url, payload, signal, board = payload?.board) => withRetry(async () => {
     if (Date.now() < refusedUntil && !free(board)) throw limitedError(refusedUntil);
@@ -50,20 +52,23 @@ export function createApi({ baseUrl = "", timeoutMs = DEFAULT_TIMEOUT_MS, retrie
       throw error;
     }
   }, retries, signal);
-  const post = (path) => (payload, signal) =>
-    orOffline(path, payload, () => send(baseUrl + path, payload, signal));
-  const get = (path, board) => (signal) => send(baseUrl + path, null, signal, board);
+  const orHere = (path, payload, ask) => orOffline(path, payload, ask, offlineWords);
+  const post = (path) => (payload, signal) => orHere(path, payload, () => send(baseUrl + path, payload, signal));
+  // A GET of `path` with `query` (its URLSearchParams); `payload`: what offline.js reads of it.
+  const get = (path, query, payload) => (signal) => {
+    const url = query ? `${path}?${query.toString().replaceAll("%2F", "/")}` : path;
+    return orHere(path, payload, () => send(baseUrl + url, null, signal, payload?.board));
+  };
   /** What GET /position answers for `rows` with `k`: a GET, so the browser's cache answers repeats. */
   const position = (rows, k, signal) => {
     const query = new URLSearchParams({ board: toPositionText(rows), k: String(k) });
-    const ask = get(`/position?${query.toString().replaceAll("%2F", "/")}`, rows);
-    return orOffline("/position", { board: rows, k }, () => ask(signal));
+    return get("/position", query, { board: rows, k })(signal);
   };
   /** GET /trace: `engine`'s search tree of `rows` (k null: the server's default), from node `node`. */
   const trace = (rows, k, engine, node = 0, signal) => {
     const query = new URLSearchParams({ board: toPositionText(rows), engine, node: String(node) });
     if (k !== null && k !== undefined) query.set("k", String(k));
-    return get(`/trace?${query.toString().replaceAll("%2F", "/")}`, rows)(signal);
+    return get("/trace", query, { board: rows, k, engine })(signal);
   };
   return {
     move: post("/move"), analyze: post("/analyze"), state: post("/state"), engines: get("/engines"), position,
@@ -74,18 +79,20 @@ export function createApi({ baseUrl = "", timeoutMs = DEFAULT_TIMEOUT_MS, retrie
 /**
  * `ask()`'s answer; when the server cannot be reached (or the browser knows it is offline, and then
  * nothing is sent), the answer the browser makes itself (offline.js) for `path` with `payload`, or
- * an "offline" ApiError that says in words what waits for the network.
+ * an "offline" ApiError that says in words what waits for the network (`words`, when given: then
+ * nothing is answered here).
  */
-async function orOffline(path, payload, ask) {
-  let failure = new ApiError("offline", offlineMessage());
+async function orOffline(path, payload, ask, words) {
+  let failure = new ApiError("offline", words ?? offlineMessage());
   if (globalThis.navigator?.onLine !== false) {
     try {
       return await ask();
     } catch (error) {
       if (!(error instanceof ApiError) || error.kind !== "offline") throw error;
-      failure = error;
+      if (words === null) failure = error;
     }
   }
+  if (words !== null) throw failure;
   let offline;
   try {
     offline = await import("./offline.js");

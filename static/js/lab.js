@@ -14,7 +14,9 @@ import { createStore } from "./storage.js";
 import { DEFAULT_THEME, applyTheme } from "./theme.js";
 
 const $ = (id) => document.getElementById(id);
-const api = createApi();
+// Every figure of the lab is the server's: offline, nothing is answered in the browser.
+const OFFLINE = "You are offline: the lab's engines run on the server; run them again when the network is back.";
+const api = createApi({ offlineWords: OFFLINE });
 const store = createStore("tictactoe:v1:"); // the game page's keys
 const form = $("position");
 const buttons = [...form.querySelectorAll("button"), $("lab-size")];
@@ -192,3 +194,11 @@ applyTheme(store.get("theme") ?? DEFAULT_THEME);
 const linked = new URLSearchParams(window.location.search).has("board");
 if (!linked) show(position, { link: false });
 fromLink();
+
+// The page as an app (static/js/offline-app.js), after the load: the network's going and coming back in words.
+window.addEventListener("load", () => {
+  import("./offline-app.js").then(({ startApp }) => startApp({
+    box: $("notices"), store: null,
+    words: { offline: OFFLINE, online: "You are back online: the lab's engines run again." },
+  })).catch(() => {});
+});

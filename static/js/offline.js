@@ -12,7 +12,6 @@ import { analysis, candidates, rank, readTable } from "./solved.js";
 import { sideToMove } from "./state.js";
 
 const { rows: ROWS, cols: COLS, k: K } = SETS.offline;
-const BACK = "when the network is back";
 
 let table = null; // a promise of the table, fetched once (the service worker keeps it)
 
@@ -44,9 +43,9 @@ function tabled(payload) {
 export async function answerOffline(path, payload) {
   const started = performance.now();
   if (path === "/state") return stateAnswer(payload);
-  if (payload?.engine !== undefined || !tabled(payload) || outcome(payload.board, K).status !== "in_progress") {
-    return null;
-  }
+  // A teaching engine, and a seeded move (which repeats the server's draw), are the server's alone.
+  const serverOnly = payload?.engine !== undefined || payload?.seed !== undefined;
+  if (serverOnly || !tabled(payload) || outcome(payload.board, K).status !== "in_progress") return null;
   const solved = await loadTable();
   const known = analysis(solved, payload.board);
   if (!known) return null; // no game reaches this board: the server would refuse it
@@ -81,13 +80,16 @@ function stateAnswer({ board, k }) {
 
 /** Why `path` with `payload` gets no answer without the server, in a player's words. */
 export function unavailableWords(path, payload) {
-  const size = Array.isArray(payload?.board) ? `${payload.board.length}\u00a0×\u00a0${payload.board[0]?.length}` : "";
+  const board = payload?.board;
+  const size = Array.isArray(board) ? `${board.length}\u00a0×\u00a0${board[0]?.length}` : "";
   if (payload?.engine !== undefined || path === "/engines" || path === "/trace") {
-    return `You are offline: the engines of the lab and of watch mode run on the server, ${BACK}.`;
+    return "You are offline: watching engines play needs the server; the game goes on when the network is back.";
   }
-  if (path === "/analyze") return `You are offline: hints are there for ${OFFLINE_SIZE_WORDS} only until the network is back.`;
+  if (path === "/analyze") {
+    return `You are offline: hints work on ${OFFLINE_SIZE_WORDS} only; on this ${size} board they come back with the network.`;
+  }
   if (path === "/position") {
-    return `You are offline: the review checks ${OFFLINE_SIZE_WORDS} games only; it checks this ${size} game ${BACK}.`;
+    return `You are offline: the review checks ${OFFLINE_SIZE_WORDS} games only; it checks this ${size} game when the network is back.`;
   }
-  return `You are offline: the engine plays ${OFFLINE_SIZE_WORDS} only; this ${size} game goes on ${BACK}.`;
+  return `You are offline: the engine plays ${OFFLINE_SIZE_WORDS} only; this ${size} game goes on when the network is back.`;
 }
