@@ -43,7 +43,7 @@ self.addEventListener("message", (event) => {
 });
 
 // The pages left to the network (the embed), by client id: their files come from the network too.
-// Lost when the browser stops this worker between two events; each file then goes by its page's
+// Lost when the browser stops this worker between two events; a file then goes by its page's
 // address (fileFor).
 const networkPages = new Set();
 
@@ -57,7 +57,8 @@ self.addEventListener("fetch", (event) => {
     else if (event.resultingClientId) networkPages.add(event.resultingClientId);
     return;
   }
-  if (!DEPLOY.precache.includes(url.pathname)) return;
+  // A page left to the network gets its files from there too: it may be of a newer deploy.
+  if (!DEPLOY.precache.includes(url.pathname) || networkPages.has(event.clientId)) return;
   event.respondWith(fileFor(event.clientId, url.pathname, request));
 });
 
@@ -69,8 +70,6 @@ function keptPage(url) {
 
 /** A kept file for the page `clientId`: from the cache for a kept page, from the network for another. */
 async function fileFor(clientId, path, request) {
-  // A page of the network's may be of a newer deploy than this cache: it gets the network's files.
-  if (networkPages.has(clientId)) return fetch(request);
   const client = clientId ? await self.clients.get(clientId) : null;
   if (client && !SHELL.has(new URL(client.url).pathname)) return fetch(request);
   return kept(path, request);

@@ -39,7 +39,7 @@ export class ApiError extends Error {
  * the server's Retry-After has passed; but a call about a board of a size the server searches for
  * free (server-sets.js) is sent, since the server answers it all the same.  When the server cannot
  * be reached, a call the browser can answer is answered here (offline.js); with `offlineWords`
- * (the lab, whose every figure is the server's), none is, and the failure says those words.
+ * (the lab, whose every figure is the server's), none is, and the failure adds those words.
  */
 export function createApi({ baseUrl = "", timeoutMs = DEFAULT_TIMEOUT_MS, retries = 1, offlineWords = null } = {}) {
   let refusedUntil = 0; // Date.now() before which the server refuses this address's searches
@@ -79,29 +79,32 @@ export function createApi({ baseUrl = "", timeoutMs = DEFAULT_TIMEOUT_MS, retrie
 /**
  * `ask()`'s answer; when the server cannot be reached (or the browser knows it is offline, and then
  * nothing is sent), the answer the browser makes itself (offline.js) for `path` with `payload`, or
- * an "offline" ApiError that says in words what waits for the network (`words`, when given: then
+ * an "offline" ApiError that says in words what waits for the server (`words`, when given: then
  * nothing is answered here).
  */
 async function orOffline(path, payload, ask, words) {
-  let failure = new ApiError("offline", words ?? offlineMessage());
+  let failure = new ApiError("offline", offlineMessage());
   if (globalThis.navigator?.onLine !== false) {
     try {
       return await ask();
     } catch (error) {
       if (!(error instanceof ApiError) || error.kind !== "offline") throw error;
-      if (words === null) failure = error;
+      failure = error;
     }
   }
-  if (words !== null) throw failure;
-  let offline;
-  try {
-    offline = await import("./offline.js");
-  } catch {
-    throw failure; // the page was not kept for offline use (no service worker): it cannot load more
+  let why = words;
+  if (why === null) {
+    let offline;
+    try {
+      offline = await import("./offline.js");
+    } catch {
+      throw failure; // the page was not kept for offline use (no service worker): it cannot load more
+    }
+    const answer = await offline.answerOffline(path, payload).catch(() => null);
+    if (answer) return answer;
+    why = offline.unavailableWords(path, payload);
   }
-  const answer = await offline.answerOffline(path, payload).catch(() => null);
-  if (answer) return answer;
-  throw new ApiError("offline", offline.unavailableWords(path, payload));
+  throw new ApiError("offline", `${failure.message} ${why}`);
 }
 
 // Whether `board` (rows of text) is of a size the server searches for free; false for no board.

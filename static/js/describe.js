@@ -194,7 +194,7 @@ export function engineDetails(view) {
   }
   if (info.cached) lines.push("The answer was already stored from an earlier game.");
   if (info.offline) {
-    lines.push(`You are offline: it played from its own table of every ${OFFLINE_SIZE_WORDS} position, kept in this browser.`);
+    lines.push(`Without the server, it played from its own table of every ${OFFLINE_SIZE_WORDS} position, kept in this browser.`);
   }
   return lines;
 }

@@ -14,9 +14,8 @@ import { createStore } from "./storage.js";
 import { DEFAULT_THEME, applyTheme } from "./theme.js";
 
 const $ = (id) => document.getElementById(id);
-// Every figure of the lab is the server's: offline, nothing is answered in the browser.
-const OFFLINE = "You are offline: the lab's engines run on the server; run them again when the network is back.";
-const api = createApi({ offlineWords: OFFLINE });
+// Every figure of the lab is the server's: without it, nothing is answered in the browser.
+const api = createApi({ offlineWords: "The lab's engines run on the server: run them again when it answers." });
 const store = createStore("tictactoe:v1:"); // the game page's keys
 const form = $("position");
 const buttons = [...form.querySelectorAll("button"), $("lab-size")];
@@ -199,6 +198,6 @@ fromLink();
 window.addEventListener("load", () => {
   import("./offline-app.js").then(({ startApp }) => startApp({
     box: $("notices"), store: null,
-    words: { offline: OFFLINE, online: "You are back online: the lab's engines run again." },
+    words: { offline: "You are offline: the lab's engines wait for the network.", online: "You are back online." },
   })).catch(() => {});
 });

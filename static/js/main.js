@@ -199,10 +199,8 @@ begin();
 // The page as an app (static/js/offline-app.js), after the load: nothing in it is needed to play.
 // When the network comes back, a move or a hint that waited for it goes again.
 const NETWORK_WORDS = {
-  offline: `You are offline. ${OFFLINE_SIZE_WORDS} against the engine (hints and the review too) and two players ` +
-    "on any board play on; the other boards against the engine, Play a friend and watching engines come back " +
-    "with the network.",
-  online: "You are back online: every board, Play a friend and watching engines work again.",
+  offline: `You are offline: ${OFFLINE_SIZE_WORDS} against the engine and two players still play.`,
+  online: "You are back online: every board and Play a friend work again.",
 };
 window.addEventListener("load", () => {
   import("./offline-app.js").then(({ startApp }) => startApp({

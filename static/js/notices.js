@@ -1,6 +1,7 @@
 // Notes at the foot of the screen, over the page: the network gone or back, a new version, how to
 // install on iOS.  Their box is fixed to the screen (static/css/app.css, .notices), so a note that
-// comes or goes moves nothing on the page; it is a live region, so each note is read out once.
+// comes or goes moves nothing on the page, and the page gets that much more room at its end, so
+// that nothing stays under a note; the box is a live region, so each note is read out once.
 
 /**
  * The notes shown in `box` (an element with aria-live): show(key, {words, action, closeAfter})
@@ -10,6 +11,9 @@
  */
 export function createNotices(box) {
   const notes = new Map(); // key -> {element, timer}
+  // The page gets as much room below it as the notes take, so that it scrolls out from under them.
+  const root = document.documentElement;
+  new ResizeObserver(() => root.style.setProperty("--notices-height", `${box.offsetHeight}px`)).observe(box);
 
   function hide(key) {
     const note = notes.get(key);

@@ -39,6 +39,7 @@ async function register(notices) {
   } catch {
     return; // refused (a private window, a policy): the page works online as it always has
   }
+  if (!registration) return; // blocked without a refusal (as a test browser can be)
   // A page a worker answered runs that deploy's files: when a newer worker takes over (asked here
   // or in another tab), the page reloads to run the new deploy's, never a mix.  The first worker
   // taking over the page that installed it changes nothing: the page came from the network.

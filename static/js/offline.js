@@ -3,7 +3,7 @@
 // hints and the review, from its own table of every 3x3 position (solved.js); how any board
 // stands comes from the win check (rules.js), so two players play on every board.  What only the
 // server can do (the engine on a bigger board, the lab's and watch mode's engines) gets no
-// answer here, and `unavailableWords` says so.  The answers have the server's fields (those the
+// answer here, and `unavailableWords` says what waits for it.  The answers have the server's fields (those the
 // page reads), and `offline: true`.
 
 import { outcome } from "./rules.js";
@@ -78,18 +78,12 @@ function stateAnswer({ board, k }) {
   return { board, k, status, line, to_move: status === "in_progress" ? sideToMove(board) : null };
 }
 
-/** Why `path` with `payload` gets no answer without the server, in a player's words. */
+/** What waits for the server, in a player's words: the sentence after "Could not reach the server." */
 export function unavailableWords(path, payload) {
-  const board = payload?.board;
-  const size = Array.isArray(board) ? `${board.length}\u00a0×\u00a0${board[0]?.length}` : "";
   if (payload?.engine !== undefined || path === "/engines" || path === "/trace") {
-    return "You are offline: watching engines play needs the server; the game goes on when the network is back.";
+    return "Watching engines play needs the server.";
   }
-  if (path === "/analyze") {
-    return `You are offline: hints work on ${OFFLINE_SIZE_WORDS} only; on this ${size} board they come back with the network.`;
-  }
-  if (path === "/position") {
-    return `You are offline: the review checks ${OFFLINE_SIZE_WORDS} games only; it checks this ${size} game when the network is back.`;
-  }
-  return `You are offline: the engine plays ${OFFLINE_SIZE_WORDS} only; this ${size} game goes on when the network is back.`;
+  if (path === "/analyze") return `Without the server, hints are there for ${OFFLINE_SIZE_WORDS} only.`;
+  if (path === "/position") return `Without the server, the review checks ${OFFLINE_SIZE_WORDS} games only.`;
+  return `Without the server, the engine plays ${OFFLINE_SIZE_WORDS} only.`;
 }
