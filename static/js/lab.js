@@ -61,7 +61,7 @@ async function fromLink() {
     try {
       await api.state(k === null ? { board: rows } : { board: rows, k });
     } catch (error) {
-      problem = `The server refused the link's position: ${error.message}`;
+      problem = error.kind === "offline" ? error.message : `The server refused the link's position: ${error.message}`;
     }
   }
   if (problem) {
