@@ -2,9 +2,7 @@
 // for play offline: static/sw.js), a new deploy offered in words, the network's going and coming
 // back said in words, and on iOS, where no browser offers to install a page, once, how to put the
 // game on the home screen.  Loaded by the game page and the lab after their load; the embed,
-// which lives in other sites' pages, registers nothing.
-
-import { createNotices } from "./notices.js";
+// which lives in other sites' pages, registers nothing.  The notes' module comes when a note does.
 
 const WORKER = "/sw.js";
 const IOS_HINT_KEY = "ios-hint";
@@ -16,7 +14,7 @@ const BACK_ONLINE_MS = 8000; // the "back online" note goes by itself after this
  * `onOnline()` runs when the network comes back.
  */
 export function startApp({ box, store, words, onOnline = () => {} }) {
-  const notices = createNotices(box);
+  const notices = lazyNotices(box);
   register(notices);
   const offline = () => notices.show("network", { words: words.offline });
   window.addEventListener("offline", offline);
@@ -26,7 +24,21 @@ export function startApp({ box, store, words, onOnline = () => {} }) {
   });
   if (navigator.onLine === false) offline();
   if (store) hintOnIos(notices, store);
-  return notices;
+}
+
+/** The notes of `box` (notices.js), loaded when the first one is shown: most visits show none. */
+function lazyNotices(box) {
+  let loaded = null;
+  const notices = () => {
+    loaded ??= import("./notices.js").then(({ createNotices }) => createNotices(box), (error) => {
+      loaded = null; // not loaded (offline, and nothing kept it): the next note tries again
+      throw error;
+    });
+    return loaded;
+  };
+  return {
+    show: (key, note) => notices().then((made) => made.show(key, note)).catch(() => {}),
+  };
 }
 
 /** Register the worker; offer a new deploy's worker once it is installed, and reload when one takes over. */
