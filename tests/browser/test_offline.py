@@ -252,11 +252,9 @@ def test_rooms_streams_health_and_the_embed_go_to_the_network_with_the_worker_in
         wait_settled(frame, 2)
 
 
-def test_on_an_iphone_the_page_says_once_how_to_install_it_and_no_note_moves_the_page(
-    open_page, app_server
-):
-    phone = {"width": 390, "height": 844}
-    page = open_page(viewport=phone, user_agent=IPHONE, has_touch=True, is_mobile=True, service_workers=WORKERS)
+def test_on_an_iphone_the_page_says_once_how_to_install_it_and_no_note_moves_the_page(open_page, app_server):
+    iphone = {"user_agent": IPHONE, "has_touch": True, "is_mobile": True}
+    page = open_page(viewport={"width": 390, "height": 844}, service_workers=WORKERS, **iphone)
     page.context.add_init_script(OBSERVE)
     page.goto(app_server.url + "/")
     hint = notice(page, "install")
