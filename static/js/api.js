@@ -202,7 +202,7 @@ function retryAfterOf(response, body) {
 }
 
 function offlineMessage() {
-  return navigator.onLine === false
+  return globalThis.navigator?.onLine === false
     ? "You appear to be offline."
     : "Could not reach the server.";
 }
