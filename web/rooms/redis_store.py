@@ -137,8 +137,10 @@ class RedisRoomStore:
             raise StoreBusy(f"the room store (Redis) failed: {error}") from error
         return _live(record, presence, room_id, now)
 
-    def change(self, room_id: str, now: float, change: Change) -> tuple[Room, list[Event]]:
-        import redis
+    def change(
+        self, room_id: str, now: float, change: Change, durable: bool = True
+    ) -> tuple[Room, list[Event]]:
+        import redis  # (``durable`` is Redis's own to keep: its persistence is the operator's setting)
 
         key, presence_key = self.key(room_id), self.presence_key(room_id)
         try:

@@ -92,9 +92,13 @@ class RoomStore(Protocol):
         """The room; ``UnknownRoom``, ``ExpiredRoom``, ``DamagedRoom``, or ``StoreBusy``."""
         ...
 
-    def change(self, room_id: str, now: float, change: Change) -> tuple[Room, list[Event]]:
+    def change(
+        self, room_id: str, now: float, change: Change, durable: bool = True
+    ) -> tuple[Room, list[Event]]:
         """Apply ``change(room, now)`` at once for every worker: (the room after it, its events),
-        returned once committed.
+        returned once committed: on the disk itself when ``durable`` (the game: a move, a seat, a
+        rematch), or where a crash of the process cannot undo it (presence: a lease taken,
+        renewed or given back, which no power cut should cost a disk flush).
 
         Nothing is written when ``change`` raises (a ``RoomError`` goes to the caller as it is)
         or leaves the room as it was.  ``UnknownRoom``, ``ExpiredRoom``, ``DamagedRoom``,
@@ -120,7 +124,9 @@ class UnusableStore:
     def load(self, room_id: str, now: float) -> Room:
         raise StoreBusy(self.why)
 
-    def change(self, room_id: str, now: float, change: Change) -> tuple[Room, list[Event]]:
+    def change(
+        self, room_id: str, now: float, change: Change, durable: bool = True
+    ) -> tuple[Room, list[Event]]:
         raise StoreBusy(self.why)
 
     def events_after(self, room_id: str, after: int) -> list[Event] | None:
