@@ -13,8 +13,8 @@
 //   the embed (its page is made from its query string) and the files the embed asks for.
 //
 // A new deploy's worker installs beside this one (keeping its own files in its own cache) and
-// waits; the page offers the new version (static/js/offline-app.js), and the page's "take it"
-// message makes it take over, delete the other caches and reload the pages.
+// waits; the page offers the new version (static/js/offline-app.js), whose "take-over" message
+// makes it take over and delete the other caches; the pages then reload onto it.
 /* global DEPLOY */
 
 const CACHE = `tictactoe-${DEPLOY.version}`;

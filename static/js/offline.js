@@ -3,8 +3,8 @@
 // hints and the review, from its own table of every 3x3 position (solved.js); how any board
 // stands comes from the win check (rules.js), so two players play on every board.  What only the
 // server can do (the engine on a bigger board, the lab's and watch mode's engines) gets no
-// answer here, and `unavailableWords` says what waits for it.  The answers have the server's fields (those the
-// page reads), and `offline: true`.
+// answer here, and `unavailableWords` says what waits for it.  The answers have the server's
+// fields (those the page reads), and `offline: true`.
 
 import { outcome } from "./rules.js";
 import { OFFLINE_SIZE_WORDS, SETS } from "./server-sets.js";
@@ -58,7 +58,8 @@ export async function answerOffline(path, payload) {
   if (path === "/position") {
     // The server's order: the best first, by the engine's preference, row by row among equals.
     const moves = [...known.moves].sort((a, b) => rank(b) - rank(a));
-    return { ...fields, moves, value: known.value, plies: known.plies, proven: true, source: "proof", depth: null, offline: true };
+    const { proven, source, depth, offline } = done;
+    return { ...fields, moves, value: known.value, plies: known.plies, proven, source, depth, offline };
   }
   if (path !== "/move") return null;
   const choices = candidates(solved, payload.board, payload.level);
