@@ -332,7 +332,7 @@ def metric(url: str, line: str) -> float:
 
 def report(players: int, seconds: float, phases: list[Phase]) -> None:
     print(f"{players} honest rooms (a move every {PACE[0]:g}-{PACE[1]:g} s), each phase {seconds:g} s,")
-    print("gunicorn.conf.py (2 gevent workers, the SQLite store), 127.0.0.1")
+    print("gunicorn.conf.py (2 gevent workers, the rooms on the checkout's default store), 127.0.0.1")
     print(
         f"{'phase':<18} {'moves':>6} {'refused':>7} {'lost':>5} {'delivery p50/p99/max ms':>24}"
         f" {'/livez p50/max ms':>18} {'TCP mem MiB':>12}"

@@ -18,7 +18,7 @@ import pytest
 
 from tictactoe import Rules
 from web.pages.closed_sets import server_sets
-from web.parts import parts
+from web.rooms import rooms_of
 from web.rooms.model import (
     INVITE_SECONDS,
     LEASE_SECONDS,
@@ -44,7 +44,7 @@ def app_settings():
 @pytest.fixture(autouse=True)
 def fresh_allowance_and_clock(app):
     """Each test starts with a clock at the real time and full allowances for every address."""
-    rooms = parts(app).rooms
+    rooms = rooms_of(app)
     rooms.clock = time.time
     rooms.making.buckets = MemoryBuckets()  # as the app made them: no address has made a room,
     rooms.guessing.buckets = MemoryBuckets()  # nor brought a wrong token
@@ -82,7 +82,7 @@ def move(client, room: str, token: str | None, row: int, col: int):
 
 def database(app) -> sqlite3.Connection:
     """A connection of the test's own to the app's rooms' database."""
-    return contextlib.closing(sqlite3.connect(parts(app).rooms.store.path))
+    return contextlib.closing(sqlite3.connect(rooms_of(app).store.path))
 
 
 def room_file(app, room: str) -> str:
@@ -99,6 +99,7 @@ def rooms_stored(app) -> int:
 
 
 def test_a_room_is_made_with_a_secret_seat_an_invite_and_a_watch_link(client, app):
+    rooms_of(app).clock = lambda: 1_800_000_000.0  # a clock that stands still: "away" is exact
     answer = client.post("/rooms", json={"rows": 4, "cols": 4, "k": 3, "side": "o"})
     assert answer.status_code == 201
     made = answer.get_json()
@@ -114,7 +115,9 @@ def test_a_room_is_made_with_a_secret_seat_an_invite_and_a_watch_link(client, ap
     state = made["state"]
     assert (state["rows"], state["cols"], state["k"], state["game"]) == (4, 4, 3, 1)
     assert state["board"] == ["....", "....", "....", "...."] and state["to_move"] == "x"
-    assert state["players"]["o"] == {"seat": "host", "seated": True, "connected": False, "wins": 0}
+    # The host is away (no stream yet) since the room was made: 0 whole seconds ago, by the room's clock.
+    host = {"seat": "host", "seated": True, "connected": False, "wins": 0, "name": None, "away": 0}
+    assert state["players"]["o"] == host
     assert state["players"]["x"]["seated"] is False
     # The store holds no token, only their hashes: reading it lets nobody play.
     stored = room_file(app, room)
@@ -143,12 +146,13 @@ def test_the_invite_seats_the_first_to_bring_it_then_only_watches(client):
     }
 
 
-def test_a_whole_game_by_the_engines_rules_then_a_rematch_with_sides_swapped(client):
+def test_a_whole_game_by_the_engines_rules_then_a_rematch_with_sides_swapped(client, app):
     # X (host) wins down column b:
     #
     #   o x .
     #   . x .
     #   . x o
+    rooms_of(app).clock = lambda: 1_800_000_000.0  # a clock that stands still: "away" is exact
     host, guest = seated(client)
     room = host["room"]
     for token, cell in [(host, (1, 1)), (guest, (0, 0)), (host, (0, 1)), (guest, (2, 2)), (host, (2, 1))]:
@@ -165,7 +169,14 @@ def test_a_whole_game_by_the_engines_rules_then_a_rematch_with_sides_swapped(cli
     next_game = client.post(f"/rooms/{room}/rematch", json={"token": guest["token"]}).get_json()
     assert next_game["game"] == 2 and next_game["moves"] == [] and next_game["rematch"] == []
     # Sides swapped, the score kept with its seat: the host now plays O, with its win.
-    assert next_game["players"]["o"] == {"seat": "host", "seated": True, "connected": False, "wins": 1}
+    assert next_game["players"]["o"] == {
+        "seat": "host",
+        "seated": True,
+        "connected": False,
+        "wins": 1,
+        "name": None,
+        "away": 0,
+    }
     assert next_game["players"]["x"]["seat"] == "guest"
     assert move(client, room, host["token"], 1, 1).get_json()["error"] == "it is not your turn: X is to move"
     assert move(client, room, guest["token"], 1, 1).status_code == 200
@@ -251,7 +262,7 @@ def test_an_unknown_room_is_a_404_and_an_expired_one_a_410(client, app, method, 
         assert answer.status_code == 404, room
         assert answer.get_json()["error"].startswith("there is no room")
     made = make_room(client)["room"]
-    parts(app).rooms.clock = lambda: time.time() + TTL_SECONDS + 1
+    rooms_of(app).clock = lambda: time.time() + TTL_SECONDS + 1
     stored = room_file(app, made)
     answer = client.open(path.format(room=made), method=method, json=body)
     assert answer.status_code == 410
@@ -262,7 +273,7 @@ def test_an_unknown_room_is_a_404_and_an_expired_one_a_410(client, app, method, 
 
 
 def test_a_flood_of_rooms_from_one_address_is_refused_in_words_and_fills_nothing(client, app):
-    rooms = parts(app).rooms
+    rooms = rooms_of(app)
     clock = [1000.0]
     rooms.making.buckets.clock = lambda: clock[0]
     try:
@@ -287,7 +298,7 @@ def test_a_flood_of_rooms_from_one_address_is_refused_in_words_and_fills_nothing
 
 
 def test_past_rooms_max_a_new_room_is_a_503_in_words(client, app):
-    store = parts(app).rooms.store
+    store = rooms_of(app).store
     full = store.rooms_max
     with database(app) as db:
         live = db.execute("SELECT COUNT(*) FROM rooms WHERE expires > ?", (time.time(),)).fetchone()[0]
@@ -446,7 +457,7 @@ def test_a_3x3_room_stays_within_its_stated_bound_after_300_games_and_1000_strea
     assert stored_bytes(path, room.id) <= ROOM_BYTES_3X3
 
 
-def test_a_quiet_stream_sends_a_heartbeat_comment(client, monkeypatch):
+def test_a_quiet_stream_sends_a_heartbeat_event_with_no_id(client, monkeypatch):
     from web.rooms import stream
 
     monkeypatch.setattr(stream, "HEARTBEAT_SECONDS", 0.01)  # 15 s as deployed: under Heroku's 55 s
@@ -456,7 +467,8 @@ def test_a_quiet_stream_sends_a_heartbeat_comment(client, monkeypatch):
     try:
         assert next(chunks) == b"retry: 2000\n\n"
         assert next(chunks).startswith(b"id: 0\nevent: state\ndata: {")
-        assert next(chunks) == b": heartbeat\n\n"  # nothing happened in the room
+        # Nothing happened in the room: an event the page hears, which leaves its Last-Event-ID be.
+        assert next(chunks) == b"event: heartbeat\ndata: {}\n\n"
     finally:
         answer.close()
 
@@ -504,7 +516,7 @@ def test_wrong_tokens_are_charged_to_the_address_and_cost_the_seats_nothing(tmp_
 
     app = make_app(tmp_path, WRONG_TOKENS_PER_MINUTE="3")
     client, paused = app.test_client(), []
-    parts(app).rooms.pause = paused.append  # what a refused guesser waits, without waiting here
+    rooms_of(app).pause = paused.append  # what a refused guesser waits, without waiting here
     host, _ = seated(client)
     room = host["room"]
     stranger = {"REMOTE_ADDR": "192.0.2.66"}
@@ -536,7 +548,7 @@ def test_an_address_holds_so_many_live_rooms_and_an_unjoined_room_frees_its_plac
     from tests.apps import make_app
 
     app = make_app(tmp_path, ROOMS_PER_ADDRESS="2")
-    client, rooms = app.test_client(), parts(app).rooms
+    client, rooms = app.test_client(), rooms_of(app)
     start = time.time()
     rooms.clock = lambda: start
     first = make_room(client, address="192.0.2.7")
@@ -597,7 +609,7 @@ def test_a_guests_stream_holds_its_presence_past_the_arrival_lease(client, app):
     answer, chunks = open_stream(client, room, guest["token"])
     try:
         next(chunks), next(chunks)  # the retry line, the state: the stream has taken its lease
-        rooms = parts(app).rooms
+        rooms = rooms_of(app)
         rooms.clock = lambda: time.time() + 40  # the arrival lease (30 s) has run out
         assert client.get(f"/rooms/{room}").get_json()["players"]["o"]["connected"] is True
     finally:
@@ -605,7 +617,7 @@ def test_a_guests_stream_holds_its_presence_past_the_arrival_lease(client, app):
 
 
 def test_a_stream_ends_after_its_lifetime_and_its_browser_comes_back_missing_nothing(client, app):
-    rooms = parts(app).rooms
+    rooms = rooms_of(app)
     host, guest = seated(client)
     room = host["room"]
     rooms.stream_seconds = 0.05
@@ -656,7 +668,7 @@ def test_on_a_full_disk_a_move_is_answered_only_once_stored_and_sent_to_streams_
     from tests.apps import make_app
 
     app = make_app(small_disk)
-    client, rooms = app.test_client(), parts(app).rooms
+    client, rooms = app.test_client(), rooms_of(app)
     games = [seated(client, address=f"192.0.2.{n}") for n in range(30)]
     mailboxes = {host["room"]: rooms.hub.subscribe(host["room"]) for host, _ in games}
     stored_before = rooms_stored(app)
@@ -686,3 +698,141 @@ def test_on_a_full_disk_a_move_is_answered_only_once_stored_and_sent_to_streams_
     for (host, guest), answer in zip(games, answered.values(), strict=True):
         seat, cell = (guest, (0, 0)) if answer.status_code == 200 else (host, (1, 1))
         assert move(client, host["room"], seat["token"], *cell).status_code == 200
+
+
+# -- what players of a friend's game expect: resign, claim, offers, names, the invite's code ----
+
+
+def act(client, room: str, action: str, seat: dict, **body):
+    """POST /rooms/{room}/{action} for ``seat``: (status, the JSON answer)."""
+    answer = client.post(f"/rooms/{room}/{action}", json={"token": seat["token"], **body})
+    return answer.status_code, answer.get_json()
+
+
+def test_offers_a_takeback_and_a_draw_asked_answered_and_refused_in_words(client, app):
+    rooms_of(app).clock = lambda: 1_800_000_000.0
+    host, guest = seated(client, rows=4, cols=4, k=4)
+    room = host["room"]
+    heard = rooms_of(app).hub.subscribe(room)
+    assert act(client, room, "takeback", host) == (
+        409,
+        {"error": "you have no move to take back in this game"},
+    )
+    assert act(client, room, "decline", host) == (409, {"error": "there is no offer to answer"})
+    move(client, room, host["token"], 1, 1)
+    move(client, room, guest["token"], 0, 0)
+    # X asks to take back b2 after O's reply: both go, and X is to move again.
+    status, state = act(client, room, "takeback", host)
+    assert (status, state["offer"]) == (200, {"kind": "takeback", "side": "x"})
+    assert act(client, room, "draw", guest) == (
+        409,
+        {"error": "your friend asked for a takeback: that is answered first"},
+    )
+    status, state = act(client, room, "takeback", guest)
+    assert (state["moves"], state["to_move"], state["offer"]) == ([], "x", None)
+    events = [(e.type, dict(e.data)) for box in iter(lambda: heard.take(0), None) for e in box]
+    assert events[-2:] == [
+        ("offer", {"kind": "takeback", "side": "x", "status": "accepted"}),
+        ("takeback", {"game": 1, "ply": 0, "side": "x", "to_move": "x"}),
+    ]
+    # O asks for a draw; X declines; O asks again and withdraws; a move withdraws an offer too.
+    move(client, room, host["token"], 2, 2)
+    assert act(client, room, "draw", guest)[1]["offer"] == {"kind": "draw", "side": "o"}
+    assert act(client, room, "draw", guest)[1]["event"] == client.get(f"/rooms/{room}").get_json()["event"]
+    assert act(client, room, "decline", host)[1]["offer"] is None
+    act(client, room, "draw", guest)
+    assert act(client, room, "decline", guest)[1]["offer"] is None
+    act(client, room, "draw", host)
+    assert move(client, room, guest["token"], 3, 3).get_json()["offer"] is None
+    # Then a draw agreed: the game ends, scored as a draw.
+    act(client, room, "draw", host)
+    status, state = act(client, room, "draw", guest)
+    assert (state["status"], state["reason"], state["draws"], state["to_move"]) == ("draw", "agreed", 1, None)
+    assert act(client, room, "takeback", host) == (
+        409,
+        {"error": "the game is over: there is no game to offer anything in"},
+    )
+    assert move(client, room, guest["token"], 0, 1).get_json() == {
+        "error": "the game is over: there is no move to make"
+    }
+    assert (
+        act(client, room, "rematch", host)[0] == 200
+        and act(client, room, "rematch", guest)[1]["reason"] is None
+    )
+
+
+def test_resign_and_a_claim_of_a_game_the_friend_left(client, app):
+    rooms = rooms_of(app)
+    start = 1_800_000_000.0
+    rooms.clock = lambda: start
+    host, guest = seated(client)
+    room = host["room"]
+    # The guest arrived (its arrival lease) and left without a stream: away from when that ran out.
+    assert act(client, room, "claim", host) == (409, {"error": "your friend is here: the game goes on"})
+    rooms.clock = lambda: start + 30 + 20
+    state = client.get(f"/rooms/{room}").get_json()
+    assert state["players"]["o"]["away"] == 20  # since its lease ended, before any write says so
+    rooms.lapse(room)  # its "leave", written now, counts from when its lease ended all the same
+    rooms.clock = lambda: start + 30 + 59
+    assert act(client, room, "claim", host) == (
+        409,
+        {"error": "your friend has been away 59 s: you can claim the game once they have been away 60 s"},
+    )
+    rooms.clock = lambda: start + 30 + 60
+    _, state = act(client, room, "claim", host)
+    assert (state["status"], state["reason"], state["players"]["x"]["wins"]) == ("x_won", "abandoned", 1)
+    assert state["claim_after"] == 60
+    act(client, room, "rematch", host), act(client, room, "rematch", guest)
+    _, state = act(client, room, "resign", host)  # the host plays O now: X (the guest) wins
+    assert (state["status"], state["reason"], state["line"], state["players"]["x"]["wins"]) == (
+        "x_won",
+        "resigned",
+        None,
+        1,
+    )
+    assert act(client, room, "resign", guest) == (
+        409,
+        {"error": "the game is over: there is no game to resign"},
+    )
+
+
+@pytest.mark.parametrize(
+    ("given", "kept"),
+    [
+        ("Ada", "Ada"),
+        ("  Ada   Lovelace ", "Ada Lovelace"),
+        ("<b>Bo</b>", "<b>Bo</b>"),
+        ("a\u0007b", "ab"),
+        ("", None),
+        (None, None),
+    ],
+)
+def test_a_seat_names_itself_in_plain_text_heard_by_every_stream(client, app, given, kept):
+    host, guest = seated(client)
+    room = host["room"]
+    heard = rooms_of(app).hub.subscribe(room)
+    act(client, room, "name", guest, name="Zed")
+    status, state = act(client, room, "name", guest, name=given)
+    assert (status, state["players"]["o"]["name"]) == (200, kept)
+    named = [e for box in iter(lambda: heard.take(0), None) for e in box if e.type == "name"]
+    assert [e.data["name"] for e in named] == ["Zed"] + ([kept] if kept != "Zed" else [])
+    assert act(client, room, "name", guest, name="x" * 21) == (
+        400,
+        {"error": "name must be at most 20 characters, not 21"},
+    )
+    assert act(client, room, "name", guest, name=7) == (
+        400,
+        {"error": "name must be a string or null, not 7"},
+    )
+
+
+def test_the_invites_qr_code_is_drawn_for_its_unspent_invite_only(client):
+    host = make_room(client)
+    room, invite = host["room"], invite_of(host)
+    answer = client.post(f"/rooms/{room}/invite-code", json={"invite": invite})
+    assert answer.status_code == 200 and answer.mimetype == "image/svg+xml"
+    assert answer.headers["Cache-Control"] == "no-store"
+    assert answer.data.startswith(b"<svg") and invite.encode() not in answer.data  # drawn, not written
+    assert client.post(f"/rooms/{room}/invite-code", json={"invite": "guess"}).status_code == 403
+    client.post(f"/rooms/{room}/seats", json={"invite": invite})
+    assert client.post(f"/rooms/{room}/invite-code", json={"invite": invite}).status_code == 409

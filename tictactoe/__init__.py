@@ -14,6 +14,7 @@ from .search.analysis import DEFAULT_BUDGET, analyse, within_proof
 from .search.levels import (
     DEFAULT_LEVEL,
     LEVELS,
+    PLAYS,
     QUICK_LEVELS,
     Decision,
     choose_move,
@@ -40,6 +41,7 @@ __all__ = [
     "IllegalPositionError",
     "DEFAULT_LEVEL",
     "LEVELS",
+    "PLAYS",
     "QUICK_LEVELS",
     "Decision",
     "choose_move",

@@ -4,7 +4,7 @@
 // page types none of them again and asks nothing more on first load.
 //
 // sets = {
-//   levels: [{name, label, description, help}],  // weakest first (the engine's registry)
+//   levels: [{name, label, description, help, quick, blocks}],  // weakest first (the engine's registry)
 //   defaultLevel, gamePageLevel,            // the API's default level; the game page's first
 //   themes: ["auto", ...], defaultTheme,
 //   presets: [{id, rows, cols, k, label}],  // the game page's boards
@@ -43,7 +43,7 @@ export function isFreeSize(rows, cols) {
 /** The sizes that still play while the server refuses this address's searches, in words ("3 × 3", unbroken). */
 export const FREE_SIZE_WORDS = SETS.freeSizes.map((size) => size.replace("x", "\u00a0×\u00a0"));
 
-/** A level's entry {name, label, description, help}, or undefined for a name that is no level. */
+/** A level's entry {name, label, description, help, quick, blocks}, or undefined for a name that is no level. */
 export function levelEntry(name) {
   return SETS.levels.find((level) => level.name === name);
 }

@@ -9,6 +9,7 @@
 // where the game goes on, at every level.
 
 import { winningCells } from "./rules.js";
+import { levelEntry } from "./server-sets.js";
 import { sideToMove } from "./state.js";
 
 const DIGIT = { ".": 0, x: 1, o: 2 };
@@ -82,17 +83,19 @@ export function analysis(table, board) {
 }
 
 /**
- * The moves a level chooses among, each as likely (tictactoe/search/levels.py): perfect, the best
- * moves; easy, the cells that win at once, else every move; medium, those, else the cells that
- * stop the opponent's win in one, else every move.  [{row, col}] in row order.
+ * The moves a level chooses among, each as likely, as the server's closed sets say it plays
+ * (tictactoe/search/levels.py's PLAYS): a level that searches, the best moves; a quick one, the
+ * cells that win at once, else (if it blocks) those that stop the opponent's win in one, else
+ * every move.  [{row, col}] in row order.
  */
 export function candidates(table, board, level) {
   const known = analysis(table, board);
-  if (level === "perfect") return known.best;
+  const { quick, blocks } = levelEntry(level);
+  if (!quick) return known.best;
   const side = sideToMove(board);
   const wins = winningCells(board, table.k, side);
   if (wins.length > 0) return wins;
-  const blocks = level === "medium" ? winningCells(board, table.k, OTHER[side]) : [];
-  if (blocks.length > 0) return blocks;
+  const stops = blocks ? winningCells(board, table.k, OTHER[side]) : [];
+  if (stops.length > 0) return stops;
   return known.moves.map(({ row, col }) => ({ row, col }));
 }

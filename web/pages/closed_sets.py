@@ -14,7 +14,7 @@ import json
 from dataclasses import dataclass
 from typing import TypedDict
 
-from tictactoe import DEFAULT_LEVEL, MAX_SIZE, MIN_SIZE, Level, Rules
+from tictactoe import DEFAULT_LEVEL, MAX_SIZE, MIN_SIZE, PLAYS, Level, Rules
 from tictactoe.algorithms.registry import describe_levels
 from web.searches.slots import FREE_CELLS
 
@@ -62,12 +62,16 @@ LAB_PRESETS = (
 
 class LevelEntry(TypedDict):
     """A level as the page shows it: its name in the API, its name in words, what it does, and the
-    settings' help line that says so (which the game page's template writes before its script runs)."""
+    settings' help line that says so (which the game page's template writes before its script runs);
+    and how it plays (the engine's ``PLAYS``), which the page's offline player follows: ``quick``,
+    searching nothing, and ``blocks``, stopping a win in one."""
 
     name: str
     label: str
     description: str
     help: str
+    quick: bool
+    blocks: bool
 
 
 class PresetEntry(TypedDict):
@@ -110,8 +114,15 @@ def levels() -> list[LevelEntry]:
 
 
 def _level(name: str, description: str) -> LevelEntry:
-    label = name.capitalize()
-    return {"name": name, "label": label, "description": description, "help": f"{label}: {description}."}
+    label, play = name.capitalize(), PLAYS[Level(name)]
+    return {
+        "name": name,
+        "label": label,
+        "description": description,
+        "help": f"{label}: {description}.",
+        "quick": play.quick,
+        "blocks": play.blocks,
+    }
 
 
 def default_k_by_size() -> dict[str, int]:

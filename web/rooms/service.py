@@ -24,15 +24,18 @@ A refusal is a ``TooMany``: a 429 whose words say what happened and when to try 
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+
+from flask import Flask, current_app
 
 from tictactoe import Player, Rules
 from web.rooms.budget import StreamBudget
 from web.rooms.model import Event, Room, Seat, WrongToken, new_room_id
-from web.rooms.store import Change, DamagedRoom, RoomStore, StoreBusy
+from web.rooms.store import Change, DamagedRoom, Guard, RoomStore, StoreBusy
 from web.rooms.wakeups import Hub
 from web.searches.rate_limit import WINDOW, Buckets
 
@@ -160,18 +163,40 @@ class Rooms:
         """
         self._may_guess(client)
         room = self.load(room_id)
-        try:
+        with self._charging(client):
             return room, room.holder(token)
-        except WrongToken:
-            self.guessing.take(client)
-            raise
+
+    def seated_change(self, room_id: str, token: object, client: str, change: Change) -> Room:
+        """``change`` made by the seat of ``token`` (a move, a rematch): the room after it.
+
+        The token is checked on a read before any lock: ``WrongToken`` (charged to ``client``),
+        ``TooMany`` once its allowance is spent; then as ``change``.
+        """
+        self._may_guess(client)
+        with self._charging(client):
+            return self.change(room_id, change, guard=lambda room: room.holder(token))[0]
 
     def invited(self, room_id: str, invite: object, client: str) -> None:
-        """Check ``invite`` on a read, before any lock: ``Refused`` once it is spent, ``WrongToken``
-        (charged) for another, ``TooMany`` once the allowance is spent."""
+        """Check ``invite`` on a read: nothing when it is the room's unspent invite; ``Refused`` once
+        it is spent, ``WrongToken`` (charged to ``client``) for another, ``TooMany`` once the
+        allowance is spent."""
         self._may_guess(client)
+        room = self.load(room_id)
+        with self._charging(client):
+            room.check_invite(invite)
+
+    def invited_change(self, room_id: str, invite: object, client: str, change: Change) -> Room:
+        """``change`` made with the room's invite (the guest's seat taken): as ``seated_change``, the
+        invite checked before any lock (``Refused`` once it is spent)."""
+        self._may_guess(client)
+        with self._charging(client):
+            return self.change(room_id, change, guard=lambda room: room.check_invite(invite))[0]
+
+    @contextlib.contextmanager
+    def _charging(self, client: str) -> Iterator[None]:
+        """Charge ``client`` one wrong token when the block raises ``WrongToken``."""
         try:
-            self.load(room_id).check_invite(invite)
+            yield
         except WrongToken:
             self.guessing.take(client)
             raise
@@ -184,13 +209,16 @@ class Rooms:
             self.pause(min(REFUSAL_PAUSE_SECONDS, refusal.retry_after))
             raise
 
-    def change(self, room_id: str, change: Change, durable: bool = True) -> tuple[Room, list[Event]]:
+    def change(
+        self, room_id: str, change: Change, durable: bool = True, guard: Guard | None = None
+    ) -> tuple[Room, list[Event]]:
         """Apply ``change`` in the store, then publish its events: (the room after it, the events).
 
-        Nothing is published unless the store committed the change (``durable``: see the store's).
+        Nothing is published unless the store committed the change (``durable``, ``guard``: see the
+        store's).
         """
         try:
-            room, events = self.store.change(room_id, self.clock(), change, durable)
+            room, events = self.store.change(room_id, self.clock(), change, durable, guard)
         except DamagedRoom:
             self.count("damaged")
             raise
@@ -205,3 +233,22 @@ class Rooms:
         """Announce the seats whose last lease ran out unannounced ("leave"), if any (one read when none)."""
         if self.load(room_id).lapsed(self.clock()):
             self.change(room_id, lambda room, now: room.lapse(now), durable=False)
+
+
+_KEY = "rooms"  # the rooms' entry of app.extensions: set once by web.rooms.init_app
+
+
+def attach(app: Flask, rooms: Rooms) -> None:
+    """Make ``rooms`` the rooms of ``app`` (``web.rooms.init_app`` does, once)."""
+    app.extensions[_KEY] = rooms
+
+
+def rooms_of(app: Flask) -> Rooms:
+    """``app``'s rooms."""
+    found: Rooms = app.extensions[_KEY]
+    return found
+
+
+def current_rooms() -> Rooms:
+    """The rooms of the app handling the current request."""
+    return rooms_of(current_app)

@@ -45,6 +45,7 @@ from web.rooms.store import (
     AddressFull,
     Change,
     ExpiredRoom,
+    Guard,
     StoreBusy,
     StoreFull,
     UnknownRoom,
@@ -124,9 +125,9 @@ class SqliteRoomStore:
         return self.run(self._load, room_id, now)
 
     def change(
-        self, room_id: str, now: float, change: Change, durable: bool = True
+        self, room_id: str, now: float, change: Change, durable: bool = True, guard: Guard | None = None
     ) -> tuple[Room, list[Event]]:
-        return self.run(self._change, room_id, now, change, durable)
+        return self.run(self._change, room_id, now, change, durable, guard)
 
     def events_after(self, room_id: str, after: int) -> list[Event] | None:
         return self.run(self._events_after, room_id, after)
@@ -157,16 +158,29 @@ class SqliteRoomStore:
         return True
 
     def _load(self, room_id: str, now: float) -> Room:
+        return _live(self._read(room_id), room_id, now)
+
+    def _read(self, room_id: str) -> Any:
+        """The room's ``(record, presence)`` row as it stands, or None; ``StoreBusy`` if unreadable."""
         try:
-            row = self._db().execute("SELECT record, presence FROM rooms WHERE id = ?", (room_id,)).fetchone()
+            return (
+                self._db().execute("SELECT record, presence FROM rooms WHERE id = ?", (room_id,)).fetchone()
+            )
         except sqlite3.Error as error:
             raise StoreBusy(f"cannot read the room: {error}") from error
-        return _live(row, room_id, now)
 
-    def _change(self, room_id: str, now: float, change: Change, durable: bool) -> tuple[Room, list[Event]]:
+    def _change(
+        self, room_id: str, now: float, change: Change, durable: bool, guard: Guard | None
+    ) -> tuple[Room, list[Event]]:
+        read = None
+        if guard is not None:  # on a read, before the lock: a wrong token never takes it
+            read = self._read(room_id)
+            guard(_live(read, room_id, now))
         with self._transaction(durable) as db:
             row = db.execute("SELECT record, presence FROM rooms WHERE id = ?", (room_id,)).fetchone()
             room = _live(row, room_id, now)
+            if guard is not None and row != read:  # changed meanwhile: checked again, as it stands
+                guard(room)
             record, presence = row
             events = change(room, now)
             new_record, new_presence = dumps(room.to_json()), dumps(room.presence_json())

@@ -12,7 +12,10 @@
     event: move                    reconnection with Last-Event-ID: n, exactly
     data: {"ply": 3, ...}          the events after n, then the same
 
-    : heartbeat                    a comment every HEARTBEAT_SECONDS when quiet
+    event: heartbeat               every HEARTBEAT_SECONDS of quiet, with no id (so
+    data: {}                       the browser's Last-Event-ID stays): a page that
+                                   hears nothing for two of them knows its
+                                   connection went silent
 
 A stream opened with a seat's token holds that seat's presence (its lease,
 renewed at half-time, web/rooms/model.py) until it closes: at once when its
@@ -65,6 +68,8 @@ HEARTBEAT_SECONDS = 15.0
 RECONNECT_MS = 2000
 HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 LIFETIME_SPREAD = 0.1
+# An event, not a comment: EventSource hides comments from the page, which watches for these.
+HEARTBEAT = b"event: heartbeat\ndata: {}\n\n"
 # What a stream's socket may hold unsent (the kernel doubles it): a reader that stops reading is
 # dropped once this is full for a write's timeout, instead of piling up the room's events.
 SEND_BUFFER_BYTES = 16 * 1024
@@ -116,7 +121,7 @@ def events(
                 reason = "client"
                 break
             if item is None:
-                yield b": heartbeat\n\n"
+                yield HEARTBEAT
                 if presence is not None:  # a seat whose streams all went silently: the other is told
                     rooms.lapse(room_id)
                 item = CHECK  # a wake-up may have been lost: the store says
