@@ -24,8 +24,8 @@ from tests.servers import Gunicorn
 
 # The pages' service worker (static/sw.js) is blocked unless a test asks for it
 # (``open_page(service_workers="allow")``, as tests/browser/test_offline.py does): the game page
-# registers it after its load, and it would fetch and keep the deploy's 46 files for every test's
-# page (about 0.3 s of the two cores a page), and answer the reloads of tests about other things.
+# registers it after its load, and it would fetch the deploy's files (about 50 requests) for every
+# test's page, and answer the reloads of tests about other things.
 NO_WORKERS = "block"
 
 
