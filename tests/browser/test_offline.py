@@ -173,10 +173,10 @@ def test_rooms_streams_health_and_the_embed_go_to_the_network_with_the_worker_in
         page.evaluate("(path) => fetch(path).then((r) => r.status)", path)
         assert answered[path] == [False], path
 
-    # The Share dialog's live preview: the embed's page and files from the network.
+    # The Share dialog's live preview (the room's embed): the embed's page and files from the network.
     page.get_by_role("button", name="Share / embed").click()
     preview = page.frame_locator("#share-preview")
-    expect(preview.locator("#status")).to_contain_text("move first")
+    expect(preview.locator("#status")).to_have_text("You played b2. Your friend (O) is to move.")
     assert answered["/embed"] == [False] and answered["/static/js/embed.js"] == [False]
     page.keyboard.press("Escape")
 
