@@ -12,7 +12,17 @@ from .game.rules import MAX_SIZE, MIN_K, MIN_SIZE, Cell, Rules
 from .game.values import Level, MoveValue, Player, Source, Status, Value
 from .game.version import ENGINE_VERSION
 from .search.analysis import DEFAULT_BUDGET, analyse, within_proof
-from .search.levels import DEFAULT_LEVEL, LEVELS, QUICK_LEVELS, Decision, choose_move, pick_best, quick_move
+from .search.levels import (
+    DEFAULT_LEVEL,
+    LEVELS,
+    PLAYS,
+    QUICK_LEVELS,
+    Decision,
+    choose_move,
+    pick_best,
+    quick_candidates,
+    quick_move,
+)
 from .search.solver import DRAW, LOSS, WIN, SearchTimeout, Solver, SolveResult, solve
 
 __all__ = [
@@ -32,10 +42,12 @@ __all__ = [
     "IllegalPositionError",
     "DEFAULT_LEVEL",
     "LEVELS",
+    "PLAYS",
     "QUICK_LEVELS",
     "Decision",
     "choose_move",
     "pick_best",
+    "quick_candidates",
     "quick_move",
     "MAX_SIZE",
     "MIN_K",

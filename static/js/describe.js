@@ -4,7 +4,7 @@
 
 import { cellName } from "./cells.js";
 import { LIMITED_WORDS, waitWords } from "./refusal.js";
-import { FREE_SIZES, defaultK, isFreeSize, levelEntry } from "./server-sets.js";
+import { FREE_SIZES, OFFLINE_SIZE_WORDS, defaultK, isFreeSize, levelEntry } from "./server-sets.js";
 import { listWords, sentences, t, tn } from "./words.js";
 
 const MARK = { x: "X", o: "O" };
@@ -272,6 +272,10 @@ export function engineDetails(view) {
     lines.push(t("It answered in {ms} ms.", { ms }));
   }
   if (info.cached) lines.push(t("The answer was already stored from an earlier game."));
+  if (info.offline) {
+    lines.push(t("Without the server, it played from its own table of every {size} position, kept in this browser.",
+      { size: OFFLINE_SIZE_WORDS }));
+  }
   return lines;
 }
 

@@ -16,7 +16,8 @@ import { DEFAULT_THEME, applyTheme } from "./theme.js";
 import { clause, sentences, t } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
-const api = createApi();
+// Every figure of the lab is the server's: without it, nothing is answered in the browser.
+const api = createApi({ offlineWords: t("The lab's engines run on the server: run them again when it answers.") });
 const store = createStore("tictactoe:v1:"); // the game page's keys
 const form = $("position");
 const buttons = [...form.querySelectorAll("button"), $("lab-size")];
@@ -69,9 +70,10 @@ async function fromLink() {
     try {
       await api.state(k === null ? { board: rows } : { board: rows, k });
     } catch (error) {
-      problem = error.said ? t("The server refused the link's position: {reason}.", { reason: clause(error.said) })
-        : error.status ? t("The server refused the link's position (HTTP {status}).", { status: String(error.status) })
-          : sentences(t("The link's position could not be checked."), error.message);
+      problem = error.kind === "offline" ? error.message
+        : error.said ? t("The server refused the link's position: {reason}.", { reason: clause(error.said) })
+          : error.status ? t("The server refused the link's position (HTTP {status}).", { status: String(error.status) })
+            : sentences(t("The link's position could not be checked."), error.message);
     }
   }
   if (problem) {
@@ -207,3 +209,11 @@ bindLanguagePicker($("language"));
 const linked = new URLSearchParams(window.location.search).has("board");
 if (!linked) show(position, { link: false });
 fromLink();
+
+// The page as an app (static/js/offline-app.js), after the load: the network's going and coming back in words.
+window.addEventListener("load", () => {
+  import("./offline-app.js").then(({ startApp }) => startApp({
+    box: $("notices"), store: null,
+    words: { offline: t("You are offline: the lab's engines wait for the network."), online: t("You are back online.") },
+  })).catch(() => {});
+});

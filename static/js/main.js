@@ -12,8 +12,8 @@ import { bindShareDialog } from "./share.js";
 import {
   DEFAULT_SETTINGS, fillEngines, readEngines, readForm, readRoomRules, readSpeed, reflectMode, writeForm,
 } from "./settings.js";
+import { OFFLINE_SIZE_WORDS, themeLabel } from "./server-sets.js";
 import { createStore } from "./storage.js";
-import { themeLabel } from "./server-sets.js";
 import { DEFAULT_THEME, THEMES, applyTheme, nextTheme } from "./theme.js";
 import { SPEEDS } from "./watch.js";
 import { LANG, sentences, t } from "./words.js";
@@ -200,7 +200,8 @@ async function enterRoom({ create = null, link = null }) {
     const words = error.kind === "limited"
       ? t("Too many rooms were made from this network: you can make another in {seconds} s.",
         { seconds: error.retryAfter })
-      : error.message || t("The room could not be opened.");
+      : error.kind === "offline" ? t("You are offline: Play a friend needs the network.")
+        : error.message || t("The room could not be opened.");
     showMessage(sentences(words, link ? t("Here is a game against the engine instead.") : ""));
     if (link) window.history.replaceState(null, "", addressLang ? `/?lang=${encodeURIComponent(addressLang)}` : "/");
     game.start();
@@ -248,4 +249,17 @@ window.addEventListener("hashchange", async () => {
   if (!new URLSearchParams(window.location.search).has("room")) return;
   const { readRoomLink } = await import("./room-page.js");
   await enterRoom({ link: readRoomLink(window.location.search, window.location.hash) });
+});
+
+// The page as an app (static/js/offline-app.js), after the load: nothing in it is needed to play.
+// When the network comes back, a move or a hint that waited for it goes again.
+const NETWORK_WORDS = {
+  offline: t("You are offline: {size} against the engine and two players still play.", { size: OFFLINE_SIZE_WORDS }),
+  online: t("You are back online: every board and Play a friend work again."),
+};
+window.addEventListener("load", () => {
+  import("./offline-app.js").then(({ startApp }) => startApp({
+    box: $("notices"), store, words: NETWORK_WORDS,
+    onOnline: () => room || (game.view().error?.kind === "offline" && game.retry()),
+  })).catch(() => {}); // not loaded (offline, and no worker kept it): the page plays as it is
 });

@@ -16,7 +16,7 @@ import json
 from dataclasses import dataclass
 from typing import TypedDict
 
-from tictactoe import DEFAULT_LEVEL, MAX_SIZE, MIN_SIZE, Level, Phrase, Rules
+from tictactoe import DEFAULT_LEVEL, MAX_SIZE, MIN_SIZE, PLAYS, Level, Phrase, Rules
 from tictactoe.algorithms.registry import describe_levels
 from web.searches.slots import FREE_CELLS
 from web.words.speech import say
@@ -58,6 +58,10 @@ PRESETS = (
     Preset("7x7", 7, 7, 5, Phrase("{rows} × {cols} · five in a row", rows=7, cols=7)),
     Preset("15x15", 15, 15, 5, Phrase("{rows} × {cols} · five in a row", rows=15, cols=15)),
 )
+# The board the engine plays without the server (static/js/offline.js), from the table of every
+# position's value that ``python -m tictactoe table`` writes into static/ at this path.
+OFFLINE_RULES = Rules(3, 3, 3)
+OFFLINE_TABLE = f"data/solved-{OFFLINE_RULES.key()}.json"
 # The lab's boards: the small ones every teaching engine can finish.
 LAB_PRESETS = (
     Preset("3x3:3", 3, 3, 3, Phrase("{rows} × {cols} · three in a row", rows=3, cols=3)),
@@ -68,12 +72,16 @@ LAB_PRESETS = (
 
 class LevelEntry(TypedDict):
     """A level as the page shows it: its name in the API, its name in words, what it does, and the
-    settings' help line that says so (which the game page's template writes before its script runs)."""
+    settings' help line that says so (which the game page's template writes before its script runs);
+    and how it plays (the engine's ``PLAYS``), which the page's offline player follows: ``quick``,
+    searching nothing, and ``blocks``, stopping a win in one."""
 
     name: str
     label: str
     description: str
     help: str
+    quick: bool
+    blocks: bool
 
 
 class PresetEntry(TypedDict):
@@ -84,6 +92,15 @@ class PresetEntry(TypedDict):
     cols: int
     k: int
     label: str
+
+
+class OfflineEntry(TypedDict):
+    """The board the engine plays offline, and its table's path under static/."""
+
+    rows: int
+    cols: int
+    k: int
+    table: str
 
 
 class ServerSets(TypedDict):
@@ -99,22 +116,25 @@ class ServerSets(TypedDict):
     labPresets: list[PresetEntry]
     defaultK: dict[str, int]
     freeSizes: list[str]
+    offline: OfflineEntry
 
 
 def levels() -> list[LevelEntry]:
     """Every level, weakest first, from the engine's registry, in the request's language."""
-    return [
-        {
-            "name": entry["name"],
-            "label": say(entry["label"]),
-            "description": say(entry["description"]),
-            # Translators: a level's line in the settings, such as "Medium: takes a win in one, ...".
-            "help": say(
-                Phrase("{label}: {description}.", label=entry["label"], description=entry["description"])
-            ),
-        }
-        for entry in describe_levels()
-    ]
+    return [_level(entry["name"], entry["label"], entry["description"]) for entry in describe_levels()]
+
+
+def _level(name: str, label: str, description: str) -> LevelEntry:
+    play = PLAYS[Level(name)]
+    return {
+        "name": name,
+        "label": say(label),
+        "description": say(description),
+        # Translators: a level's line in the settings, such as "Medium: takes a win in one, ...".
+        "help": say(Phrase("{label}: {description}.", label=label, description=description)),
+        "quick": play.quick,
+        "blocks": play.blocks,
+    }
 
 
 def default_k_by_size() -> dict[str, int]:
@@ -143,6 +163,12 @@ def server_sets() -> ServerSets:
         "labPresets": [_entry(preset) for preset in LAB_PRESETS],
         "defaultK": default_k_by_size(),
         "freeSizes": free_sizes(),
+        "offline": {
+            "rows": OFFLINE_RULES.rows,
+            "cols": OFFLINE_RULES.cols,
+            "k": OFFLINE_RULES.k,
+            "table": OFFLINE_TABLE,
+        },
     }
 
 

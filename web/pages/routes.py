@@ -18,13 +18,14 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import asdict, dataclass, replace
 
-from flask import Blueprint, render_template, request
+from flask import Blueprint, current_app, render_template, request
 from werkzeug.datastructures import MultiDict
 
 from tictactoe import DEFAULT_LEVEL, LEVELS, BoardFormatError, Level, Rules
 from tictactoe.algorithms.registry import TRACEABLE
 from web.http.errors import ApiError
 from web.pages.address import SIZE, SMALL_INT
+from web.pages.app_manifest import APPLE_TOUCH_ICON, colours
 from web.pages.closed_sets import DEFAULT_THEME, THEMES, ServerSets, server_sets
 from web.pages.share_card import (
     EMBED,
@@ -34,6 +35,7 @@ from web.pages.share_card import (
     LAB,
     LAB_ARGS,
     PICTURE,
+    SITE_NAME,
     ShareCard,
     card_address,
     game_card,
@@ -168,7 +170,8 @@ def _render(
 ) -> str:
     """A page's template with ``context``, ``sets`` (the closed sets: its menus and its JSON block),
     ``page`` (its title and summary), ``card`` (what a link to it shows), ``card_url`` (the address
-    it names: the request's, with only the query arguments the page ``reads``), ``picture``, and its
+    it names: the request's, with only the query arguments the page ``reads``), ``picture``,
+    ``site`` (the site's name), ``colours`` (the page's background), ``touch_icon`` (iOS's icon), and its
     language: ``language``, ``languages`` (the picker's), ``alternates`` ((tag, address) of the page
     in each of them, and ``x-default``'s without ``lang``) and ``words`` (its scripts' JSON block)."""
     language = current_language()
@@ -194,6 +197,9 @@ def _render(
         language_cookie={"name": COOKIE, "seconds": COOKIE_SECONDS},
         alternates=alternates,
         words=page_words(language),
+        site=say(SITE_NAME),
+        colours=colours(current_app),
+        touch_icon=APPLE_TOUCH_ICON,
         **context,
     )
 

@@ -70,6 +70,8 @@ class ShareCard:
         return ShareCard(say(self.title), say(self.description))
 
 
+# The site's name: a card's site, the embed's title, the installed app's name.
+SITE_NAME = Phrase("Tic-tac-toe")
 # Each page's own card: its title and the summary under its name.
 GAME_PAGE = ShareCard(
     title=Phrase("Tic-tac-toe · play the perfect engine"),
@@ -82,7 +84,7 @@ LAB = ShareCard(
     title=Phrase("Tic-tac-toe · the search lab"),
     description=Phrase("Every textbook search on one position: its move, its value, and what it cost."),
 )
-EMBED = ShareCard(title=Phrase("Tic-tac-toe"), description=GAME_PAGE.description)
+EMBED = ShareCard(title=SITE_NAME, description=GAME_PAGE.description)
 
 
 # The query arguments each page reads (static/js/links.js's game link, the lab's position, the embed's

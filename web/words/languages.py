@@ -81,6 +81,18 @@ def answer_language(req: Request) -> Language:
     return by_tag(best) or SOURCE
 
 
+def address_language(req: Request) -> Language:
+    """The language a request's address names (``?lang=``), else its ``Accept-Language``'s: a file that a
+    page links in its own language (the app's manifest)."""
+    return by_tag(req.args.get("lang")) or answer_language(req)
+
+
+def speak(language: Language) -> Language:
+    """Answer the request being answered in ``language`` (before any word of it is said); returns it."""
+    g.language = language
+    return language
+
+
 def current_language() -> Language:
     """The language of the request being answered (a page's or an answer's), chosen once per request."""
     chosen: Language | None = g.get("language")
