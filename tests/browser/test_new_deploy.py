@@ -21,10 +21,10 @@ pytestmark = pytest.mark.browser
 
 
 def checkout_copy(folder: Path) -> Path:
-    """A copy of what a deploy runs (the app, the engine, the pages and their files) in ``folder``."""
+    """What a deploy runs (the app, the engine, the pages, their files and catalogs), copied to ``folder``."""
     for name in ("app.py", "gunicorn.conf.py"):
         shutil.copy2(ROOT / name, folder / name)
-    for name in ("web", "tictactoe", "templates", "static"):
+    for name in ("web", "tictactoe", "templates", "static", "translations"):
         shutil.copytree(ROOT / name, folder / name)
     return folder
 
