@@ -10,6 +10,10 @@ from .game.notation import MAX_TEXT_LENGTH, cell_from_label, cell_label
 from .game.rules import MAX_SIZE, MIN_K, MIN_SIZE, Cell, Rules
 from .game.values import Level, MoveValue, Player, Source, Status, Value
 from .game.version import ENGINE_VERSION
+from .lessons.attempts import Attempt, judge, puzzle_goal
+from .lessons.puzzles import ID_PATTERN as PUZZLE_ID_PATTERN
+from .lessons.puzzles import Puzzle, PuzzleSet, Task, puzzle_set
+from .lessons.reasons import Reason, RuleAdvice, move_reasons, rule_advice
 from .search.analysis import DEFAULT_BUDGET, analyse, within_proof
 from .search.levels import DEFAULT_LEVEL, LEVELS, QUICK_LEVELS, Decision, choose_move, pick_best, quick_move
 from .search.solver import DRAW, LOSS, WIN, SearchTimeout, Solver, SolveResult, solve
@@ -57,4 +61,16 @@ __all__ = [
     "SolveResult",
     "Solver",
     "solve",
+    "Attempt",
+    "judge",
+    "puzzle_goal",
+    "PUZZLE_ID_PATTERN",
+    "Puzzle",
+    "PuzzleSet",
+    "Task",
+    "puzzle_set",
+    "Reason",
+    "RuleAdvice",
+    "move_reasons",
+    "rule_advice",
 ]

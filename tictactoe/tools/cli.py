@@ -7,6 +7,7 @@
     python -m tictactoe bench --quick
     python -m tictactoe arena mcts easy --games 20 --seed 1
     python -m tictactoe book build --size 5x5 --k 4 --max-stones 2
+    python -m tictactoe puzzles build --size 3x3
 
 Cells are shown and read the way people name them: the column as a letter and
 the row as a number counted from 1 at the top (``b2``; ``a1`` is the top-left
@@ -74,6 +75,7 @@ from .options import (
     positive_seconds,
     rules_from,
 )
+from .puzzle_commands import add_puzzles_parser, cmd_puzzles
 
 EXIT_OK = 0
 EXIT_BAD_INPUT = 2
@@ -466,6 +468,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_game_options(arena)
 
     add_book_parser(commands)
+    add_puzzles_parser(commands)
     return parser
 
 
@@ -499,6 +502,7 @@ def main(
         "bench": lambda: cmd_bench(args, out, err),
         "arena": lambda: cmd_arena(args, out, err),
         "book": lambda: cmd_book(args, out, err),
+        "puzzles": lambda: cmd_puzzles(args, out, err),
     }
     try:
         return commands[args.command]()
