@@ -21,7 +21,7 @@ from flask import Flask
 from flask.json.provider import DefaultJSONProvider
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from web import cache, parts, rooms
+from web import cache, parts, puzzles, rooms
 from web.api import positions, teaching, traces
 from web.api import routes as api
 from web.cache import health
@@ -107,6 +107,8 @@ def create_app(config: Mapping[str, object] | None = None) -> Flask:
     checked = health.init_app(app, settings, solved.backend)
     # The games two browsers share: their store (files, or Redis), streams and routes.
     shared = rooms.init_app(app, settings)
+    # The proven puzzles' routes; a browser asking for their page gets the pages room's.
+    solving = puzzles.init_app(app, page=pages.puzzles_page)
 
     # The error handlers, then the routes.
     errors.init_app(app)
@@ -117,6 +119,6 @@ def create_app(config: Mapping[str, object] | None = None) -> Flask:
     static_files.init_app(app, settings.static_max_age)
 
     kept = teaching.kept_runs()
-    made = parts.Parts(settings, metrics, allowance, slots, solved, checked, kept, traced, shared)
+    made = parts.Parts(settings, metrics, allowance, slots, solved, checked, kept, traced, shared, solving)
     parts.attach(app, made)
     return app

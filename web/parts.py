@@ -19,6 +19,7 @@ if TYPE_CHECKING:  # the types only: each part's own module imports this one's l
     from web.cache import SolvedPositions
     from web.cache.health import HealthCheck
     from web.config import Settings
+    from web.puzzles import Puzzles
     from web.rooms import Rooms
     from web.searches.rate_limit import SearchAllowance
     from web.searches.slots import SearchSlots
@@ -31,7 +32,8 @@ _KEY = "tictactoe"  # the one entry of app.extensions: the parts, together
 class Parts:
     """An app's parts: its settings, metrics, search slots (with the per-client allowance, if on),
     solved positions (the shared cache), the cache's health check, and the lab's searches: the
-    teaching engines' results and traces kept and shared per worker; the rooms two browsers share."""
+    teaching engines' results and traces kept and shared per worker; the rooms two browsers share;
+    the puzzles (their page's maker)."""
 
     settings: Settings
     metrics: Metrics
@@ -42,6 +44,7 @@ class Parts:
     teaching: TeachingRuns
     traces: TracedRuns
     rooms: Rooms
+    puzzles: Puzzles
 
 
 def attach(app: Flask, made: Parts) -> None:

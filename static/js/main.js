@@ -12,7 +12,7 @@ import {
   DEFAULT_SETTINGS, fillEngines, readEngines, readForm, readRoomRules, readSpeed, reflectMode, writeForm,
 } from "./settings.js";
 import { createStore } from "./storage.js";
-import { DEFAULT_THEME, THEMES, applyTheme, nextTheme } from "./theme.js";
+import { bindThemeButton } from "./theme.js";
 import { SPEEDS } from "./watch.js";
 
 const $ = (id) => document.getElementById(id);
@@ -103,13 +103,7 @@ bindShortcuts($("play"), {
   r: () => room || game.retry(),
 });
 
-let theme = THEMES.includes(store.get("theme")) ? store.get("theme") : DEFAULT_THEME;
-const showTheme = () => {
-  applyTheme(theme);
-  $("theme").textContent = `Theme: ${theme}`;
-};
-$("theme").addEventListener("click", () => { theme = nextTheme(theme); store.set("theme", theme); showTheme(); });
-showTheme();
+bindThemeButton($("theme"), store);
 bindShareDialog({
   dialog: $("share"), open: $("share-open"), form: $("share-form"), link: $("share-link"),
   code: $("share-code"), preview: $("share-preview"), note: $("share-note"),

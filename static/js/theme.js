@@ -16,3 +16,21 @@ export function applyTheme(theme) {
 export function nextTheme(theme) {
   return THEMES[(THEMES.indexOf(theme) + 1) % THEMES.length];
 }
+
+/**
+ * The theme button: it shows the theme and cycles it (auto -> light -> dark), kept in `store` under
+ * "theme" and applied at once; the stored theme (or the default) applies now.
+ */
+export function bindThemeButton(button, store) {
+  let theme = THEMES.includes(store.get("theme")) ? store.get("theme") : DEFAULT_THEME;
+  const show = () => {
+    applyTheme(theme);
+    button.textContent = `Theme: ${theme}`;
+  };
+  button.addEventListener("click", () => {
+    theme = nextTheme(theme);
+    store.set("theme", theme);
+    show();
+  });
+  show();
+}

@@ -18,8 +18,10 @@ from tictactoe import (
     MAX_TEXT_LENGTH,
     MIN_K,
     MIN_SIZE,
+    PUZZLE_ID_PATTERN,
     Source,
     Status,
+    Task,
     Value,
 )
 from tictactoe.algorithms.folding import DEFAULT_CAP as FOLD_CAP
@@ -35,6 +37,8 @@ from web.api.shapes import (
     MoveAnswer,
     MoveValueAnswer,
     PositionAnswer,
+    ReasonedMove,
+    RuleAnswer,
     StateAnswer,
     StatsAnswer,
     TraceAnswer,
@@ -49,6 +53,14 @@ from web.config import BACKENDS
 from web.http.error_body import ErrorBody
 from web.http.errors import MAX_BODY_BYTES
 from web.http.json_body import Field
+from web.puzzles.routes import (
+    DEFAULT_LIMIT,
+    MAX_LIMIT,
+    MOVE_FIELDS,
+    board_keys,
+)
+from web.puzzles.routes import MAX_AGE as PUZZLE_MAX_AGE
+from web.puzzles.shapes import DailyPuzzle, PuzzleAnswer, PuzzleCell, PuzzleList, PuzzleMoveAnswer
 from web.rooms.model import ID_LENGTH
 from web.rooms.routes import BODIES as ROOM_BODIES
 from web.rooms.routes import BUSY_RETRY_AFTER
@@ -596,6 +608,7 @@ def build_spec() -> Schema:
                 }
             },
             **_room_paths(),
+            **_puzzle_paths(),
             "/openapi.json": {
                 "get": {
                     "summary": "This document",
@@ -779,7 +792,22 @@ def _schemas() -> Schema:
             PositionAnswer,
             {
                 "moves": {
-                    **analysis["properties"]["moves"],
+                    "type": "array",
+                    "items": typed_object(
+                        ReasonedMove,
+                        {
+                            "reason": {
+                                "type": "string",
+                                "nullable": True,
+                                "description": "What the move does, in words a learner knows: the"
+                                " first of wins, blocks the win at c3, makes a fork (a double threat),"
+                                " blocks the fork, makes two in a row (three in a row, a four), blocks"
+                                " or makes an open three (k >= 4), and on 3x3 takes the centre, the"
+                                " opposite corner, an empty corner or an empty edge; null for none.",
+                            }
+                        },
+                        analysis["properties"]["moves"]["items"]["properties"],
+                    ),
                     "description": "Every legal move, best first (quicker wins, then"
                     " draws, then slower losses; row by row among"
                     " equals and when values are unknown).",
@@ -789,6 +817,28 @@ def _schemas() -> Schema:
                     "enum": list(map(str, Source)),
                     "description": "How the answer is known: proof, book or threats"
                     " (proven), heuristic (not proven).",
+                },
+                "rule": {
+                    **typed_object(
+                        RuleAnswer,
+                        {
+                            "holds": {
+                                "type": "boolean",
+                                "nullable": True,
+                                "description": "Whether every move the rule names keeps the position's"
+                                " value (null when the values are not proven).",
+                            },
+                            "words": {
+                                "type": "string",
+                                "description": "What the rule says, and what holds instead where it is"
+                                " wrong: The rule says take a corner; here only an edge (b1) keeps the draw.",
+                            },
+                        },
+                    ),
+                    "nullable": True,
+                    "description": "On 3x3: the rule ladder children learn (win, block, fork, block a"
+                    " fork, centre, opposite corner, empty corner, empty side), held against the"
+                    " solver. Null on other boards.",
                 },
             },
             analysis["properties"],
@@ -827,6 +877,7 @@ def _schemas() -> Schema:
             },
         },
         **_room_schemas(),
+        **_puzzle_schemas(),
         "Stats": typed_object(
             StatsAnswer,
             {
@@ -1133,4 +1184,228 @@ def _room_schemas() -> Schema:
         "EndEvent": end,
         "PresenceEvent": presence,
         "RematchEvent": rematch,
+    }
+
+
+# -- puzzles (web/puzzles/): proven puzzles, listed, read and judged -----------------------------
+
+PUZZLE_ID = {"type": "string", "pattern": PUZZLE_ID_PATTERN, "example": "3x3k3-1a2b3c"}
+
+
+def _puzzle_ref(name: str) -> Schema:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _cached_answer(schema: Schema, description: str, freshness: str) -> Schema:
+    """A GET's answer: the JSON, or for a browser that prefers a page the puzzles page; a 304 for a
+    copy that is current."""
+    headers = {
+        "ETag": {"description": "Strong validator of the answer's bytes.", "schema": {"type": "string"}},
+        "Cache-Control": {"description": freshness, "schema": {"type": "string"}},
+        "Vary": {
+            "description": "Accept: a page for a browser, JSON otherwise.",
+            "schema": {"type": "string"},
+        },
+    }
+    answer = _json(schema, description, headers)
+    answer["content"]["text/html"] = {"schema": {"type": "string"}}
+    return {
+        "200": answer,
+        "304": {"description": "Not modified: the copy whose ETag was sent is current.", "headers": headers},
+    }
+
+
+def _puzzle_errors(*statuses: int) -> Schema:
+    texts = {
+        400: "A query or body that is not what the route takes (an unknown or repeated parameter, a"
+        " board with no puzzles, a move that is not a cell). The message says which.",
+        404: "No puzzle has this id.",
+        409: "The puzzle refuses the move: an earlier move is not the puzzle's, the cell is taken or"
+        " off the puzzle's board, or the puzzle is solved already. The message says which.",
+        413: f"The body is larger than {MAX_BODY_BYTES // 1024} KiB.",
+    }
+    return _error_responses(texts, statuses, RETRY_AFTER_SECONDS)
+
+
+def _puzzle_paths() -> Schema:
+    """The puzzles' routes (web/puzzles/routes.py)."""
+    parameter = {"name": "puzzle", "in": "path", "required": True, "schema": PUZZLE_ID}
+    hour = f"public, max-age={PUZZLE_MAX_AGE}"
+    query = {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {
+            "board": {
+                "type": "string",
+                "enum": board_keys(),
+                "description": "The rules: rows x cols, k in a row.",
+            },
+            "task": {"type": "string", "enum": list(map(str, Task))},
+            "after": {**PUZZLE_ID, "description": "The list from the first id after this one."},
+            "limit": {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT, "default": DEFAULT_LIMIT},
+        },
+    }
+    return {
+        "/puzzles": {
+            "get": {
+                "summary": "A page of proven puzzles",
+                "description": "The puzzles of a board and a task (either may be left out), in id order,"
+                " limit at a time; next is the id to ask after for the next page (null at the end). In"
+                " each, every step has exactly one move that keeps the value, proven by the solver (on"
+                " five in a row: by searching every move to the puzzle's horizon); the solution stays on"
+                " the server. A browser that prefers text/html gets the puzzles page.",
+                "parameters": [
+                    {
+                        "name": "list",
+                        "in": "query",
+                        "required": False,
+                        "style": "form",
+                        "explode": True,
+                        "schema": query,
+                        "description": "board, task, after and limit, each at most once.",
+                    }
+                ],
+                "responses": {
+                    **_cached_answer(_puzzle_ref("PuzzleList"), "The page of puzzles.", hour),
+                    **_puzzle_errors(400),
+                },
+            }
+        },
+        "/puzzles/daily": {
+            "get": {
+                "summary": "The day's puzzle",
+                "description": "The same puzzle for everyone on a UTC date. Fresh until the day ends.",
+                "responses": {
+                    **_cached_answer(
+                        _puzzle_ref("DailyPuzzle"),
+                        "The day's puzzle.",
+                        "public, max-age=<seconds to UTC midnight>",
+                    ),
+                    **_puzzle_errors(400),
+                },
+            }
+        },
+        "/puzzles/{puzzle}": {
+            "get": {
+                "summary": "A puzzle",
+                "description": "The position, the side to move, the task and its words, how many moves"
+                " to find, the difficulty and rating, its link and embed. A browser that prefers text/html"
+                " gets the puzzles page opened on it: the link to share.",
+                "parameters": [parameter],
+                "responses": {
+                    **_cached_answer(_puzzle_ref("Puzzle"), "The puzzle.", hour),
+                    **_puzzle_errors(400, 404),
+                },
+            }
+        },
+        "/puzzles/{puzzle}/moves": {
+            "post": {
+                "summary": "Play a move in a puzzle",
+                "description": "The engine judges the last of moves (the earlier ones must be those the"
+                " puzzle accepted) against the puzzle's proof, and says why in words: a right move gets"
+                " the opponent's answer (or solved), a wrong one the answer that refutes it and what it"
+                " gives up; the player may try again. With reveal, the solution's next move instead. No"
+                " search runs. Never cached (no-store).",
+                "parameters": [parameter],
+                "requestBody": _room_body(_room_request(MOVE_FIELDS)),
+                "responses": {
+                    "200": _json(_puzzle_ref("PuzzleMove"), "The engine's verdict."),
+                    **_puzzle_errors(400, 404, 409, 413),
+                },
+            }
+        },
+    }
+
+
+def _puzzle_schemas() -> Schema:
+    """The puzzles' answers, generated from their TypedDicts (web/puzzles/shapes.py)."""
+    cell = typed_object(
+        PuzzleCell, {"row": {"type": "integer", "minimum": 0}, "col": {"type": "integer", "minimum": 0}}
+    )
+    puzzle = typed_object(
+        PuzzleAnswer,
+        {
+            "id": PUZZLE_ID,
+            "rows": {"type": "integer", "minimum": MIN_SIZE, "maximum": MAX_SIZE},
+            "cols": {"type": "integer", "minimum": MIN_SIZE, "maximum": MAX_SIZE},
+            "k": {"type": "integer", "minimum": MIN_K},
+            "board": BOARD_OUT,
+            "position": {"type": "string", "description": "The position text, as GET /position reads it."},
+            "player": {**PLAYER, "description": "The side to move: the one the puzzle asks."},
+            "task": {"type": "string", "enum": list(map(str, Task)), "description": "win, or draw: save it."},
+            "within": {
+                "type": "integer",
+                "minimum": 1,
+                "nullable": True,
+                "description": "On five in a row: win within this many moves of the player's. Null: the"
+                " game's value, as the solver proves it.",
+            },
+            "goal": {"type": "string", "description": "The task in words: X to play and win."},
+            "moves": {"type": "integer", "minimum": 1, "description": "Moves the player must find."},
+            "difficulty": {
+                "type": "integer",
+                "minimum": 1,
+                "maximum": 5,
+                "description": "From the moves to find, the tempting wrong moves, and whether the first"
+                " move is quiet (neither a win nor a block).",
+            },
+            "rating": {"type": "integer", "description": "The difficulty on a player's rating scale."},
+            "tempting": {
+                "type": "integer",
+                "minimum": 0,
+                "description": "Wrong moves that look right: a threat, a block, a fork, or the rule"
+                " ladder's own move.",
+            },
+            "source": {"type": "string", "description": "Where the position comes from."},
+            "link": {"type": "string", "description": "The puzzle's page: /puzzles/{id}."},
+            "embed": {"type": "string", "description": "The puzzle for an iframe: /embed?puzzle={id}."},
+        },
+    )
+    return {
+        "Puzzle": puzzle,
+        "PuzzleList": typed_object(
+            PuzzleList,
+            {
+                "puzzles": {"type": "array", "items": _puzzle_ref("Puzzle")},
+                "next": {
+                    **PUZZLE_ID,
+                    "nullable": True,
+                    "description": "Ask after this id for the next page.",
+                },
+                "total": {"type": "integer", "minimum": 0, "description": "Puzzles in the whole list."},
+            },
+        ),
+        "DailyPuzzle": typed_object(
+            DailyPuzzle,
+            {"date": {"type": "string", "format": "date"}, "puzzle": _puzzle_ref("Puzzle")},
+        ),
+        "PuzzleMove": typed_object(
+            PuzzleMoveAnswer,
+            {
+                "id": PUZZLE_ID,
+                "move": cell,
+                "correct": {
+                    "type": "boolean",
+                    "description": "The move was the only one that keeps the value.",
+                },
+                "revealed": {"type": "boolean", "description": "The move was shown, as reveal asked."},
+                "solved": {
+                    "type": "boolean",
+                    "description": "The puzzle is solved: no move is left to find.",
+                },
+                "reply": {**cell, "nullable": True, "description": "The opponent's answer, played."},
+                "refutation": {
+                    **cell,
+                    "nullable": True,
+                    "description": "The opponent's answer to a wrong move (not played).",
+                },
+                "board": {**BOARD_OUT, "description": "The position the player faces now."},
+                "line": {
+                    "type": "array",
+                    "items": cell,
+                    "description": "Once solved: the rest of the game the proof shows, in turn.",
+                },
+                "words": {"type": "string", "description": "The verdict and the reasons, in words."},
+            },
+        ),
     }

@@ -2,8 +2,10 @@
 
 ``GET /position?board=x2/1o1/3&k=3`` answers what POST /analyze answers about
 the position (see ``tictactoe.game.notation`` for the text), less the fields that
-describe one request's work (cached, nodes, ms, worker), and with ``moves``
-best first.  So one position always gets the same bytes:
+describe one request's work (cached, nodes, ms, worker), with ``moves`` best
+first, each with its ``reason`` in words ("blocks the win at c3", "makes a
+four"), and on 3x3 the ``rule`` ladder's advice held against the solver.  So one
+position always gets the same bytes:
 
 - proven: ``Cache-Control: public, max-age=31536000, immutable`` and a strong
   ``ETag`` computed from the request alone (engine version, body format, k and
@@ -30,9 +32,9 @@ import hashlib
 from flask import Blueprint, Response, jsonify, request
 from werkzeug.datastructures import MultiDict
 
-from tictactoe import ENGINE_VERSION, Board, BoardFormatError, within_proof
+from tictactoe import ENGINE_VERSION, Board, BoardFormatError, move_reasons, rule_advice, within_proof
 from web.api.answers import analysis_fields
-from web.api.shapes import PositionAnswer
+from web.api.shapes import PositionAnswer, ReasonedMove, RuleAnswer
 from web.cache import Answer
 from web.http.compression import etag_variants
 from web.http.errors import POSITIONS_BLUEPRINT, ApiError
@@ -44,7 +46,7 @@ bp = Blueprint(POSITIONS_BLUEPRINT, __name__)
 PARAMETERS = ("board", "k")
 IMMUTABLE = "public, max-age=31536000, immutable"
 # Part of every ETag: bump it when the body's fields or their order change.
-BODY_FORMAT = "1"
+BODY_FORMAT = "2"
 MAX_K_DIGITS = 3
 _NO_MATCH = (
     "If-Match names no tag of this position's answer: a proven answer has the ETag its 200 sent,"
@@ -127,14 +129,30 @@ def position_etag(board: Board) -> str:
 
 
 def position_fields(board: Board, answer: Answer) -> PositionAnswer:
-    """The body: /analyze's fields about the position, in its order, with ``moves`` best first."""
+    """The body: /analyze's fields about the position, in its order, with ``moves`` best first, each
+    with its reason in words, and on 3x3 what the rule ladder says (held against the values when proven)."""
+    fields = analysis_fields(board, answer, best_first=True)
+    reasons = move_reasons(board)
+    cols = board.rules.cols
+    moves: list[ReasonedMove] = []
+    for move in fields["moves"]:
+        reason = reasons.get(move["row"] * cols + move["col"])
+        moves.append({**move, "reason": None if reason is None else reason.words})
+    values = answer.move_values if answer.proven else None
+    said = rule_advice(board, None if values is None else {cell: v.value for cell, v in values.items()})
+    rule: RuleAnswer | None = None if said is None else {"holds": said.holds, "words": said.words}
     return {
-        **analysis_fields(board, answer, best_first=True),
+        "board": fields["board"],
+        "k": fields["k"],
+        "player": fields["player"],
+        "best": fields["best"],
+        "moves": moves,
         "value": answer.value,
         "plies": answer.plies,
         "proven": answer.proven,
         "source": answer.source,
         "depth": answer.depth,
+        "rule": rule,
     }
 
 

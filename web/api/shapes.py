@@ -108,14 +108,34 @@ class AnalysisAnswer(PositionFields, SolverFields):
     """The body of a 200 from POST /analyze (without engine): the moves, then the solver's figures."""
 
 
-class PositionAnswer(PositionFields):
-    """The body of a 200 from GET /position: /analyze's fields about the position, not the request's work."""
+class ReasonedMove(MoveValueAnswer):
+    """A move of GET /position: its value, and the rule or threat it follows in words (or None)."""
 
+    reason: str | None
+
+
+class RuleAnswer(TypedDict):
+    """What the rule ladder says on a 3x3 position, and whether every move it names keeps the value."""
+
+    holds: bool | None
+    words: str
+
+
+class PositionAnswer(TypedDict):
+    """The body of a 200 from GET /position: /analyze's fields about the position, not the request's work,
+    each move with its reason, and on 3x3 what the rule ladder says there."""
+
+    board: list[str]
+    k: int
+    player: Player
+    best: list[CellAnswer]
+    moves: list[ReasonedMove]
     value: Value | None
     plies: int | None
     proven: bool
     source: Source
     depth: int | None
+    rule: RuleAnswer | None
 
 
 class EngineChoice(TypedDict):

@@ -28,9 +28,11 @@ from tictactoe import (
     BoardFormatError,
     GameOverError,
     IllegalMoveError,
+    Puzzle,
     Rules,
     cell_from_label,
     cell_label,
+    puzzle_goal,
 )
 from web.pages.address import SIZE, SMALL_INT
 
@@ -77,13 +79,18 @@ LAB = ShareCard(
     description="Every textbook search on one position: its move, its value, and what it cost.",
 )
 EMBED = ShareCard(title="Tic-tac-toe", description=GAME_PAGE.description)
+PUZZLES = ShareCard(
+    title="Tic-tac-toe · puzzles",
+    description="Find the one move that wins or saves the draw, proven by the solver, and learn why.",
+)
 
 
 # The query arguments each page reads (static/js/links.js's game link, the lab's position, the embed's
 # settings): a card's address keeps these alone, so that nothing else a link carries is echoed.
 GAME_ARGS = ("size", "k", "level", "side", "mode", "x", "o", "moves", "room")
 LAB_ARGS = ("board", "k")
-EMBED_ARGS = ("size", "rows", "cols", "k", "level", "side", "first", "theme", "room")
+EMBED_ARGS = ("size", "rows", "cols", "k", "level", "side", "first", "theme", "room", "puzzle")
+PUZZLES_ARGS = ("board", "task")
 
 
 def card_address(base_url: str, args: MultiDict[str, str], names: Collection[str]) -> str:
@@ -144,4 +151,15 @@ def _card(board: Board) -> ShareCard:
     return ShareCard(
         title=f"Tic-tac-toe on {size}: {title}",
         description=f"A game on {where}: {played}; {stands}. Open the link to {then}.",
+    )
+
+
+def puzzle_card(puzzle: Puzzle) -> ShareCard:
+    """The card of a puzzle's link: what it asks, on which board."""
+    rules = puzzle.rules
+    size = f"{rules.rows} × {rules.cols}, {rules.k} in a row"
+    return ShareCard(
+        title=f"Tic-tac-toe puzzle: {puzzle_goal(puzzle)}",
+        description=f"A puzzle on {size}, difficulty {puzzle.difficulty} of 5: {puzzle_goal(puzzle)}."
+        " Each step has one move that keeps the result, proven by the solver.",
     )

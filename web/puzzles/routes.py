@@ -1,0 +1,307 @@
+"""The puzzles' routes: list them, read one, the day's one, and play a move judged by the engine.
+
+::
+
+    GET  /puzzles?board=3x3k3&task=win&after=ID&limit=20   200 a page of puzzles, in id order
+    GET  /puzzles/daily                                     200 the day's puzzle (UTC date)
+    GET  /puzzles/{id}                                      200 the puzzle
+    POST /puzzles/{id}/moves  {"moves": [{"row", "col"}], "reveal": false}   200 the engine's verdict
+
+The three GETs answer the same bytes to everyone until a deploy changes the
+puzzles: each has a strong ``ETag`` of its body and ``Cache-Control: public``
+(an hour; the day's puzzle until the day ends), and an ``If-None-Match`` that
+names it gets 304.  A browser that asks for a page there (``Accept`` prefers
+``text/html``) gets the puzzles page opened on that puzzle instead, so a
+puzzle's address is its link (``Vary: Accept``).
+
+The move is judged by ``tictactoe.judge`` against the puzzle's proof; no search
+runs.  Refusals, each in words: 400 a query or body that is not what the
+route takes; 404 no such puzzle; 409 a move the puzzle refuses (an earlier
+move that is not the puzzle's, a cell taken or off its board, a solved puzzle).
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from flask import Blueprint, Response, jsonify, request
+
+from tictactoe import MAX_SIZE, PUZZLE_ID_PATTERN, Puzzle, Rules, Task, judge, puzzle_goal, puzzle_set
+from web.http.compression import etag_variants
+from web.http.errors import PUZZLES_BLUEPRINT, ApiError
+from web.http.json_body import Field, checked, json_object, read_fields, read_json_body, show
+from web.parts import current
+from web.puzzles.shapes import DailyPuzzle, PuzzleAnswer, PuzzleCell, PuzzleList, PuzzleMoveAnswer
+from web.telemetry.request_log import note
+
+bp = Blueprint(PUZZLES_BLUEPRINT, __name__)
+
+# A page of the puzzles page: its body, status and headers (web/pages/routes.py makes it).
+PageResponse = tuple[str, int, dict[str, str]]
+# Makes the puzzles page opened on a puzzle id, "daily", or None (the next puzzle for the player).
+PageMaker = Callable[[str | None], PageResponse]
+
+LIST_PARAMETERS = ("board", "task", "after", "limit")
+DEFAULT_LIMIT = 20
+MAX_LIMIT = 100
+MAX_MOVES = MAX_SIZE * MAX_SIZE
+MAX_AGE = 3600  # seconds a copy of a GET answer is fresh: a deploy may change the puzzles
+DAILY = "daily"
+MOVES_EXAMPLE = '{"moves": [{"row": 1, "col": 1}]}'
+
+
+@dataclass(frozen=True)
+class Puzzles:
+    """The puzzles of an app: the page maker the pages room hands in (the set itself is the engine's)."""
+
+    page: PageMaker
+
+
+def _cells(value: object) -> list[tuple[int, int]]:
+    """The moves as (row, col) pairs; ``ApiError`` 400 in words for anything else."""
+    if not isinstance(value, list):
+        raise ApiError(
+            400, f'moves must be an array of cells such as [{{"row": 1, "col": 1}}], not {show(value)}'
+        )
+    if len(value) > MAX_MOVES:
+        raise ApiError(400, f"moves holds {len(value)} cells: a puzzle has at most {MAX_MOVES}")
+    cells = []
+    for index, move in enumerate(value, 1):
+        if not isinstance(move, dict) or set(move) != {"row", "col"}:
+            raise ApiError(400, f'move {index} must be an object {{"row": r, "col": c}}, not {show(move)}')
+        row, col = move["row"], move["col"]
+        for name, number in (("row", row), ("col", col)):
+            if not isinstance(number, int) or isinstance(number, bool) or not 0 <= number < MAX_SIZE:
+                raise ApiError(400, f"move {index}'s {name} must be a whole number from 0 to {MAX_SIZE - 1}")
+        cells.append((row, col))
+    return cells
+
+
+CELL_SCHEMA = {
+    "type": "object",
+    "required": ["row", "col"],
+    "additionalProperties": False,
+    "properties": {
+        "row": {"type": "integer", "minimum": 0, "maximum": MAX_SIZE - 1},
+        "col": {"type": "integer", "minimum": 0, "maximum": MAX_SIZE - 1},
+    },
+}
+MOVES = Field(
+    "moves",
+    {
+        "type": "array",
+        "items": CELL_SCHEMA,
+        "maxItems": MAX_MOVES,
+        "description": "The player's moves in the puzzle so far, counted from 0, the new one last (the"
+        " earlier ones must be those the puzzle accepted). With reveal, the moves accepted so far.",
+    },
+    check=_cells,
+    missing=f"moves is required: the moves played in the puzzle, such as {MOVES_EXAMPLE}",
+)
+REVEAL = Field(
+    "reveal",
+    {
+        "type": "boolean",
+        "default": False,
+        "description": "true: answer the solution's next move after moves instead of judging one.",
+    },
+    check=checked("reveal", lambda value: isinstance(value, bool), "true or false"),
+    default=False,
+)
+MOVE_FIELDS = (MOVES, REVEAL)
+
+
+@bp.get("/puzzles")
+def listing() -> Response | PageResponse:
+    """A page of puzzles (or the puzzles page): see GET /puzzles in /openapi.json."""
+    if _prefers_page():
+        return _page(None)
+    query = _query()
+    rules = _board(query.get("board"))
+    task = _task(query.get("task"))
+    after = query.get("after")
+    if after is not None and not _matches(PUZZLE_ID_PATTERN, after):
+        raise ApiError(400, f"after must be a puzzle's id such as 3x3k3-1a2b3c, not {show(after)}")
+    limit = _limit(query.get("limit"))
+    page = puzzle_set().select(rules, task, after, limit)
+    answer: PuzzleList = {
+        "puzzles": [puzzle_fields(puzzle) for puzzle in page.puzzles],
+        "next": page.next,
+        "total": page.total,
+    }
+    return _cacheable(answer, MAX_AGE)
+
+
+@bp.get("/puzzles/daily")
+def daily() -> Response | PageResponse:
+    """The day's puzzle (or the puzzles page opened on it): see GET /puzzles/daily in /openapi.json."""
+    if _prefers_page():
+        return _page(DAILY)
+    _query(())
+    now = datetime.datetime.now(datetime.UTC)
+    puzzle = puzzle_set().daily(now.date())
+    tomorrow = datetime.datetime.combine(
+        now.date() + datetime.timedelta(days=1), datetime.time(), datetime.UTC
+    )
+    answer: DailyPuzzle = {"date": now.date().isoformat(), "puzzle": puzzle_fields(puzzle)}
+    return _cacheable(answer, max(1, int((tomorrow - now).total_seconds())))
+
+
+@bp.get("/puzzles/<puzzle_id>")
+def one(puzzle_id: str) -> Response | PageResponse:
+    """A puzzle (or the puzzles page opened on it): see GET /puzzles/{id} in /openapi.json."""
+    if _prefers_page():
+        return _page(puzzle_id)
+    _query(())
+    return _cacheable(puzzle_fields(_known(puzzle_id)), MAX_AGE)
+
+
+@bp.post("/puzzles/<puzzle_id>/moves")
+def move(puzzle_id: str) -> Response:
+    """A move in a puzzle, judged by the engine: see POST /puzzles/{id}/moves in /openapi.json."""
+    puzzle = _known(puzzle_id)
+    body = read_fields(json_object(read_json_body(request), MOVES_EXAMPLE), MOVE_FIELDS)
+    rules = puzzle.rules
+    cells = []
+    for row, col in body["moves"]:
+        if row >= rules.rows or col >= rules.cols:
+            # The schema cannot know the puzzle's board: a rule of this puzzle, so 409.
+            raise ApiError(409, f"({row}, {col}) is not a cell of this puzzle's {rules} board")
+        cells.append(rules.cell(row, col))
+    note(board=rules.key())
+    tried = judge(puzzle, cells, reveal=body["reveal"])
+    answer: PuzzleMoveAnswer = {
+        "id": puzzle.id,
+        "move": _cell(rules, tried.move),
+        "correct": tried.correct,
+        "revealed": tried.revealed,
+        "solved": tried.solved,
+        "reply": None if tried.reply is None else _cell(rules, tried.reply),
+        "refutation": None if tried.refutation is None else _cell(rules, tried.refutation),
+        "board": tried.board.to_text(),
+        "line": [_cell(rules, cell) for cell in tried.line],
+        "words": tried.words,
+    }
+    response = jsonify(answer)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def puzzle_fields(puzzle: Puzzle) -> PuzzleAnswer:
+    """A puzzle as the API shows it (no solution)."""
+    rules = puzzle.rules
+    return {
+        "id": puzzle.id,
+        "rows": rules.rows,
+        "cols": rules.cols,
+        "k": rules.k,
+        "board": puzzle.board().to_text(),
+        "position": puzzle.position,
+        "player": puzzle.player,
+        "task": puzzle.task,
+        "within": puzzle.within,
+        "goal": puzzle_goal(puzzle),
+        "moves": len(puzzle.steps),
+        "difficulty": puzzle.difficulty,
+        "rating": puzzle.rating,
+        "tempting": puzzle.tempting,
+        "source": puzzle.source,
+        "link": f"/puzzles/{puzzle.id}",
+        "embed": f"/embed?puzzle={puzzle.id}",
+    }
+
+
+def _cell(rules: Rules, cell: int) -> PuzzleCell:
+    row, col = rules.row_col(cell)
+    return {"row": row, "col": col}
+
+
+def _known(puzzle_id: str) -> Puzzle:
+    """The puzzle of this id; ``ApiError`` 404 in words when there is none."""
+    puzzle = puzzle_set().get(puzzle_id)
+    if puzzle is None:
+        raise ApiError(
+            404,
+            f"no puzzle has the id {show(puzzle_id)}: ids look like 3x3k3-1a2b3c (GET /puzzles lists some)",
+        )
+    return puzzle
+
+
+def _query(names: tuple[str, ...] = LIST_PARAMETERS) -> dict[str, str]:
+    """The query's parameters, each one of ``names`` and given once; ``ApiError`` 400 otherwise."""
+    for name in request.args:
+        if name not in names:
+            takes = f"the parameters are {', '.join(names)}" if names else "it takes no parameters"
+            raise ApiError(400, f"unknown parameter {name[:40]!r}: {takes}")
+        if len(request.args.getlist(name)) > 1:
+            raise ApiError(400, f"parameter {name!r} is given more than once: give it once")
+    return dict(request.args)
+
+
+def board_keys() -> list[str]:
+    """The boards that have puzzles, by their rules' key (``5x5k4``), smallest first."""
+    return [rules.key() for rules in puzzle_set().rules()]
+
+
+def _board(text: str | None) -> Rules | None:
+    if text is None:
+        return None
+    for rules in puzzle_set().rules():
+        if rules.key() == text:
+            return rules
+    raise ApiError(
+        400, f"board must be one of {', '.join(board_keys())} (rows x cols, k in a row), not {show(text)}"
+    )
+
+
+def _task(text: str | None) -> Task | None:
+    if text is None:
+        return None
+    if text not in set(Task):
+        raise ApiError(400, f"task must be one of {', '.join(Task)}, not {show(text)}")
+    return Task(text)
+
+
+def _limit(text: str | None) -> int:
+    if text is None:
+        return DEFAULT_LIMIT
+    if not (text.isascii() and text.isdigit() and len(text) <= 3) or not 1 <= int(text) <= MAX_LIMIT:
+        raise ApiError(400, f"limit must be a whole number from 1 to {MAX_LIMIT}, not {show(text)}")
+    return int(text)
+
+
+def _matches(pattern: str, text: str) -> bool:
+    return re.fullmatch(pattern.strip("^$"), text) is not None
+
+
+def _prefers_page() -> bool:
+    """Whether the client prefers a page to JSON here (a browser navigating to the address)."""
+    accept = request.accept_mimetypes
+    return accept.best_match(["application/json", "text/html"]) == "text/html" and (
+        accept["text/html"] > accept["application/json"]
+    )
+
+
+def _page(start: str | None) -> PageResponse:
+    body, status, headers = current().puzzles.page(start)
+    return body, status, {**headers, "Vary": "Accept"}
+
+
+def _cacheable(answer: Any, max_age: int) -> Response:
+    """``answer`` as JSON with a strong ETag of its bytes, public for ``max_age`` seconds; 304 for a
+    request whose If-None-Match names it (or a gzipped copy's tag)."""
+    response = jsonify(answer)
+    tag = '"' + hashlib.sha256(response.get_data()).hexdigest()[:32] + '"'
+    named = next((t for t in etag_variants(tag) if request.if_none_match.contains_weak(t.strip('"'))), None)
+    if named is not None:
+        response = Response(status=304)
+        tag = named
+    response.headers["ETag"] = tag
+    response.headers["Cache-Control"] = f"public, max-age={max_age}"
+    response.vary.add("Accept")
+    return response
