@@ -26,7 +26,7 @@ import datetime
 import hashlib
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
@@ -37,6 +37,7 @@ from web.http.errors import PUZZLES_BLUEPRINT, ApiError
 from web.http.json_body import Field, checked, json_object, read_fields, read_json_body, show
 from web.parts import current
 from web.puzzles.shapes import DailyPuzzle, PuzzleAnswer, PuzzleCell, PuzzleList, PuzzleMoveAnswer
+from web.runtime.lru import BoundedLRU
 from web.telemetry.request_log import note
 
 bp = Blueprint(PUZZLES_BLUEPRINT, __name__)
@@ -51,15 +52,24 @@ DEFAULT_LIMIT = 20
 MAX_LIMIT = 100
 MAX_MOVES = MAX_SIZE * MAX_SIZE
 MAX_AGE = 3600  # seconds a copy of a GET answer is fresh: a deploy may change the puzzles
+# Answers a worker keeps rendered: every puzzle, every day's, and the pages of lists asked most.
+RENDERED_KEPT = 2048
 DAILY = "daily"
 MOVES_EXAMPLE = '{"moves": [{"row": 1, "col": 1}]}'
 
 
+# A JSON answer of the GETs as sent: its bytes and its strong ETag.
+Rendered = tuple[bytes, str]
+
+
 @dataclass(frozen=True)
 class Puzzles:
-    """The puzzles of an app: the page maker the pages room hands in (the set itself is the engine's)."""
+    """The puzzles of an app: the page maker the pages room hands in, and this worker's memo of the
+    GETs' answers, each rendered once (the same bytes until a deploy changes the puzzles); the set
+    itself is the engine's."""
 
     page: PageMaker
+    rendered: BoundedLRU[str, Rendered] = field(default_factory=lambda: BoundedLRU(RENDERED_KEPT))
 
 
 def _cells(value: object) -> list[tuple[int, int]]:
@@ -128,13 +138,17 @@ def listing() -> Response | PageResponse:
     if after is not None and not _matches(PUZZLE_ID_PATTERN, after):
         raise ApiError(400, f"after must be a puzzle's id such as 3x3k3-1a2b3c, not {show(after)}")
     limit = _limit(query.get("limit"))
-    page = puzzle_set().select(rules, task, after, limit)
-    answer: PuzzleList = {
-        "puzzles": [puzzle_fields(puzzle) for puzzle in page.puzzles],
-        "next": page.next,
-        "total": page.total,
-    }
-    return _cacheable(answer, MAX_AGE)
+
+    def answer() -> PuzzleList:
+        page = puzzle_set().select(rules, task, after, limit)
+        return {
+            "puzzles": [puzzle_fields(puzzle) for puzzle in page.puzzles],
+            "next": page.next,
+            "total": page.total,
+        }
+
+    key = f"list|{rules.key() if rules else ''}|{task or ''}|{after or ''}|{limit}"
+    return _cacheable(key, answer, MAX_AGE)
 
 
 @bp.get("/puzzles/daily")
@@ -144,12 +158,13 @@ def daily() -> Response | PageResponse:
         return _page(DAILY)
     _query(())
     now = datetime.datetime.now(datetime.UTC)
-    puzzle = puzzle_set().daily(now.date())
-    tomorrow = datetime.datetime.combine(
-        now.date() + datetime.timedelta(days=1), datetime.time(), datetime.UTC
-    )
-    answer: DailyPuzzle = {"date": now.date().isoformat(), "puzzle": puzzle_fields(puzzle)}
-    return _cacheable(answer, max(1, int((tomorrow - now).total_seconds())))
+    day = now.date()
+    tomorrow = datetime.datetime.combine(day + datetime.timedelta(days=1), datetime.time(), datetime.UTC)
+
+    def answer() -> DailyPuzzle:
+        return {"date": day.isoformat(), "puzzle": puzzle_fields(puzzle_set().daily(day))}
+
+    return _cacheable(f"daily|{day.isoformat()}", answer, max(1, int((tomorrow - now).total_seconds())))
 
 
 @bp.get("/puzzles/<puzzle_id>")
@@ -158,7 +173,8 @@ def one(puzzle_id: str) -> Response | PageResponse:
     if _prefers_page():
         return _page(puzzle_id)
     _query(())
-    return _cacheable(puzzle_fields(_known(puzzle_id)), MAX_AGE)
+    puzzle = _known(puzzle_id)
+    return _cacheable(f"id|{puzzle.id}", lambda: puzzle_fields(puzzle), MAX_AGE)
 
 
 @bp.post("/puzzles/<puzzle_id>/moves")
@@ -292,13 +308,21 @@ def _page(start: str | None) -> PageResponse:
     return body, status, {**headers, "Vary": "Accept"}
 
 
-def _cacheable(answer: Any, max_age: int) -> Response:
-    """``answer`` as JSON with a strong ETag of its bytes, public for ``max_age`` seconds; 304 for a
-    request whose If-None-Match names it (or a gzipped copy's tag)."""
-    response = jsonify(answer)
-    tag = '"' + hashlib.sha256(response.get_data()).hexdigest()[:32] + '"'
+def _cacheable(key: str, answer: Callable[[], Any], max_age: int) -> Response:
+    """The answer ``key`` names as JSON with a strong ETag of its bytes, public for ``max_age`` seconds
+    (``answer()`` renders it the first time this worker is asked); 304 for a request whose
+    If-None-Match names it (or a gzipped copy's tag)."""
+    kept = current().puzzles.rendered
+    rendered = kept.get(key)
+    if rendered is None:
+        body = jsonify(answer()).get_data()
+        rendered = (body, '"' + hashlib.sha256(body).hexdigest()[:32] + '"')
+        kept.put(key, rendered)
+    body, tag = rendered
     named = next((t for t in etag_variants(tag) if request.if_none_match.contains_weak(t.strip('"'))), None)
-    if named is not None:
+    if named is None:
+        response = Response(body, mimetype="application/json")
+    else:
         response = Response(status=304)
         tag = named
     response.headers["ETag"] = tag
