@@ -140,9 +140,8 @@ def main(argv: list[str] | None = None) -> None:
     for label, times in rows:
         print(row(label, times))
     print(f"| the puzzle files read by a fresh process (once) | {cold_load_seconds() * 1000:.0f} ms | | |")
-    print(
-        f"| a puzzle's answer rendered (a worker's first ask of it, then kept), in process | {render_ms():.3f} ms | | |"
-    )
+    first = "a puzzle's answer rendered (a worker's first ask of it, then kept), in process"
+    print(f"| {first} | {render_ms():.3f} ms | | |")
 
     print("\nthe reasons GET /position names, in process (every legal move, and the rule on 3x3)")
     print("| position | move_reasons | rule_advice |")
