@@ -69,17 +69,17 @@ def row(label: str, times: list[float]) -> str:
     )
 
 
-def cold_load_seconds() -> float:
-    """Seconds a fresh process takes to read every puzzle file (its first puzzle request pays them)."""
+def cold_load() -> tuple[float, float]:
+    """Seconds a fresh process takes to read every puzzle file (its first puzzle request pays them),
+    and the MiB the puzzles then hold (tracemalloc: the Python objects, not the process's RSS)."""
     code = (
-        "import time; from tictactoe import puzzle_set; start = time.perf_counter();"
-        " puzzle_set(); print(time.perf_counter() - start)"
+        "import time, tracemalloc; from tictactoe import puzzle_set; tracemalloc.start();"
+        " start = time.perf_counter(); puzzle_set(); seconds = time.perf_counter() - start;"
+        " print(seconds, tracemalloc.get_traced_memory()[0] / 2**20)"
     )
-    return float(
-        subprocess.run(
-            [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
-        ).stdout
-    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    seconds, mib = map(float, done.stdout.split())
+    return seconds, mib
 
 
 def render_ms() -> float:
@@ -139,7 +139,10 @@ def main(argv: list[str] | None = None) -> None:
     print("| --- | ---: | ---: | ---: |")
     for label, times in rows:
         print(row(label, times))
-    print(f"| the puzzle files read by a fresh process (once) | {cold_load_seconds() * 1000:.0f} ms | | |")
+    seconds, mib = cold_load()
+    print(
+        f"| the puzzle files read by a fresh process (once; then {mib:.1f} MiB held) | {seconds * 1000:.0f} ms | | |"
+    )
     first = "a puzzle's answer rendered (a worker's first ask of it, then kept), in process"
     print(f"| {first} | {render_ms():.3f} ms | | |")
 

@@ -24,6 +24,8 @@ def agreement():
 
 def test_every_non_terminal_position_is_counted_once(agreement):
     assert agreement.positions == 4_520
+    # The published count of the same positions: not lost, and exactly one move that does not lose.
+    assert agreement.one_not_losing == 1_838
 
 
 def test_every_move_the_ladder_names_keeps_the_value_in_4472_positions(agreement):

@@ -58,7 +58,7 @@ def test_every_shipped_puzzle_is_proven_again(rules):
 def test_3x3_has_a_puzzle_for_every_position_with_one_move_that_keeps_its_result():
     # Every non-terminal position a game reaches, one per symmetry class (627): 328 are won or
     # drawn with exactly one move keeping that; 294 of them have a choice (two legal moves or more).
-    # The 229 (166 + 63) counts something else: no reading of it gave those figures here.
+    # (The 229, 166 + 63, is not what the solver counts.)
     drawn = every_three_by_three()
     assert Counter(p.task for p in drawn) == {Task.WIN: 209, Task.DRAW: 85}
     assert sorted(p.id for p in drawn) == sorted(p.id for p in PUZZLES if p.rules == THREE)

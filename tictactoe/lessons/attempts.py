@@ -7,9 +7,11 @@ only one that keeps the value); then the opponent's answer comes with it, or
 the puzzle is solved.  A wrong move gets its refutation: the opponent's
 answer, and what the move gives up, in words::
 
-    Not c1: it blocks the fork at c1, but X answers a3, which makes a fork,
-    and X wins. The rule says block the fork at a3 or c1; here only an edge
-    (b1, a2, c2 or b3) keeps the draw. Try again.
+    Not a3: it blocks the fork at a3, but X answers c3, which blocks the win
+    at c3, and X wins. The rule says make two in a row at b2 or a3; here only
+    the centre keeps the draw. Try again.
+
+(the two-step save ``..x / x.. / .o.``, O to move: ``tests/test_puzzles.py``).
 
 Nothing is searched here: every answer was proven when the puzzle was drawn.
 """

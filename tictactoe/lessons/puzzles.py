@@ -6,23 +6,25 @@ at each step exactly one legal move keeps the value, which the solver proved
 (or, on five in a row, an exhaustive search to the puzzle's horizon:
 ``tictactoe.tactics.horizon``), and every other move has its refutation kept
 beside it: the opponent's answer and what the move is worth.  After the last
-step the rest of the game is the puzzle's *line*.  Drawn for a 3x3 "save the
-draw" of two steps::
+step the rest of the game is the puzzle's *line*.  A save of three steps on 3x3::
 
-    x . .     O to move: only b1 (or any edge) ... here a1 x, b2 o, c3 x;
-    . o .     O must make two in a row at an edge: b1.  X answers b3;
-    . . x     O then blocks at ... (each step one move, proven)
+    . . x     O to move.  Only b2 keeps the draw (X answers b1); then only a1
+    x . .     (X answers c3); then only c2.  After it the game can only be drawn.
+    . o .
 
 ``python -m tictactoe puzzles build`` draws them into ``tictactoe/data/``, one
 gzipped JSON file per set of rules (``tictactoe.tools.puzzle_build``, the
 offline half); this module reads them, once per process, and never searches::
 
     {"format": 1, "engine": "1", "rules": {"rows": 3, "cols": 3, "k": 3},
-     "puzzles": [{"id": "3x3k3-1f0c2a", "position": "x2/1o1/2x", "task": "draw",
-                  "within": null, "steps": [{"move": "b1", "reply": "b3",
-                  "wrong": {"a3": ["c1", "loss", 4], ...}}, ...],
-                  "line": ["a2", ...], "plies": 6, "tempting": 2, "difficulty": 3,
-                  "source": "every 3x3 position"}]}
+     "puzzles": [{"id": "3x3k3-cbca38", "position": "2x/x2/1o1", "task": "draw",
+                  "within": null,
+                  "steps": [{"move": "b2", "reply": "b1",
+                             "wrong": {"a1": ["b2", "loss", 4], "b1": ["b2", "loss", 4], ...}},
+                            {"move": "a1", "reply": "c3", "wrong": {...}},
+                            {"move": "c2", "reply": null, "wrong": {"a3": ["c2", "loss", 2]}}],
+                  "line": ["a3"], "plies": 6, "tempting": 8, "difficulty": 5,
+                  "source": "every 3x3 position"}, ...]}
 
 Cells are written as people name them (``b2``: column letter, row from 1 at
 the top).  A refutation is ``[reply, value, plies]``: the opponent's answer

@@ -224,5 +224,6 @@ def _stats(out: TextIO) -> int:
         f" every move it names keeps the value in {agreement.every:,}"
         f" ({agreement.every / agreement.positions:.1%}), some move it names in {agreement.some:,}"
         f" ({agreement.some / agreement.positions:.1%}); where it fails, by rule: {failures}\n"
+        f"the positions not lost with exactly one move that does not lose: {agreement.one_not_losing:,}\n"
     )
     return 0
