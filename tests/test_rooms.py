@@ -1,5 +1,6 @@
 """Rooms through the API, in process: a room made, its invite, a whole game by the engine's rules,
-a rematch, and every bad input answered in words while nothing changes (web/rooms/).
+a rematch, every bad input answered in words while nothing changes, and the store that keeps them
+(SQLite: web/rooms/sqlite_store.py): what a room keeps, a damaged room alone, the allowances.
 
 The streams, across workers and instances, are tests/test_room_streams.py's and tests/test_redis.py's;
 two browsers playing through the invite are tests/browser/test_play_a_friend.py's.
@@ -7,8 +8,10 @@ two browsers playing through the invite are tests/browser/test_play_a_friend.py'
 
 from __future__ import annotations
 
+import contextlib
 import json
-import os
+import sqlite3
+import subprocess
 import time
 
 import pytest
@@ -16,8 +19,18 @@ import pytest
 from tictactoe import Rules
 from web.pages.closed_sets import server_sets
 from web.parts import parts
-from web.rooms.model import LEASE_SECONDS, TTL_SECONDS, Refused, Room, WrongToken, digest
-from web.rooms.store import COMPACT_LINES, MAX_EVENTS, TOMBSTONE_SECONDS, FileRoomStore
+from web.rooms.model import (
+    INVITE_SECONDS,
+    LEASE_SECONDS,
+    RECONNECT_GRACE_SECONDS,
+    TTL_SECONDS,
+    Refused,
+    Room,
+    WrongToken,
+    digest,
+)
+from web.rooms.sqlite_store import SqliteRoomStore, stored_bytes
+from web.rooms.store import ROOM_BYTES_3X3, TOMBSTONE_SECONDS, kept_events
 from web.searches.rate_limit import MemoryBuckets
 
 PER_MINUTE = 3
@@ -30,10 +43,11 @@ def app_settings():
 
 @pytest.fixture(autouse=True)
 def fresh_allowance_and_clock(app):
-    """Each test starts with a clock at the real time and a full allowance for every address."""
+    """Each test starts with a clock at the real time and full allowances for every address."""
     rooms = parts(app).rooms
     rooms.clock = time.time
-    rooms.allowance.buckets = MemoryBuckets()  # as the app made it: no address has made a room
+    rooms.making.buckets = MemoryBuckets()  # as the app made them: no address has made a room,
+    rooms.guessing.buckets = MemoryBuckets()  # nor brought a wrong token
     yield
 
 
@@ -49,9 +63,9 @@ def invite_of(made: dict) -> str:
     return made["links"]["invite"].split("#invite=")[1]
 
 
-def seated(client, **rules) -> tuple[dict, dict]:
+def seated(client, address="127.0.0.1", **rules) -> tuple[dict, dict]:
     """A room with both seats taken: (the host's answer, the guest's)."""
-    host = make_room(client, **rules)
+    host = make_room(client, address, **rules)
     guest = client.post(f"/rooms/{host['room']}/seats", json={"invite": invite_of(host)})
     assert guest.status_code == 201, guest.get_json()
     return host, guest.get_json()
@@ -66,8 +80,22 @@ def move(client, room: str, token: str | None, row: int, col: int):
     return client.post(f"/rooms/{room}/moves", json=body)
 
 
-def room_file(app, room: str) -> bytes:
-    return parts(app).rooms.store.path(room).read_bytes()
+def database(app) -> sqlite3.Connection:
+    """A connection of the test's own to the app's rooms' database."""
+    return contextlib.closing(sqlite3.connect(parts(app).rooms.store.path))
+
+
+def room_file(app, room: str) -> str:
+    """Everything the store holds of ``room``: its row and its events, as text."""
+    with database(app) as db:
+        row = db.execute("SELECT * FROM rooms WHERE id = ?", (room,)).fetchall()
+        events = db.execute("SELECT * FROM events WHERE room = ? ORDER BY id", (room,)).fetchall()
+    return repr((row, events))
+
+
+def rooms_stored(app) -> int:
+    with database(app) as db:
+        return db.execute("SELECT COUNT(*) FROM rooms").fetchone()[0]
 
 
 def test_a_room_is_made_with_a_secret_seat_an_invite_and_a_watch_link(client, app):
@@ -90,8 +118,8 @@ def test_a_room_is_made_with_a_secret_seat_an_invite_and_a_watch_link(client, ap
     assert state["players"]["x"]["seated"] is False
     # The store holds no token, only their hashes: reading it lets nobody play.
     stored = room_file(app, room)
-    assert token.encode() not in stored and invite_of(made).encode() not in stored
-    assert digest(token).encode() in stored
+    assert token not in stored and invite_of(made) not in stored
+    assert digest(token) in stored
     # Anyone may read the room; nobody may cache it.
     got = client.get(f"/rooms/{room}")
     assert got.get_json() == state and got.headers["Cache-Control"] == "no-store"
@@ -228,7 +256,7 @@ def test_an_unknown_room_is_a_404_and_an_expired_one_a_410(client, app, method, 
     answer = client.open(path.format(room=made), method=method, json=body)
     assert answer.status_code == 410
     assert answer.get_json() == {
-        "error": f"room {made} has expired: nothing was played in it for a day; make a new one"
+        "error": f"room {made} has expired: nobody came with its invite within an hour; make a new one"
     }
     assert room_file(app, made) == stored
 
@@ -236,11 +264,11 @@ def test_an_unknown_room_is_a_404_and_an_expired_one_a_410(client, app, method, 
 def test_a_flood_of_rooms_from_one_address_is_refused_in_words_and_fills_nothing(client, app):
     rooms = parts(app).rooms
     clock = [1000.0]
-    rooms.allowance.buckets.clock = lambda: clock[0]
+    rooms.making.buckets.clock = lambda: clock[0]
     try:
         for _ in range(PER_MINUTE):
             make_room(client, address="192.0.2.1")
-        files = sorted(rooms.store.folder.glob("*.json"))
+        stored = rooms_stored(app)
         refused = client.post("/rooms", json={}, environ_base={"REMOTE_ADDR": "192.0.2.1"})
         assert refused.status_code == 429
         wait = 60 // PER_MINUTE
@@ -250,18 +278,20 @@ def test_a_flood_of_rooms_from_one_address_is_refused_in_words_and_fills_nothing
             f" {PER_MINUTE} a minute; try again in {wait} s",
             "retry_after": wait,
         }
-        assert sorted(rooms.store.folder.glob("*.json")) == files
+        assert rooms_stored(app) == stored
         make_room(client, address="192.0.2.2")  # another address has its own allowance
         clock[0] += wait
         make_room(client, address="192.0.2.1")  # and the first has one more once its wait is over
     finally:
-        rooms.allowance.buckets.clock = time.monotonic
+        rooms.making.buckets.clock = time.monotonic
 
 
 def test_past_rooms_max_a_new_room_is_a_503_in_words(client, app):
     store = parts(app).rooms.store
     full = store.rooms_max
-    store.rooms_max = store.live_rooms(time.time()) + 1  # room for one more
+    with database(app) as db:
+        live = db.execute("SELECT COUNT(*) FROM rooms WHERE expires > ?", (time.time(),)).fetchone()[0]
+    store.rooms_max = live + 1  # room for one more
     try:
         assert client.post("/rooms", json={}, environ_base={"REMOTE_ADDR": "192.0.2.5"}).status_code == 201
         answer = client.post("/rooms", json={}, environ_base={"REMOTE_ADDR": "192.0.2.5"})
@@ -300,23 +330,44 @@ def test_presence_joins_and_leaves_once_per_seat_and_a_dead_workers_lease_runs_o
     assert [e.type for e in room.connect("host", "tab-2", now=3.0)] == []  # another tab of a seat here
     assert [e.type for e in room.disconnect("host", "tab-1", now=4.0)] == []
     assert [e.type for e in room.disconnect("host", "tab-2", now=5.0)] == ["leave"]
+    # A stream the server ended keeps its lease a while: the browser comes back without a "leave".
+    room.connect("host", "tab-3", now=6.0)
+    assert room.disconnect("host", "tab-3", now=7.0, grace=RECONNECT_GRACE_SECONDS) == []
+    assert room.connect("host", "tab-4", now=9.0) == []
+    assert not room.lapsed(9.0) and room.lapsed(7.0 + RECONNECT_GRACE_SECONDS)
+    assert room.lapse(7.0 + RECONNECT_GRACE_SECONDS) == []  # tab-4 holds the seat
     # The guest's worker died without a word: its lease runs out, and the next write says "leave".
     later = 2.0 + LEASE_SECONDS + 1
     assert room.players(later)["o"]["connected"] is False
-    left = room.connect("host", "tab-3", now=later)
-    assert [(e.type, e.data["side"]) for e in left] == [("leave", "o"), ("join", "x")]
+    assert room.lapsed(later)
+    left = room.connect("host", "tab-5", now=later)
+    assert [(e.type, e.data["side"]) for e in left] == [("leave", "o")]
     with pytest.raises(WrongToken):
         room.play("nobody", 0, 0, now=later)
     with pytest.raises(Refused):
         room.seat_guest(invite, now=later)
-    assert Room.from_json(json.loads(json.dumps(room.to_json()))).to_json() == room.to_json()
+    # Stored as a record and a presence apart: the record holds no lease.
+    record, presence = json.loads(json.dumps(room.to_json())), json.loads(json.dumps(room.presence_json()))
+    assert "tab-5" not in json.dumps(record) and "tab-5" in json.dumps(presence)
+    again = Room.from_json(record, presence)
+    assert (again.to_json(), again.presence_json()) == (room.to_json(), room.presence_json())
     assert room.holder(host_token) == "host"
 
 
-def test_the_store_keeps_the_last_events_and_sweeps_rooms_a_week_after_they_expired(tmp_path):
-    store = FileRoomStore(tmp_path, rooms_max=10)
-    room, _, _ = Room.open("Abcdefgh", Rules(), "x", now=0.0)
+def test_a_room_whose_invite_is_unused_expires_within_an_hour_a_joined_one_after_a_day():
+    room, _, invite = Room.open("Abcdefgh", Rules(), "x", now=0.0)
+    assert room.expired(INVITE_SECONDS) and not room.expired(INVITE_SECONDS - 1)
+    assert room.why_expired() == "nobody came with its invite within an hour"
+    room.seat_guest(invite, now=10.0)
+    assert not room.expired(INVITE_SECONDS + 10) and room.expired(TTL_SECONDS + 10)
+    assert room.why_expired() == "nothing was played in it for a day"
+
+
+def test_the_store_keeps_a_games_events_and_forgets_rooms_a_week_after_they_expired(tmp_path):
+    store = SqliteRoomStore(tmp_path / "rooms.sqlite3", rooms_max=10, rooms_per_address=10)
+    room, _, invite = Room.open("Abcdefgh", Rules(), "x", now=0.0)
     assert store.add(room, [], now=0.0)
+    assert not store.add(room, [], now=0.0)  # its id is taken
 
     def come_and_go(room: Room, now: float) -> list:
         events = []
@@ -324,27 +375,75 @@ def test_the_store_keeps_the_last_events_and_sweeps_rooms_a_week_after_they_expi
             events += room.connect("host", "tab", now) + room.disconnect("host", "tab", now)
         return events
 
-    # Past the lines a log holds before it is rewritten as one, and past the events a room keeps.
-    for _ in range(COMPACT_LINES + 2):
-        store.change(room.id, 1.0, come_and_go)
+    store.change(room.id, 1.0, lambda room, now: room.seat_guest(invite, now)[1])
+    for _ in range(10):
+        store.change(room.id, 2.0, come_and_go)
     last = store.load(room.id, 2.0).last_event
-    assert last == 16 * (COMPACT_LINES + 2) > MAX_EVENTS
-    assert len(store.path(room.id).read_bytes().splitlines()) < COMPACT_LINES
+    kept = kept_events(Rules())
+    assert last == 1 + 160 > kept
     assert [e.id for e in store.events_after(room.id, last - 3)] == [last - 2, last - 1, last]
-    kept = store.events_after(room.id, last - MAX_EVENTS)
-    assert [e.id for e in kept] == list(range(last - MAX_EVENTS + 1, last + 1))
+    assert [e.id for e in store.events_after(room.id, last - kept)] == list(range(last - kept + 1, last + 1))
     assert store.events_after(room.id, 0) is None  # the first events are gone: the stream sends the state
-    # A writer that died mid-line leaves a fragment: readers skip it, the next writer cuts it off.
-    with open(store.path(room.id), "ab") as log:
-        log.write(b'{"format": 1, "room": {"id": "Abc')
-    assert store.load(room.id, 2.0).last_event == last
-    store.change(room.id, 3.0, come_and_go)
-    assert store.load(room.id, 3.0).last_event == last + 16
-    path = store.path(room.id)
-    old = time.time() - TTL_SECONDS - TOMBSTONE_SECONDS - 1
-    os.utime(path, (old, old))
-    assert store.live_rooms(time.time()) == 0
-    assert not path.exists()
+    assert store.events_after(room.id, last) == []
+    # A room made once this one is a week past its expiry sweeps it away, events and all.
+    gone = store.load(room.id, 2.0).expires() + TOMBSTONE_SECONDS + 1
+    other, _, _ = Room.open("Bcdefghi", Rules(), "x", now=gone)
+    assert store.add(other, [], now=gone)
+    with pytest.raises(Exception) as unknown:
+        store.load(room.id, gone)
+    assert type(unknown.value).__name__ == "UnknownRoom"
+    assert store.events_after(room.id, 0) == []
+
+
+def test_a_3x3_room_stays_within_its_stated_bound_after_300_games_and_1000_stream_opens(tmp_path):
+    path = tmp_path / "rooms.sqlite3"
+    store = SqliteRoomStore(path, rooms_max=10, rooms_per_address=10)
+    room, host, invite = Room.open("Abcdefgh", Rules(), "x", now=0.0)
+    store.add(room, [], now=0.0)
+    guest_token: list[str] = []
+
+    def seat(room: Room, now: float) -> list:
+        token, events = room.seat_guest(invite, now)
+        guest_token.append(token)
+        return events
+
+    store.change(room.id, 0.0, seat)
+    tokens = {"host": host, "guest": guest_token[0]}
+    # X takes the top row (O answers on the middle row): a game of five moves.
+    #   x x x
+    #   o o .
+    #   . . .
+    cells = [(0, 0), (1, 0), (0, 1), (1, 1), (0, 2)]
+
+    def game(room: Room, now: float) -> list:
+        events = []
+        for row, col in cells:
+            seat_name = room.seat_on(room.board().to_move)
+            events += room.play(tokens[seat_name], row, col, now)
+        for name in ("host", "guest"):
+            events += room.offer_rematch(tokens[name], now)
+        return events
+
+    def tabs(room: Room, now: float) -> list:
+        events = []
+        for tab in range(10):  # ten tabs of each seat open, renew and close
+            for name in ("host", "guest"):
+                events += room.connect(name, f"tab-{tab}", now)
+                events += room.renew(name, f"tab-{tab}", now)
+        for tab in range(10):
+            for name in ("host", "guest"):
+                events += room.disconnect(name, f"tab-{tab}", now)
+        return events
+
+    now = 1.0
+    for round_ in range(300):
+        now += 1
+        store.change(room.id, now, game)
+        if round_ % 6 == 0:
+            store.change(room.id, now, tabs)  # 50 rounds of 20 opens: 1,000 stream opens
+    room = store.load(room.id, now)
+    assert room.game == 301 and room.host.wins + room.guest.wins == 300
+    assert stored_bytes(path, room.id) <= ROOM_BYTES_3X3
 
 
 def test_a_quiet_stream_sends_a_heartbeat_comment(client, monkeypatch):
@@ -360,3 +459,227 @@ def test_a_quiet_stream_sends_a_heartbeat_comment(client, monkeypatch):
         assert next(chunks) == b": heartbeat\n\n"  # nothing happened in the room
     finally:
         answer.close()
+
+
+# -- what strangers and failures cost ---------------------------------------------------------
+
+
+def open_stream(client, room: str, token: str | None = None, last: int | None = None):
+    """The room's event stream, read chunk by chunk: (the answer, an iterator of its chunks)."""
+    query = "" if token is None else f"?token={token}"
+    headers = {} if last is None else {"Last-Event-ID": str(last)}
+    answer = client.get(f"/rooms/{room}/events{query}", headers=headers, buffered=False)
+    assert answer.status_code == 200, answer.get_json()
+    return answer, iter(answer.response)
+
+
+def events_of(chunks) -> list[tuple[int, str, dict]]:
+    """The events among ``chunks`` (comments and the retry line left out): (id, type, data)."""
+    found = []
+    for chunk in chunks:
+        fields = dict(line.split(": ", 1) for line in chunk.decode().splitlines() if ": " in line)
+        if "event" in fields:
+            found.append((int(fields["id"]), fields["event"], json.loads(fields["data"])))
+    return found
+
+
+@pytest.mark.parametrize(
+    ("path", "body"),
+    [
+        ("/rooms/{room}/moves", {"token": "\\ud800", "move": {"row": 0, "col": 0}}),
+        ("/rooms/{room}/rematch", {"token": "\\ud800"}),
+        ("/rooms/{room}/seats", {"invite": "x\\udfff"}),
+    ],
+)
+def test_a_lone_surrogate_as_a_token_is_a_400_in_words(client, path, body):
+    room = make_room(client)["room"]
+    data = json.dumps(body).replace("\\\\u", "\\u")  # the escape itself, as a client would send it
+    answer = client.post(path.format(room=room), data=data, content_type="application/json")
+    assert answer.status_code == 400
+    assert answer.get_json()["error"].startswith("the body holds a lone surrogate escape")
+
+
+def test_wrong_tokens_are_charged_to_the_address_and_cost_the_seats_nothing(tmp_path):
+    from tests.apps import make_app
+
+    app = make_app(tmp_path, WRONG_TOKENS_PER_MINUTE="3")
+    client = app.test_client()
+    host, _ = seated(client)
+    room = host["room"]
+    stranger = {"REMOTE_ADDR": "192.0.2.66"}
+    wrong = {"token": "a-guess-at-a-seat", "move": {"row": 0, "col": 0}}
+    for _ in range(3):
+        assert client.post(f"/rooms/{room}/moves", json=wrong, environ_base=stranger).status_code == 403
+    refused = client.post(f"/rooms/{room}/moves", json=wrong, environ_base=stranger)
+    assert refused.status_code == 429 and refused.headers["Retry-After"] == "20"
+    assert refused.get_json()["error"] == (
+        "too many wrong seat tokens came from your network (address): it may send 3 a minute;"
+        " try again in 20 s"
+    )
+    # Even its right tokens wait: the address is refused before the room is read.
+    assert client.get(f"/rooms/{room}/events?token=x", environ_base=stranger).status_code == 429
+    # The seats play on from their own addresses, and the room holds no trace of the guesses.
+    assert move(client, room, host["token"], 1, 1).status_code == 200
+    assert client.get(f"/rooms/{room}").get_json()["event"] == 2  # the guest's join, then the move
+    assert (
+        client.get("/metrics")
+        .get_data(as_text=True)
+        .count('tictactoe_rooms_refused_total{reason="wrong_tokens"} 2.0')
+        == 1
+    )
+
+
+def test_an_address_holds_so_many_live_rooms_and_an_unjoined_room_frees_its_place_within_the_hour(tmp_path):
+    from tests.apps import make_app
+
+    app = make_app(tmp_path, ROOMS_PER_ADDRESS="2")
+    client, rooms = app.test_client(), parts(app).rooms
+    start = time.time()
+    rooms.clock = lambda: start
+    first = make_room(client, address="192.0.2.7")
+    make_room(client, address="192.0.2.7")
+    refused = client.post("/rooms", json={}, environ_base={"REMOTE_ADDR": "192.0.2.7"})
+    assert refused.status_code == 429 and refused.headers["Retry-After"] == str(INVITE_SECONDS)
+    assert refused.get_json()["error"].startswith(
+        "your network (address) holds 2 live rooms, as many as it may: play in one of them,"
+        f" or try again in {INVITE_SECONDS} s"
+    )
+    make_room(client, address="192.0.2.8")  # another address has places of its own
+    # The first room's invite is taken: it now lives a day; the second's never was: an hour.
+    assert client.post(f"/rooms/{first['room']}/seats", json={"invite": invite_of(first)}).status_code == 201
+    rooms.clock = lambda: start + INVITE_SECONDS
+    make_room(client, address="192.0.2.7")
+    assert client.post("/rooms", json={}, environ_base={"REMOTE_ADDR": "192.0.2.7"}).status_code == 429
+
+
+def test_a_damaged_room_answers_in_words_and_is_counted_while_the_others_play_on(client, app):
+    damaged, healthy = seated(client), seated(client)
+    room = damaged[0]["room"]
+    with database(app) as db:
+        db.execute("""UPDATE rooms SET record = '{"id": "broken' WHERE id = ?""", (room,))
+        db.commit()
+    words = (
+        f"room {room} cannot be read: its stored record is damaged, so nothing can be played in it until"
+        " the server's operators repair it; make a new room to play on"
+    )
+    for method, path, body in ROUTES:
+        answer = client.open(path.format(room=room), method=method, json=body)
+        assert (answer.status_code, answer.get_json()) == (503, {"error": words, "retry_after": 3600}), path
+    metrics = client.get("/metrics").get_data(as_text=True)
+    assert f'tictactoe_rooms_refused_total{{reason="damaged"}} {len(ROUTES)}.0' in metrics
+    host, guest = healthy
+    assert move(client, host["room"], host["token"], 1, 1).status_code == 200
+    assert move(client, host["room"], guest["token"], 0, 0).get_json()["moves"] == [[1, 1], [0, 0]]
+
+
+def test_a_damaged_event_is_replaced_by_the_rooms_state_never_a_stream_that_dies(client, app):
+    host, _ = seated(client)
+    room = host["room"]
+    move(client, room, host["token"], 1, 1)
+    with database(app) as db:
+        db.execute("UPDATE events SET data = 'null' WHERE room = ? AND id = 1", (room,))
+        db.commit()
+    answer, chunks = open_stream(client, room, last=0)
+    try:
+        assert next(chunks) == b"retry: 2000\n\n"
+        [(event_id, kind, data)] = events_of([next(chunks)])
+        assert (event_id, kind, data["moves"]) == (2, "state", [[1, 1]])
+    finally:
+        answer.close()
+
+
+def test_a_guests_stream_holds_its_presence_past_the_arrival_lease(client, app):
+    host, guest = seated(client)
+    room = host["room"]
+    answer, chunks = open_stream(client, room, guest["token"])
+    try:
+        next(chunks), next(chunks)  # the retry line, the state: the stream has taken its lease
+        rooms = parts(app).rooms
+        rooms.clock = lambda: time.time() + 40  # the arrival lease (30 s) has run out
+        assert client.get(f"/rooms/{room}").get_json()["players"]["o"]["connected"] is True
+    finally:
+        answer.close()
+
+
+def test_a_stream_ends_after_its_lifetime_and_its_browser_comes_back_missing_nothing(client, app):
+    rooms = parts(app).rooms
+    host, guest = seated(client)
+    room = host["room"]
+    rooms.stream_seconds = 0.05
+    try:
+        answer, chunks = open_stream(client, room, host["token"])
+        seen = events_of(chunks)  # the whole stream: it ends by itself
+        answer.close()
+    finally:
+        rooms.stream_seconds = 600.0
+    last = seen[-1][0]
+    # Played while the browser waits its 2 s: its stream's lease holds the seat meanwhile.
+    move(client, room, host["token"], 1, 1)
+    move(client, room, guest["token"], 0, 0)
+    assert client.get(f"/rooms/{room}").get_json()["players"]["x"]["connected"] is True
+    answer, chunks = open_stream(client, room, host["token"], last=last)
+    try:
+        next(chunks)  # retry
+        missed = events_of([next(chunks), next(chunks)])
+        assert [(kind, data["move"]) for _, kind, data in missed] == [
+            ("move", {"row": 1, "col": 1}),
+            ("move", {"row": 0, "col": 0}),
+        ]
+        assert [event_id for event_id, _, _ in missed] == [last + 1, last + 2]  # no "leave", no "join"
+    finally:
+        answer.close()
+
+
+@pytest.fixture
+def small_disk(tmp_path):
+    """A folder on a 3 MiB file system of its own (tmpfs, mounted as root, unmounted after)."""
+    folder = tmp_path / "small-disk"
+    folder.mkdir()
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=3m", "tmpfs", str(folder)], check=True)
+    try:
+        yield folder
+    finally:
+        subprocess.run(["umount", "-l", str(folder)], check=True)
+
+
+def fill(folder) -> None:
+    """Write into ``folder`` until its file system has no byte left."""
+    with open(folder / "filler", "wb", buffering=0) as filler, contextlib.suppress(OSError):
+        while filler.write(b"\0" * 4096):
+            pass
+
+
+def test_on_a_full_disk_a_move_is_answered_only_once_stored_and_sent_to_streams_only_then(small_disk):
+    from tests.apps import make_app
+
+    app = make_app(small_disk)
+    client, rooms = app.test_client(), parts(app).rooms
+    games = [seated(client, address=f"192.0.2.{n}") for n in range(30)]
+    mailboxes = {host["room"]: rooms.hub.subscribe(host["room"]) for host, _ in games}
+    stored_before = rooms_stored(app)
+    fill(small_disk)
+    answered = {}
+    for host, _ in games:
+        answered[host["room"]] = move(client, host["room"], host["token"], 1, 1)
+    refused = client.post("/rooms", json={}, environ_base={"REMOTE_ADDR": "192.0.2.200"})
+    statuses = sorted({answer.status_code for answer in answered.values()})
+    assert 503 in statuses and set(statuses) <= {200, 503}
+    for room, answer in answered.items():
+        state = client.get(f"/rooms/{room}").get_json()
+        published = mailboxes[room].take(0)
+        if answer.status_code == 200:
+            assert state["moves"] == [[1, 1]] and [e.type for e in published] == ["move"]
+        else:
+            assert answer.get_json() == {
+                "error": "the rooms could not be reached just now, and nothing was changed:"
+                " try again in a second",
+                "retry_after": 1,
+            }
+            assert state["moves"] == [] and published is None  # nothing stored, nothing sent
+    assert refused.status_code in (201, 503)
+    assert rooms_stored(app) == stored_before + (refused.status_code == 201)
+    # Space again: every game goes on from where its store says it is.
+    (small_disk / "filler").unlink()
+    for (host, guest), answer in zip(games, answered.values(), strict=True):
+        seat, cell = (guest, (0, 0)) if answer.status_code == 200 else (host, (1, 1))
+        assert move(client, host["room"], seat["token"], *cell).status_code == 200

@@ -106,7 +106,7 @@ def create_app(config: Mapping[str, object] | None = None) -> Flask:
     solved = cache.init_app(app, settings, slots, metrics)
     checked = health.init_app(app, settings, solved.backend)
     # The games two browsers share: their store (files, or Redis), streams and routes.
-    shared = rooms.init_app(app, settings)
+    shared = rooms.init_app(app, settings, metrics)
     # The proven puzzles' routes; a browser asking for their page gets the pages room's.
     solving = puzzles.init_app(app, page=pages.puzzles_page)
 

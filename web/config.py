@@ -61,9 +61,22 @@ DEFAULT_CACHE_MIN_NODES = 16
 # Rooms one address may make a minute (at once, then that many a minute: web/rooms/service.py):
 # a class of thirty pairing up behind one school address makes fifteen.
 DEFAULT_ROOMS_PER_MINUTE = 20
-# Rooms live at once (a day after their last move); a room's file or keys hold at most about
-# 100 KiB (a 3x3 room about 2 KiB): web/rooms/store.py.
+# Rooms live at once (a day after their last move); a room holds at most 96 KiB in the store
+# (a 3x3 room 16 KiB): ROOM_BYTES_15X15 and ROOM_BYTES_3X3 in web/rooms/store.py.
 DEFAULT_ROOMS_MAX = 10_000
+# Live rooms one address may hold at once: a class of thirty behind one school address, each
+# pupil making a room, and as many again.
+DEFAULT_ROOMS_PER_ADDRESS = 60
+# Seat tokens (or invites) one address may get wrong a minute (web/rooms/service.py).
+DEFAULT_WRONG_TOKENS_PER_MINUTE = 30
+# Event streams one address may hold in a worker (web/rooms/budget.py): a class of thirty
+# playing, and their teacher watching, even if every stream lands on the same worker.
+DEFAULT_ROOM_STREAMS_PER_ADDRESS = 40
+# A worker's connections (gunicorn.conf.py reads GUNICORN_CONNECTIONS too); streams may hold at
+# most half of them by default, so the other half always answers everything else.
+DEFAULT_WORKER_CONNECTIONS = 1000
+# Seconds a stream lasts before the server ends it and the browser reconnects (missing nothing).
+DEFAULT_ROOM_STREAM_SECONDS = 600.0
 
 # One source of a CSP frame-ancestors list: a keyword, a scheme, or a host
 # source such as https://*.example.com:8443.  Nothing that could end the header
@@ -108,6 +121,11 @@ class Settings:
     rooms_per_minute: int = DEFAULT_ROOMS_PER_MINUTE
     rooms_max: int = DEFAULT_ROOMS_MAX
     search_queue_wait: float = DEFAULT_SEARCH_QUEUE_WAIT
+    rooms_per_address: int = DEFAULT_ROOMS_PER_ADDRESS
+    wrong_tokens_per_minute: int = DEFAULT_WRONG_TOKENS_PER_MINUTE
+    room_streams_per_address: int = DEFAULT_ROOM_STREAMS_PER_ADDRESS
+    room_streams_per_worker: int = DEFAULT_WORKER_CONNECTIONS // 2
+    room_stream_seconds: float = DEFAULT_ROOM_STREAM_SECONDS
 
 
 def default_cache_dir() -> Path:
@@ -191,6 +209,20 @@ def load_settings(
     proxies = trusted_proxies(source)
     rooms_per_minute = _int_between(source, "ROOMS_PER_MINUTE", DEFAULT_ROOMS_PER_MINUTE, 1, 10_000)
     rooms_max = _int_between(source, "ROOMS_MAX", DEFAULT_ROOMS_MAX, 1, 10_000_000)
+    rooms_per_address = _int_between(source, "ROOMS_PER_ADDRESS", DEFAULT_ROOMS_PER_ADDRESS, 1, 10_000_000)
+    wrong_tokens = _int_between(source, "WRONG_TOKENS_PER_MINUTE", DEFAULT_WRONG_TOKENS_PER_MINUTE, 1, 10_000)
+    connections = _int_between(source, "GUNICORN_CONNECTIONS", DEFAULT_WORKER_CONNECTIONS, 2, 1_000_000)
+    streams_per_worker = _int_between(source, "ROOM_STREAMS_PER_WORKER", connections // 2, 1, connections - 1)
+    streams_per_address = _int_between(
+        source,
+        "ROOM_STREAMS_PER_ADDRESS",
+        min(DEFAULT_ROOM_STREAMS_PER_ADDRESS, streams_per_worker),
+        1,
+        streams_per_worker,
+    )
+    stream_seconds = _number(source, "ROOM_STREAM_SECONDS", DEFAULT_ROOM_STREAM_SECONDS, float)
+    if not 0 < stream_seconds <= 24 * 3600:
+        raise ConfigError(f"ROOM_STREAM_SECONDS must be more than 0 and at most 86400, not {stream_seconds}")
 
     return Settings(
         backend=backend,
@@ -214,6 +246,11 @@ def load_settings(
         rooms_per_minute=rooms_per_minute,
         rooms_max=rooms_max,
         search_queue_wait=queue_wait,
+        rooms_per_address=rooms_per_address,
+        wrong_tokens_per_minute=wrong_tokens,
+        room_streams_per_address=streams_per_address,
+        room_streams_per_worker=streams_per_worker,
+        room_stream_seconds=stream_seconds,
     )
 
 

@@ -76,7 +76,7 @@ from web.rooms.shapes import (
     SeatAnswer,
     SeatLinks,
 )
-from web.rooms.store import MAX_EVENTS
+from web.rooms.store import EVENTS_MARGIN
 from web.rooms.stream import HEARTBEAT_SECONDS
 from web.searches.slots import RETRY_AFTER_SECONDS
 
@@ -919,12 +919,16 @@ def _room_errors(*statuses: int) -> Schema:
         409: "The room's rules refuse it now: a move out of turn, on an occupied cell or off"
         " the room's board, or in a finished game; an invite already used; a rematch while the"
         " game goes on. The message says which.",
-        410: "The room has expired: nothing was played in it for a day.",
+        410: "The room has expired: nothing was played in it for a day (an hour while its invite"
+        " was unused).",
         413: f"The body is larger than {MAX_BODY_BYTES // 1024} KiB.",
-        429: "This address has made as many rooms as ROOMS_PER_MINUTE allows; try again after"
-        " Retry-After seconds (also in the body as retry_after).",
-        503: "The rooms' store could not answer, or holds ROOMS_MAX live rooms; try again after"
-        " Retry-After seconds.",
+        429: "This address is over an allowance: the rooms it may make a minute (ROOMS_PER_MINUTE)"
+        " or hold at once (ROOMS_PER_ADDRESS), the wrong tokens it may send a minute"
+        " (WRONG_TOKENS_PER_MINUTE), the streams it may hold (ROOM_STREAMS_PER_ADDRESS); try again"
+        " after Retry-After seconds (also in the body as retry_after). The message says which.",
+        503: "The rooms' store could not answer or commit (nothing changed), holds ROOMS_MAX live"
+        " rooms, or cannot read this room's record; or the server follows as many streams as it"
+        " may; try again after Retry-After seconds. The message says which.",
     }
     return _error_responses(texts, statuses, BUSY_RETRY_AFTER)
 
@@ -988,7 +992,7 @@ def _room_paths() -> Schema:
                 "requestBody": _room_body(_room_request(ROOM_BODIES["seats"])),
                 "responses": {
                     "201": _json(seat, "The guest's seat.", location),
-                    **_room_errors(400, 403, 404, 409, 410, 413, 503),
+                    **_room_errors(400, 403, 404, 409, 410, 413, 429, 503),
                 },
             }
         },
@@ -1012,7 +1016,7 @@ def _room_paths() -> Schema:
                 "requestBody": _room_body(_room_request(ROOM_BODIES["moves"])),
                 "responses": {
                     "200": _json(state, "The room after the move."),
-                    **_room_errors(400, 403, 404, 409, 410, 413, 503),
+                    **_room_errors(400, 403, 404, 409, 410, 413, 429, 503),
                 },
             }
         },
@@ -1026,7 +1030,7 @@ def _room_paths() -> Schema:
                 "requestBody": _room_body(_room_request(ROOM_BODIES["rematch"])),
                 "responses": {
                     "200": _json(state, "The room after the request."),
-                    **_room_errors(400, 403, 404, 409, 410, 413, 503),
+                    **_room_errors(400, 403, 404, 409, 410, 413, 429, 503),
                 },
             }
         },
@@ -1038,7 +1042,10 @@ def _room_paths() -> Schema:
                 " it happens: move (MoveEvent), end (EndEvent), join and leave (PresenceEvent: a seat's"
                 " page connected, or its last stream closed), rematch (RematchEvent). Each has an id;"
                 " a reconnection with Last-Event-ID gets exactly the events after it (the room keeps"
-                f" its last {MAX_EVENTS}; older, it gets state instead), then the live ones. A comment"
+                f" at least its last (cells + {EVENTS_MARGIN}); older, it gets state instead), then the"
+                " live ones. The server ends a stream after about ROOM_STREAM_SECONDS (the browser"
+                " reconnects with Last-Event-ID, missing nothing), and a reader that stops reading."
+                " A comment"
                 f" is sent every {HEARTBEAT_SECONDS:g} s of quiet. Cache-Control: no-cache,"
                 " X-Accel-Buffering: no, never compressed. With a seat's token, the stream holds that"
                 " seat's presence (connected) while it is open.",
@@ -1068,7 +1075,7 @@ def _room_paths() -> Schema:
                         },
                         "content": {"text/event-stream": {"schema": {"type": "string"}}},
                     },
-                    **_room_errors(400, 403, 404, 410, 503),
+                    **_room_errors(400, 403, 404, 410, 429, 503),
                 },
             }
         },

@@ -10,6 +10,7 @@ and the JSON Schema /openapi.json shows (web/api/payload.py, web/rooms/routes.py
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -84,7 +85,31 @@ def json_object(data: bytes, example: str) -> dict[str, object]:
         raise ApiError(400, "the body is not valid JSON: nested too deeply") from None
     if not isinstance(body, dict):
         raise ApiError(400, f"the body must be a JSON object, not {kind(body)}")
+    if _SURROGATE_ESCAPE.search(data) and not _is_text(body):
+        raise ApiError(
+            400, "the body holds a lone surrogate escape (such as \\ud800), which is no character: send text"
+        )
     return body
+
+
+# A surrogate escape, the one way JSON can hold text that no UTF-8 encoder takes (paired, it is a
+# character outside the BMP; alone, it would fail the first time the text is hashed or written).
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
+
+
+def _is_text(value: object) -> bool:
+    """Whether every string in ``value`` (keys included) can be encoded as UTF-8."""
+    if isinstance(value, str):
+        try:
+            value.encode()
+        except UnicodeEncodeError:
+            return False
+        return True
+    if isinstance(value, dict):
+        return all(_is_text(key) and _is_text(item) for key, item in value.items())
+    if isinstance(value, list):
+        return all(_is_text(item) for item in value)
+    return True
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,12 @@ Every change takes ``now`` (Unix seconds) and returns the events it made, each
 with the next id of the room's one sequence; the store keeps them in order
 (web/rooms/store.py).  Presence is leased: a seat's open event streams each
 hold a lease that the stream renews; a seat is connected while a lease runs,
-and "join" and "leave" are sent when that flips.
+and "join" and "leave" are sent when that flips.  Presence is not the game:
+the store keeps the leases beside the room's record (``presence_json``), never
+in it, so that a renewal rewrites a few bytes and the record never grows.
+
+A room lives a day after it was last active; one whose invite was never used
+lives an hour, so that rooms nobody joined do not hold the server's places.
 
 The rules of the game are the engine's: every move is replayed on a ``Board``
 and played with ``Board.play``; the room never judges a position itself.
@@ -49,14 +54,19 @@ HOST_SIDES = ("x", "o", "random")
 ID_ALPHABET = "23456789abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ"
 ID_LENGTH = 8
 TOKEN_BYTES = 16  # a seat's and an invite's token: 128 random bits (URL-safe base64, 22 characters)
-# A room lives a day after its last move (or its making, a seat taken, a rematch).
+# A room lives a day after its last move (or its making, a seat taken, a rematch) ...
 TTL_SECONDS = 24 * 3600
+# ... and an hour after its making while its invite is unused.
+INVITE_SECONDS = 3600
 # A stream's lease on its seat's presence: renewed at half-time by the stream itself, so a
 # worker that died with its streams leaves its seats "connected" for at most this long.
 LEASE_SECONDS = 120.0
 # The guest counts as here from taking the seat until its page's stream connects.
 ARRIVAL_LEASE_SECONDS = 30.0
 ARRIVAL = "arrival"
+# A stream the server ends (its lifetime, a reader too slow, a worker stopping) keeps its lease
+# this long: the browser reconnects within seconds, and its seat never seems to leave meanwhile.
+RECONNECT_GRACE_SECONDS = 20.0
 # Leases one seat may hold (a player's tabs and devices); past it the oldest goes.
 MAX_LEASES = 8
 
@@ -117,7 +127,8 @@ def new_token() -> str:
 
 def digest(token: str) -> str:
     """What a room keeps of a token: its SHA-256, in hex."""
-    return hashlib.sha256(token.encode()).hexdigest()
+    # "surrogatepass": no text a client can send makes this raise (a lone surrogate holds no seat).
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def new_room_id() -> str:
@@ -151,12 +162,18 @@ class Room:
     moves: list[int] = field(default_factory=list)  # the current game's cells, in order
     offers: list[Seat] = field(default_factory=list)  # the seats that offered a rematch
     last_event: int = 0
+    owner: str = ""  # the digest of the address that made it (web/rooms/service.py)
 
     # -- making and reading ---------------------------------------------------------
 
     @classmethod
-    def open(cls, room_id: str, rules: Rules, host_side: Player, now: float) -> tuple[Room, str, str]:
-        """A new room with the host seated on ``host_side``: (room, the host's token, the invite's token)."""
+    def open(
+        cls, room_id: str, rules: Rules, host_side: Player, now: float, owner: str = ""
+    ) -> tuple[Room, str, str]:
+        """A new room with the host seated on ``host_side``: (room, the host's token, the invite's token).
+
+        ``owner`` names who made it (a digest of its address), so that the store can count an
+        address's rooms."""
         host_token, invite_token = new_token(), new_token()
         room = cls(
             id=room_id,
@@ -166,6 +183,7 @@ class Room:
             invite=digest(invite_token),
             host=SeatState(digest(host_token), host_side),
             guest=SeatState(None, other(host_side)),
+            owner=owner,
         )
         return room, host_token, invite_token
 
@@ -178,12 +196,19 @@ class Room:
         return "host" if self.host.side == side else "guest"
 
     def expires(self) -> float:
-        """When the room expires (Unix seconds): a day after it was last active."""
-        return self.active + TTL_SECONDS
+        """When the room expires (Unix seconds): a day after it was last active, an hour while
+        its invite is unused."""
+        return self.active + (INVITE_SECONDS if self.invite is not None else TTL_SECONDS)
 
     def expired(self, now: float) -> bool:
         """Whether the room has expired at ``now``."""
         return now >= self.expires()
+
+    def why_expired(self) -> str:
+        """Why the room expired, in words."""
+        if self.invite is not None:
+            return "nobody came with its invite within an hour"
+        return "nothing was played in it for a day"
 
     def board(self) -> Board:
         """The current game's position, every move played again by the engine."""
@@ -247,15 +272,20 @@ class Room:
         self.last_event += 1
         return Event(self.last_event, kind, data)
 
+    def check_invite(self, invite_token: object) -> None:
+        """Nothing when ``invite_token`` is this room's unspent invite; ``Refused`` once it is spent,
+        ``WrongToken`` for another token."""
+        if self.invite is None:
+            raise Refused(f"the invite of room {self.id} has been used: both seats are taken; you can watch")
+        if not (isinstance(invite_token, str) and hmac.compare_digest(self.invite, digest(invite_token))):
+            raise WrongToken(f"this is not the invite of room {self.id}: use the link you were sent")
+
     def seat_guest(self, invite_token: object, now: float) -> tuple[str, list[Event]]:
         """Seat the guest with the invite: (the guest's token, the events).
 
         ``Refused`` once the invite is spent, ``WrongToken`` for another token.
         """
-        if self.invite is None:
-            raise Refused(f"the invite of room {self.id} has been used: both seats are taken; you can watch")
-        if not (isinstance(invite_token, str) and hmac.compare_digest(self.invite, digest(invite_token))):
-            raise WrongToken(f"this is not the invite of room {self.id}: use the link you were sent")
+        self.check_invite(invite_token)
         token = new_token()
         self.invite = None
         self.guest.token = digest(token)
@@ -361,15 +391,30 @@ class Room:
         self.seat(name).leases[stream] = now + LEASE_SECONDS
         return events
 
-    def disconnect(self, name: Seat, stream: str, now: float) -> list[Event]:
-        """A stream of seat ``name`` closed: "leave" when it was the seat's last."""
+    def disconnect(self, name: Seat, stream: str, now: float, grace: float = 0.0) -> list[Event]:
+        """A stream of seat ``name`` closed: "leave" when it was the seat's last.
+
+        With ``grace`` (a stream the server ended, whose browser comes back), its lease runs
+        that much longer instead, and the seat leaves only if no stream has taken over by then.
+        """
         seat = self.seat(name)
         was = seat.connected(now)
-        seat.leases.pop(stream, None)
+        if grace > 0 and stream in seat.leases:
+            seat.leases[stream] = min(seat.leases[stream], now + grace)
+        else:
+            seat.leases.pop(stream, None)
         events = self._expire_leases(now, skip=name)
         if was and not seat.connected(now):
             events.append(self._presence("leave", seat, now))
         return events
+
+    def lapsed(self, now: float) -> bool:
+        """Whether a lease has run out unannounced (its stream's worker died, or it never came back)."""
+        return any(end <= now for name in SEATS for end in self.seat(name).leases.values())
+
+    def lapse(self, now: float) -> list[Event]:
+        """Let the leases that ran out go: "leave" for each seat left without one."""
+        return self._expire_leases(now)
 
     def lease_ends(self, name: Seat, stream: str) -> float | None:
         """When the lease of ``stream`` on seat ``name`` ends, or None when it has none."""
@@ -395,7 +440,8 @@ class Room:
     # -- stored form -----------------------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:
-        """The room as the store keeps it (plain JSON)."""
+        """The room's record as the store keeps it (plain JSON, nothing shared with the room),
+        presence apart (``presence_json``)."""
         return {
             "id": self.id,
             "rules": [self.rules.rows, self.rules.cols, self.rules.k],
@@ -405,29 +451,37 @@ class Room:
             "seats": {name: _seat_json(self.seat(name)) for name in SEATS},
             "draws": self.draws,
             "game": self.game,
-            "moves": self.moves,
-            "offers": self.offers,
+            "moves": list(self.moves),
+            "offers": list(self.offers),
             "last_event": self.last_event,
+            "owner": self.owner,
         }
 
+    def presence_json(self) -> dict[str, dict[str, float]]:
+        """The seats' leases as the store keeps them, beside the record: {seat: {stream: end}}."""
+        return {name: dict(self.seat(name).leases) for name in SEATS}
+
     @classmethod
-    def from_json(cls, stored: dict[str, Any]) -> Room:
-        """The room ``to_json`` stored; ``ValueError`` (or ``KeyError``, ``TypeError``) for anything else."""
+    def from_json(cls, stored: dict[str, Any], presence: dict[str, Any] | None = None) -> Room:
+        """The room ``to_json`` and ``presence_json`` stored; ``ValueError`` (or ``KeyError``,
+        ``TypeError``) for anything else."""
         rows, cols, k = stored["rules"]
         seats = stored["seats"]
+        presence = presence or {}
         room = cls(
             id=str(stored["id"]),
             rules=Rules(rows, cols, k),
             created=float(stored["created"]),
             active=float(stored["active"]),
             invite=stored["invite"],
-            host=_seat_from_json(seats["host"]),
-            guest=_seat_from_json(seats["guest"]),
+            host=_seat_from_json(seats["host"], presence.get("host", {})),
+            guest=_seat_from_json(seats["guest"], presence.get("guest", {})),
             draws=int(stored["draws"]),
             game=int(stored["game"]),
             moves=[int(cell) for cell in stored["moves"]],
             offers=[name for name in stored["offers"] if name in SEATS],
             last_event=int(stored["last_event"]),
+            owner=str(stored.get("owner", "")),
         )
         room.board()  # raises for moves the engine does not take
         return room
@@ -444,12 +498,15 @@ def game_status(board: Board) -> tuple[Status, list[list[int]] | None]:
 
 
 def _seat_json(seat: SeatState) -> dict[str, Any]:
-    return {"token": seat.token, "side": seat.side, "wins": seat.wins, "leases": seat.leases}
+    return {"token": seat.token, "side": seat.side, "wins": seat.wins}
 
 
-def _seat_from_json(stored: dict[str, Any]) -> SeatState:
+def _seat_from_json(stored: dict[str, Any], leases: dict[str, Any]) -> SeatState:
     side = stored["side"]
     if side not in SIDES:
         raise ValueError(f"not a side: {side!r}")
-    leases = {str(stream): float(end) for stream, end in stored["leases"].items()}
-    return SeatState(stored["token"], side, int(stored["wins"]), leases)
+    token = stored["token"]
+    if not (token is None or isinstance(token, str)):
+        raise ValueError(f"not a token's digest: {token!r}")
+    kept = {str(stream): float(end) for stream, end in leases.items()}
+    return SeatState(token, side, int(stored["wins"]), kept)

@@ -13,9 +13,13 @@ Refusals, each in words: 400 a body that is not what the route takes; 403 a
 missing or wrong token (or invite); 404 no such room; 409 what the room's
 rules refuse (out of turn, an occupied cell, a finished game, a spent invite,
 a rematch while the game is on); 410 a room that expired (a day without a
-move); 429 too many rooms made from one address (``Retry-After``); 503 the
-store could not answer, or holds as many rooms as it may (``Retry-After``).
-The moves are the engine's to judge (``Board.play``, in web/rooms/model.py).
+move, an hour with its invite unused); 429 an address over one of its
+allowances: rooms made a minute, live rooms held, wrong tokens a minute, event
+streams open (``Retry-After``); 503 the store could not answer or commit,
+holds as many rooms as it may, or cannot read this room's record; a worker
+following as many streams as it may (``Retry-After``).  The moves are the
+engine's to judge (``Board.play``, in web/rooms/model.py).  A token is checked
+on a read of the room, before any lock is taken (web/rooms/service.py).
 """
 
 from __future__ import annotations
@@ -41,10 +45,11 @@ from web.http.json_body import (
 )
 from web.parts import current
 from web.rooms import stream
+from web.rooms.budget import StreamRefused
 from web.rooms.model import HOST_SIDES, ID_LENGTH, SIDES, Refused, Room, Seat, WrongToken
-from web.rooms.service import Rooms, TooManyRooms
+from web.rooms.service import Rooms, TooMany
 from web.rooms.shapes import RoomState, SeatAnswer, SeatLinks
-from web.rooms.store import ExpiredRoom, StoreBusy, StoreFull, UnknownRoom
+from web.rooms.store import AddressFull, DamagedRoom, ExpiredRoom, StoreBusy, StoreFull, UnknownRoom
 from web.searches.rate_limit import requesting_client
 from web.telemetry.request_log import note
 
@@ -130,6 +135,7 @@ EXAMPLES = {
 }
 BUSY_RETRY_AFTER = 1
 FULL_RETRY_AFTER = 60
+DAMAGED_RETRY_AFTER = 3600
 
 
 def rooms() -> Rooms:
@@ -158,6 +164,7 @@ def take_seat(room_id: str) -> tuple[Response, int, dict[str, str]]:
     """Take the guest's seat with the invite: see POST /rooms/{id}/seats in /openapi.json."""
     _known(room_id)
     invite = _body("seats")["invite"]
+    rooms().invited(room_id, invite, requesting_client())
     taken: list[str] = []
 
     def seat(room: Room, now: float) -> list[Any]:
@@ -183,6 +190,7 @@ def play(room_id: str) -> Response:
     body = _body("moves")
     token = body["token"]
     row, col = body["move"]
+    rooms().holder(room_id, token, requesting_client())
     room, _ = rooms().change(room_id, lambda room, now: room.play(token, row, col, now))
     note(board=room.rules.key())
     return jsonify(room.state(rooms().clock()))
@@ -193,6 +201,7 @@ def rematch(room_id: str) -> Response:
     """Ask for a rematch (the second to ask starts it): see POST /rooms/{id}/rematch in /openapi.json."""
     _known(room_id)
     token = _body("rematch")["token"]
+    rooms().holder(room_id, token, requesting_client())
     room, _ = rooms().change(room_id, lambda room, now: room.offer_rematch(token, now))
     return jsonify(room.state(rooms().clock()))
 
@@ -208,12 +217,29 @@ def events(room_id: str) -> Response:
     unknown = sorted(set(request.args) - {"token"})
     if unknown:
         raise ApiError(400, f"unknown parameter {show(unknown[0])}: the only one is token")
-    room = rooms().load(room_id)
     token = request.args.get("token")
-    seat = None if token is None else room.holder(token)
-    client = request.environ.get("gunicorn.socket")
-    body = stream.events(rooms(), room, seat, last, client if isinstance(client, socket.socket) else None)
-    return Response(body, mimetype=stream.MIMETYPE, headers=stream.HEADERS)
+    address = requesting_client()
+    if token is None:
+        room, seat = rooms().load(room_id), None
+    else:
+        room, seat = rooms().holder(room_id, token, address)
+    release = rooms().streams.admit(address)
+    try:
+        client = request.environ.get("gunicorn.socket")
+        if isinstance(client, socket.socket):
+            client.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, stream.SEND_BUFFER_BYTES)
+        else:
+            client = None
+        response = Response(
+            stream.events(rooms(), room, seat, last, client, rooms().stream_seconds),
+            mimetype=stream.MIMETYPE,
+            headers=stream.HEADERS,
+        )
+    except BaseException:
+        release()
+        raise
+    response.call_on_close(release)  # the server closes the answer once the stream has ended
+    return response
 
 
 def _seat_answer(room: Room, seat: Seat, token: str, invite: str | None = None) -> SeatAnswer:
@@ -261,10 +287,8 @@ def unknown_room(_: UnknownRoom) -> Response:
 
 
 @bp.errorhandler(ExpiredRoom)
-def expired_room(_: ExpiredRoom) -> Response:
-    return error_response(
-        410, f"room {_room_id()} has expired: nothing was played in it for a day; make a new one"
-    )
+def expired_room(error: ExpiredRoom) -> Response:
+    return error_response(410, f"room {_room_id()} has expired: {error}; make a new one")
 
 
 @bp.errorhandler(WrongToken)
@@ -277,13 +301,27 @@ def refused(error: Refused) -> Response:
     return error_response(409, str(error))
 
 
-@bp.errorhandler(TooManyRooms)
-def too_many_rooms(error: TooManyRooms) -> tuple[Response, int, dict[str, str]]:
+@bp.errorhandler(TooMany)
+def too_many(error: TooMany) -> tuple[Response, int, dict[str, str]]:
+    rooms().count(error.reason)
+    return _refusal(429, str(error), error.retry_after)
+
+
+@bp.errorhandler(AddressFull)
+def address_full(error: AddressFull) -> tuple[Response, int, dict[str, str]]:
+    rooms().count("address_rooms")
     message = (
-        f"too many rooms were made from your network (address): it may make {error.per_minute} a minute;"
-        f" try again in {error.retry_after} s"
+        f"your network (address) holds {error.held} live rooms, as many as it may: play in one of them,"
+        f" or try again in {error.retry_after} s, when the first expires (a room whose invite was never"
+        " used expires an hour after it was made)"
     )
     return _refusal(429, message, error.retry_after)
+
+
+@bp.errorhandler(StreamRefused)
+def stream_refused(error: StreamRefused) -> tuple[Response, int, dict[str, str]]:
+    rooms().count(error.reason)
+    return _refusal(error.status, str(error), error.retry_after)
 
 
 @bp.errorhandler(StoreFull)
@@ -292,10 +330,21 @@ def store_full(_: StoreFull) -> tuple[Response, int, dict[str, str]]:
     return _refusal(503, message, FULL_RETRY_AFTER)
 
 
+@bp.errorhandler(DamagedRoom)
+def damaged_room(error: DamagedRoom) -> tuple[Response, int, dict[str, str]]:
+    current_app.logger.error("rooms: %s", error)
+    message = (
+        f"room {_room_id()} cannot be read: its stored record is damaged, so nothing can be played"
+        " in it until the server's operators repair it; make a new room to play on"
+    )
+    return _refusal(503, message, DAMAGED_RETRY_AFTER)
+
+
 @bp.errorhandler(StoreBusy)
 def store_busy(error: StoreBusy) -> tuple[Response, int, dict[str, str]]:
     current_app.logger.warning("rooms: %s", error)
-    return _refusal(503, "the rooms could not be reached just now: try again in a second", BUSY_RETRY_AFTER)
+    message = "the rooms could not be reached just now, and nothing was changed: try again in a second"
+    return _refusal(503, message, BUSY_RETRY_AFTER)
 
 
 def _refusal(status: int, message: str, retry_after: int) -> tuple[Response, int, dict[str, str]]:

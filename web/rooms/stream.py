@@ -15,7 +15,18 @@
     : heartbeat                    a comment every HEARTBEAT_SECONDS when quiet
 
 A stream opened with a seat's token holds that seat's presence (its lease,
-renewed at half-time, web/rooms/model.py) until it closes.  A stream costs its
+renewed at half-time, web/rooms/model.py) until it closes: at once when its
+browser closed it ("leave", if it was the seat's last), or
+``RECONNECT_GRACE_SECONDS`` later when the server ended it (its lifetime,
+``ROOM_STREAM_SECONDS``; a reader too slow; a worker stopping), since the
+browser then reconnects within seconds with ``Last-Event-ID`` and misses
+nothing.  A seat whose streams all went silently (a worker killed) is told to
+have left at the next heartbeat of a stream of the room once its leases ran out.
+
+A stream's socket may hold ``SEND_BUFFER_BYTES`` unsent (twice that, as the
+kernel counts): a reader that stops reading blocks the next write, which gives
+up after the connection's write timeout, and the stream is dropped.  How many
+streams a worker admits is web/rooms/budget.py's.  A stream costs its
 worker a greenlet and a mailbox (web/rooms/wakeups.py), and under gunicorn one
 more greenlet that sleeps until the client closes the connection, so that
 "leave" is sent at once rather than at the next heartbeat; no thread, no
@@ -29,14 +40,16 @@ import contextlib
 import json
 import logging
 import os
+import random
 import select
 import socket
 import threading
+import time
 from collections.abc import Iterator
 
-from web.rooms.model import LEASE_SECONDS, Event, Room, Seat
+from web.rooms.model import LEASE_SECONDS, RECONNECT_GRACE_SECONDS, Event, Room, Seat
 from web.rooms.service import Rooms
-from web.rooms.store import ExpiredRoom, StoreBusy, UnknownRoom
+from web.rooms.store import DamagedRoom, ExpiredRoom, StoreBusy, UnknownRoom
 from web.rooms.wakeups import CHECK, CLOSED, Mailbox
 
 logger = logging.getLogger(__name__)
@@ -45,6 +58,10 @@ logger = logging.getLogger(__name__)
 HEARTBEAT_SECONDS = 15.0
 RECONNECT_MS = 2000
 HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+LIFETIME_SPREAD = 0.1
+# What a stream's socket may hold unsent (the kernel doubles it): a reader that stops reading is
+# dropped once this is full for a write's timeout, instead of piling up the room's events.
+SEND_BUFFER_BYTES = 16 * 1024
 MIMETYPE = "text/event-stream"
 
 
@@ -60,16 +77,25 @@ def snapshot(room: Room, now: float) -> Event:
 
 
 def events(
-    rooms: Rooms, room: Room, seat: Seat | None, last_event_id: int | None, client: socket.socket | None
+    rooms: Rooms,
+    room: Room,
+    seat: Seat | None,
+    last_event_id: int | None,
+    client: socket.socket | None,
+    lifetime: float,
 ) -> Iterator[bytes]:
     """The stream of ``room`` (checked and loaded by the caller) after ``last_event_id`` (None: the
     room's state first); ``seat``: the seat whose presence it holds; ``client``: the connection,
-    watched for its closing.  Ends when the client goes, or the room expires or cannot be read."""
+    watched for its closing.  Ends when the client goes, after about ``lifetime`` seconds (the
+    browser reconnects with ``Last-Event-ID``), or when the room expires or cannot be read."""
     room_id = room.id
     presence = None if seat is None else Presence(rooms, room_id, seat)
     mailbox = rooms.hub.subscribe(room_id)  # first: nothing that happens from here on is missed
     if client is not None:
         _watch(client, mailbox)
+    # Spread by up to a tenth, so that streams opened together do not all come back together.
+    ends = time.monotonic() + lifetime * (1 - LIFETIME_SPREAD * random.random())
+    reason = "lifetime"
     try:
         yield f"retry: {RECONNECT_MS}\n\n".encode()
         if presence is not None:
@@ -79,25 +105,41 @@ def events(
             yield encode(snapshot(room, rooms.clock()))
             cursor = room.last_event
         item: list[Event] | str | None = CHECK
-        while item != CLOSED:
+        while True:
+            if item == CLOSED:
+                reason = "client"
+                break
             if item is None:
                 yield b": heartbeat\n\n"
+                rooms.lapse(room_id)  # a seat whose streams all went silently is told to have left
                 item = CHECK  # a wake-up may have been lost: the store says
             for event in _news(rooms, room_id, cursor, item):
                 yield encode(event)
                 cursor = event.id
             if presence is not None:
                 presence.renew()
-            item = mailbox.take(HEARTBEAT_SECONDS)
-    except (UnknownRoom, ExpiredRoom, StoreBusy) as error:
+            left = ends - time.monotonic()
+            if left <= 0:
+                break
+            item = mailbox.take(min(HEARTBEAT_SECONDS, left))
+            if item is None and ends - time.monotonic() <= 0:
+                break
+    except GeneratorExit:  # the server could not write: a reader gone, or too slow to keep
+        reason = "client" if mailbox.closed else "dropped"
+        raise
+    except (UnknownRoom, ExpiredRoom, DamagedRoom, StoreBusy) as error:
+        reason = "room"
         logger.info("the stream of room %s ends: %r", room_id, error)
     finally:
         rooms.hub.unsubscribe(mailbox)
+        rooms.count(f"stream_ended_{reason}")
         if client is not None:
             with contextlib.suppress(OSError):  # wakes the watcher, which then ends
                 client.shutdown(socket.SHUT_RD)
         if presence is not None:
-            presence.disconnect()
+            # Closed by its browser: the seat may leave now.  Ended by the server: the browser comes
+            # back within seconds, and its lease holds the seat meanwhile.
+            presence.disconnect(grace=0.0 if reason == "client" else RECONNECT_GRACE_SECONDS)
 
 
 class Presence:
@@ -124,10 +166,13 @@ class Presence:
             )
             self._schedule(room)
 
-    def disconnect(self) -> None:
-        """Give the lease back ("leave" when it was the seat's last); never raises."""
+    def disconnect(self, grace: float) -> None:
+        """Give the lease back ("leave" when it was the seat's last), or keep it ``grace`` seconds
+        more for the browser to come back; never raises."""
         with contextlib.suppress(Exception):  # the room may have gone: nothing to leave then
-            self.rooms.change(self.room_id, lambda room, now: room.disconnect(self.seat, self.stream, now))
+            self.rooms.change(
+                self.room_id, lambda room, now: room.disconnect(self.seat, self.stream, now, grace)
+            )
 
     def _schedule(self, room: Room) -> None:
         ends = room.lease_ends(self.seat, self.stream)
@@ -157,6 +202,7 @@ def _watch(client: socket.socket, mailbox: Mailbox) -> None:
         except (OSError, ValueError):  # the connection is gone (ValueError: its descriptor is closed)
             closed = True
         if closed:
+            mailbox.closed = True
             mailbox.put(CLOSED)
 
     threading.Thread(target=watch, name="room-stream-watch", daemon=True).start()

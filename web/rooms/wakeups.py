@@ -76,6 +76,7 @@ class Mailbox:
 
     def __init__(self, room_id: str) -> None:
         self.room_id = room_id
+        self.closed = False  # the client closed its side (set with CLOSED)
         self._queue: queue.Queue[list[Event] | str] = queue.Queue()
 
     def put(self, item: list[Event] | str) -> None:

@@ -25,6 +25,11 @@ gunicorn's access log is configured in the same format but kept below its
 level: the app's request line is the one access line (it knows the request id,
 the cache outcome and the board, which gunicorn cannot), so each request is
 logged once.
+
+No line holds a room's secret: a seat's token or an invite, wherever a
+record carries one (gunicorn's warning about a malformed request line quotes
+the line, query string and all), is written as ``token=<secret>``
+(``redact``).  The request line itself never carries a query string.
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ import json
 import logging
 import math
 import os
+import re
 import time
 from datetime import UTC, datetime
 from json.encoder import encode_basestring_ascii  # the C function json.dumps uses
@@ -62,8 +68,7 @@ class JsonFormatter(pythonjsonlogger.json.JsonFormatter):
     def format(self, record: logging.LogRecord) -> str:
         fields = record.__dict__
         if "request_id" not in fields or record.exc_info or record.exc_text or record.stack_info:
-            line: str = super().format(record)
-            return line
+            return str(super().format(_redacted(record)))
         values = [fields.get(name) for name in REQUEST_FIELDS]
         message = record.getMessage()
         pid = record.process or 0
@@ -99,6 +104,31 @@ _REQUEST_LINE = (
 )
 
 
+# A room's secret as a URL carries it: ?token=, &invite=, #host=, #guest= (web/rooms/routes.py).
+# Up to the next separator: a control byte quoted as \x01 does not end it.
+_SECRET = re.compile(r"(\btoken=|\binvite=|#host=|#guest=)[^&#\s\"']+", re.IGNORECASE)
+
+
+def redact(line: str) -> str:
+    """``line`` with every seat token or invite it quotes replaced by ``<secret>``.
+
+    >>> redact("Invalid request: 'GET /rooms/Ab3dEf7h/events?token=s3cr3t&x=1 HTTP/1.1'")
+    "Invalid request: 'GET /rooms/Ab3dEf7h/events?token=<secret>&x=1 HTTP/1.1'"
+    """
+    if "=" not in line:
+        return line
+    return _SECRET.sub(r"\1<secret>", line)
+
+
+def _redacted(record: logging.LogRecord) -> logging.LogRecord:
+    """``record`` with its message redacted (before any formatter escapes it)."""
+    message = record.getMessage()
+    cleaned = redact(message)
+    if cleaned != message:
+        record.msg, record.args = cleaned, None
+    return record
+
+
 def _json(value: object) -> str:
     """``value`` as ``json.dumps`` writes it, with its quick cases first."""
     if isinstance(value, str):
@@ -117,7 +147,7 @@ class TextFormatter(logging.Formatter):
         super().__init__("%(asctime)s %(levelname)s [%(process)d] %(name)s: %(message)s")
 
     def format(self, record: logging.LogRecord) -> str:
-        line = super().format(record)
+        line = super().format(_redacted(record))
         return _with_fields(line, [getattr(record, name, None) for name in REQUEST_FIELDS])
 
     def request_line(

@@ -24,6 +24,8 @@ every Prometheus version parses.
 | ``tictactoe_search_seconds`` | board | time of each engine search, by board size (``15x15``) |
 | ``tictactoe_search_wait_seconds`` | | time each search (or trace) waited for its slot, a histogram |
 | ``tictactoe_answers_total`` | source | answers by how they are known (proof, book, threats, heuristic) |
+| ``tictactoe_rooms_refused_total`` | reason | rooms' requests refused (``ROOM_REFUSALS``) |
+| ``tictactoe_room_streams_ended_total`` | reason | rooms' event streams ended (``STREAM_ENDS``) |
 
 ``endpoint`` is the route's pattern (``/move``), or ``other`` for a path no
 route matched, so that no client can grow the label set.
@@ -46,6 +48,18 @@ from web.telemetry.metrics_folder import ENV, reading
 
 CACHE_EVENTS = ("hits", "misses", "searches", "waited", "stored", "unproven", "invalid", "cache_errors")
 REFUSALS = ("busy", "rate_limited")
+ROOM_REFUSALS = (
+    "damaged",
+    "store_busy",
+    "rooms_per_minute",
+    "address_rooms",
+    "wrong_tokens",
+    "address_streams",
+    "server_streams",
+)
+# A stream ends by its client, its lifetime, a write that failed (a reader gone or too slow),
+# or its room (gone, expired, damaged, the store failing).
+STREAM_ENDS = ("client", "lifetime", "dropped", "room")
 # Any other method is counted as "other": the label set must not grow with what clients send.
 METHODS = frozenset(("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"))
 # A cache hit takes about a millisecond, a search up to SEARCH_BUDGET (at most 2 s).
@@ -115,6 +129,15 @@ class Metrics:
         self.answers = Counter(
             "tictactoe_answers", "Answers by how they are known", ("source",), registry=self.registry
         )
+        self.rooms_refused = Counter(
+            "tictactoe_rooms_refused", "Rooms' requests refused, by why", ("reason",), registry=self.registry
+        )
+        self.room_streams_ended = Counter(
+            "tictactoe_room_streams_ended",
+            "Rooms' event streams ended, by why",
+            ("reason",),
+            registry=self.registry,
+        )
         self._children: dict[tuple[int, tuple[str, ...]], Any] = {}
         # Per (method, endpoint, status): the request's two observations, found in one lookup.
         self._request_observers: dict[tuple[str, str, int], RequestObservers] = {}
@@ -122,6 +145,10 @@ class Metrics:
             self._child(self.cache_events, event)
         for reason in REFUSALS:
             self._child(self.refused, reason)
+        for reason in ROOM_REFUSALS:
+            self._child(self.rooms_refused, reason)
+        for reason in STREAM_ENDS:
+            self._child(self.room_streams_ended, reason)
 
     def _child(self, metric: Labelled, *labels: str) -> Labelled:
         """The labelled child of ``metric``, made once (a dict read is lock-free)."""
@@ -157,6 +184,17 @@ class Metrics:
             self._child(self.refused, event).inc(amount)
         elif event in CACHE_EVENTS:
             self._child(self.cache_events, event).inc(amount)
+        else:
+            raise KeyError(event)
+
+    def count_room(self, event: str) -> None:
+        """Count a rooms' refusal (``ROOM_REFUSALS``) or a stream's end (``stream_ended_`` and one of
+        ``STREAM_ENDS``); raises ``KeyError`` for another."""
+        reason = event.removeprefix("stream_ended_")
+        if reason != event and reason in STREAM_ENDS:
+            self._child(self.room_streams_ended, reason).inc()
+        elif event in ROOM_REFUSALS:
+            self._child(self.rooms_refused, event).inc()
         else:
             raise KeyError(event)
 
