@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass
 from flask import Blueprint, render_template, request
 from werkzeug.datastructures import MultiDict
 
-from tictactoe import DEFAULT_LEVEL, LEVELS, BoardFormatError, Level, Puzzle, Rules, puzzle_set
+from tictactoe import DEFAULT_LEVEL, LEVELS, BoardFormatError, Level, Puzzle, Rules
 from tictactoe.algorithms.registry import TRACEABLE
 from web.http.errors import ApiError
 from web.pages.address import SIZE, SMALL_INT
@@ -35,6 +35,7 @@ from web.pages.share_card import (
     game_card,
     puzzle_card,
 )
+from web.parts import current
 
 bp = Blueprint("pages", __name__)
 # The closed sets every page embeds (closed_sets.py); they never change while the app runs.
@@ -105,7 +106,7 @@ def _embedded_puzzle() -> Puzzle | None:
         raise ApiError(400, f"puzzle is given {len(values)} times: give it once")
     if not values:
         return None
-    puzzle = puzzle_set().get(values[0])
+    puzzle = current().puzzles.set().get(values[0])
     if puzzle is None:
         raise ApiError(404, f"no puzzle has the id {values[0][:40]!r}: the puzzles page links to each one")
     return puzzle
@@ -114,7 +115,7 @@ def _embedded_puzzle() -> Puzzle | None:
 def puzzles_page(start: str | None) -> PageResponse:
     """The puzzles page (web/puzzles/routes.py asks for it): opened on the puzzle ``start`` names (an
     id, or "daily"), or on the player's next one; 404 with the page for an id no puzzle has."""
-    puzzle = None if start in (None, "daily") else puzzle_set().get(start)
+    puzzle = None if start in (None, "daily") else current().puzzles.set().get(start)
     card = PUZZLES if puzzle is None else puzzle_card(puzzle)
     html = _render("puzzles.html", PUZZLES, card, PUZZLES_ARGS, start=start or "", boards=_puzzle_boards())
     body, _, headers = _page(html)
@@ -123,7 +124,7 @@ def puzzles_page(start: str | None) -> PageResponse:
 
 def _puzzle_boards() -> list[dict[str, object]]:
     """The boards that have puzzles, for the page's menu: the rules' key, a label and how many."""
-    puzzles = puzzle_set()
+    puzzles = current().puzzles.set()
     return [
         {
             "key": rules.key(),

@@ -26,18 +26,28 @@ import datetime
 import hashlib
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
 
-from tictactoe import MAX_SIZE, PUZZLE_ID_PATTERN, Puzzle, Rules, Task, judge, puzzle_goal, puzzle_set
+from tictactoe import (
+    MAX_SIZE,
+    PUZZLE_ID_PATTERN,
+    Puzzle,
+    PuzzleSet,
+    Rules,
+    Task,
+    judge,
+    puzzle_goal,
+    puzzle_set,
+)
 from web.http.compression import etag_variants
 from web.http.errors import PUZZLES_BLUEPRINT, ApiError
 from web.http.json_body import Field, checked, json_object, read_fields, read_json_body, show
 from web.parts import current
 from web.puzzles.shapes import DailyPuzzle, PuzzleAnswer, PuzzleCell, PuzzleList, PuzzleMoveAnswer
 from web.runtime.lru import BoundedLRU
+from web.runtime.offload import off_event_loop
 from web.telemetry.request_log import note
 
 bp = Blueprint(PUZZLES_BLUEPRINT, __name__)
@@ -62,14 +72,24 @@ MOVES_EXAMPLE = '{"moves": [{"row": 1, "col": 1}]}'
 Rendered = tuple[bytes, str]
 
 
-@dataclass(frozen=True)
 class Puzzles:
-    """The puzzles of an app: the page maker the pages room hands in, and this worker's memo of the
-    GETs' answers, each rendered once (the same bytes until a deploy changes the puzzles); the set
-    itself is the engine's."""
+    """The puzzles of an app: the page maker the pages room hands in, the engine's set of puzzles,
+    and this worker's memo of the GETs' answers, each rendered once (the same bytes until a deploy
+    changes the puzzles)."""
 
-    page: PageMaker
-    rendered: BoundedLRU[str, Rendered] = field(default_factory=lambda: BoundedLRU(RENDERED_KEPT))
+    def __init__(self, page: PageMaker) -> None:
+        self.page = page
+        self.rendered: BoundedLRU[str, Rendered] = BoundedLRU(RENDERED_KEPT)
+        self._set: PuzzleSet | None = None
+        # The files are read once a process, a few hundred milliseconds of CPU: off the event loop,
+        # so that the worker's other connections are answered meanwhile.
+        self._read = off_event_loop(1)
+
+    def set(self) -> PuzzleSet:
+        """The engine's puzzles (read from their files at the first call of the process)."""
+        if self._set is None:
+            self._set = self._read(puzzle_set)
+        return self._set
 
 
 def _cells(value: object) -> list[tuple[int, int]]:
@@ -140,7 +160,7 @@ def listing() -> Response | PageResponse:
     limit = _limit(query.get("limit"))
 
     def answer() -> PuzzleList:
-        page = puzzle_set().select(rules, task, after, limit)
+        page = current().puzzles.set().select(rules, task, after, limit)
         return {
             "puzzles": [puzzle_fields(puzzle) for puzzle in page.puzzles],
             "next": page.next,
@@ -162,7 +182,7 @@ def daily() -> Response | PageResponse:
     tomorrow = datetime.datetime.combine(day + datetime.timedelta(days=1), datetime.time(), datetime.UTC)
 
     def answer() -> DailyPuzzle:
-        return {"date": day.isoformat(), "puzzle": puzzle_fields(puzzle_set().daily(day))}
+        return {"date": day.isoformat(), "puzzle": puzzle_fields(current().puzzles.set().daily(day))}
 
     return _cacheable(f"daily|{day.isoformat()}", answer, max(1, int((tomorrow - now).total_seconds())))
 
@@ -239,7 +259,7 @@ def _cell(rules: Rules, cell: int) -> PuzzleCell:
 
 def _known(puzzle_id: str) -> Puzzle:
     """The puzzle of this id; ``ApiError`` 404 in words when there is none."""
-    puzzle = puzzle_set().get(puzzle_id)
+    puzzle = current().puzzles.set().get(puzzle_id)
     if puzzle is None:
         raise ApiError(
             404,
@@ -267,7 +287,7 @@ def board_keys() -> list[str]:
 def _board(text: str | None) -> Rules | None:
     if text is None:
         return None
-    for rules in puzzle_set().rules():
+    for rules in current().puzzles.set().rules():
         if rules.key() == text:
             return rules
     raise ApiError(
