@@ -10,9 +10,8 @@ the rules (k in a row wins; drawn for k = 5)::
     o o o o .     the defender has one: the attacker must block it (two: no win)
     x x x . .     with one move left, only a winning cell wins; with two, only
                   a move that makes two winning cells (no reply blocks both)
-    . x x . .     with three, only a move that makes a winning cell or a cell
-                  that would make two (a four or a three), unless such a cell
-                  stands already
+    . x x . .     with three, only a move after which the attacker has a
+                  winning cell or a cell that would make two (a four, a three)
 
 and on the defender's side: a reply that leaves the attacker a winning cell
 loses at once unless it is that cell, so with one winning cell the block is
@@ -23,8 +22,7 @@ attacker search a few thousand positions on 15x15.
 
 from __future__ import annotations
 
-from ..game.board import Board
-from ..game.rules import Bitboard, Cell, Rules, one_bits
+from ..game.rules import Bitboard, Rules, one_bits
 from .threats import ThreatSearch
 
 # Past three moves the attacker's quiet moves can no longer be left out, and the search grows
@@ -48,12 +46,6 @@ class Horizon:
             raise ValueError(f"the horizon is 1 to {MAX_HORIZON} moves, not {moves}")
         return self._attack(attacker, defender, moves)
 
-    def holds(self, attacker: Bitboard, defender: Bitboard, moves: int) -> bool:
-        """Whether the attacker, having just moved, still wins within ``moves`` more, whatever the reply."""
-        if not 1 <= moves <= MAX_HORIZON:
-            raise ValueError(f"the horizon is 1 to {MAX_HORIZON} moves, not {moves}")
-        return self._defend(attacker, defender, moves)
-
     def winning_moves(self, attacker: Bitboard, defender: Bitboard, moves: int) -> list[Bitboard]:
         """Every move of the attacker (to move) that wins within ``moves``, as one-bit boards."""
         wins = self._wins(attacker, defender)
@@ -70,7 +62,7 @@ class Horizon:
         own = self._wins(defender, attacker)
         if own:
             return own & -own  # the defender makes k in a row first
-        for reply in self._replies(attacker, defender, moves):
+        for reply in self.replies(attacker, defender):
             if not self._attack(attacker, defender | reply, moves):
                 return reply
         return None
@@ -82,7 +74,7 @@ class Horizon:
         geometry = self.rules.geometry
         while not geometry.has_line(attacker) and moves > 0:
             # With two winning cells of the attacker's nothing holds: the defender blocks one.
-            reply = next(iter(self._replies(attacker, defender, moves)), None)
+            reply = next(iter(self.replies(attacker, defender)), None)
             if reply is None:
                 wins = self._wins(attacker, defender) or self.full & ~(attacker | defender)
                 reply = wins & -wins
@@ -92,10 +84,6 @@ class Horizon:
             found += [reply, move]
             moves -= 1
         return found
-
-    def replies(self, attacker: Bitboard, defender: Bitboard) -> list[Bitboard]:
-        """The defender's replies the search tries, in its order (see ``_replies``)."""
-        return self._replies(attacker, defender, 0)
 
     # -- the search ------------------------------------------------------------------
 
@@ -129,7 +117,7 @@ class Horizon:
             else:
                 found = all(
                     self._attack(attacker, defender | reply, moves)
-                    for reply in self._replies(attacker, defender, moves)
+                    for reply in self.replies(attacker, defender)
                 )
             self.known[key] = found
         return found
@@ -146,12 +134,14 @@ class Horizon:
         fours = self._fours(attacker, defender)
         if moves == 2:
             return list(one_bits(fours))
-        if moves == 3 and not self._forks(attacker, defender):
-            return list(one_bits(fours | self.shapes.three_makers(attacker, defender)))
-        return list(one_bits(empty))
+        # Three moves: after a move that leaves neither a winning cell nor a cell that would make two,
+        # no reply of the defender's can give the attacker either, so no win within two is left.
+        return [move for move in one_bits(empty) if move & fours or self._forks(attacker | move, defender)]
 
-    def _replies(self, attacker: Bitboard, defender: Bitboard, moves: int = 0) -> list[Bitboard]:
-        """The defender's replies to search: the block of the attacker's one winning cell, else every one."""
+    def replies(self, attacker: Bitboard, defender: Bitboard) -> list[Bitboard]:
+        """The defender's (to move) replies the search tries, in its order: the block of the attacker's
+        one winning cell, else every empty cell, the attacker's four-makers first; none when the
+        attacker has two winning cells."""
         wins = self._wins(attacker, defender)
         if wins:
             return [] if wins & (wins - 1) else [wins]
@@ -175,12 +165,3 @@ class Horizon:
             if made & (made - 1):
                 found |= bit
         return found
-
-
-def cell_bits(board: Board, cells: list[Cell]) -> Bitboard:
-    """The bitboard of these cells of ``board``."""
-    bits = board.geometry.bits
-    found = 0
-    for cell in cells:
-        found |= bits[cell]
-    return found
