@@ -40,13 +40,13 @@ import functools
 import gzip
 import hashlib
 import json
-import os
 import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 
+from ..book.lookup import read_gzipped_json, write_gzipped_json
 from ..game.board import Board
 from ..game.notation import cell_from_label, cell_label
 from ..game.rules import Cell, Rules
@@ -159,19 +159,13 @@ def save_puzzles(rules: Rules, puzzles: Iterable[Puzzle], path: Path, engine: st
         "rules": {"rows": rules.rows, "cols": rules.cols, "k": rules.k},
         "puzzles": [_to_json(puzzle) for puzzle in sorted(puzzles, key=lambda p: p.id)],
     }
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(path.name + ".partial")
-    with open(partial, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as stream:
-        stream.write(json.dumps(data, separators=(",", ":")).encode("ascii"))
-    os.replace(partial, path)
-    return path.stat().st_size
+    return write_gzipped_json(data, path)
 
 
 def load_puzzles(path: Path) -> list[Puzzle]:
     """Read a puzzle file; raises ``PuzzleFormatError`` (or ``OSError``) when it cannot be used."""
     try:
-        with gzip.open(path, "rt", encoding="ascii") as stream:
-            data = json.load(stream)
+        data = read_gzipped_json(path)
         if data.get("format") != FORMAT:
             raise PuzzleFormatError(f"{path}: puzzle format {data.get('format')!r}, expected {FORMAT}")
         rules = Rules(**data["rules"])
