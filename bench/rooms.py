@@ -1,7 +1,7 @@
 """Rooms at human pace on the server as deployed: moves delivered, latency, streams kept, memory, the floor.
 
 Starts gunicorn as deployed (this tree's gunicorn.conf.py: 2 gevent workers,
-the file store in a temporary ``CACHE_DIR``, no Redis) with worker recycling
+the SQLite store in a temporary ``CACHE_DIR``, no Redis) with worker recycling
 off (``GUNICORN_MAX_REQUESTS=0``), and the bare Flask app (bench/bare_app.py)
 beside it.  Then ``--rooms`` rooms are made, each by its host from a loopback
 address of its own (127.1.x.y: a player per address, as on the internet), the
@@ -12,11 +12,11 @@ empty cell (a new connection each time, from its own address), and when a game
 ends both ask for a rematch and the next one starts.
 
 First, on this machine's disk and kernel (a few seconds): what one change of a
-room costs written as a whole file renamed over the old one, against a line
-appended to its log (web/rooms/store.py); and how long a wake-up takes from one
-process to another through a named pipe, as web/rooms/wakeups.py sends it
-(ping-pong between two processes, each sleeping in ``select`` until its pipe
-has a line).
+room costs in the SQLite store as the app makes it (web/rooms/sqlite_store.py:
+a move and its event committed, ``synchronous=FULL``, against ``NORMAL``, which
+would not wait for the disk); and how long a wake-up takes from one process to
+another through a named pipe, as web/rooms/wakeups.py sends it (ping-pong
+between two processes, each sleeping in ``select`` until its pipe has a line).
 
 Then, for every move: whether it reached the other seat's stream, and the
 time from sending its POST to that event's arrival (the client's own clock;
@@ -124,11 +124,13 @@ async def request(
     return status, json.loads(answer.split(b"\r\n\r\n", 1)[1] or b"{}")
 
 
-async def open_stream(port: int, source: str, room: str, token: str) -> tuple | None:
-    """A seat's stream, its headers read: (reader, writer), or None when it was refused."""
+async def open_stream(port: int, source: str, room: str, token: str | None) -> tuple | None:
+    """A seat's stream (a spectator's with no ``token``), its headers read: (reader, writer), or None
+    when it was refused."""
     reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0))
+    query = "" if token is None else f"?token={token}"
     writer.write(
-        f"GET /rooms/{room}/events?token={token} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        f"GET /rooms/{room}/events{query} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
         "Accept: text/event-stream\r\n\r\n".encode()
     )
     await writer.drain()
@@ -222,24 +224,26 @@ async def sample_memory(server: Gunicorn, samples: Samples, stop: asyncio.Event)
             await asyncio.wait_for(stop.wait(), 1.0)
 
 
-def write_costs(folder: Path, count: int = 500) -> dict[str, float]:
-    """Median ms of a room's change written whole and renamed over the old file, and appended as a line."""
-    line = b"x" * 1500 + b"\n"  # about a 3x3 room's line
-    path = folder / "room.log"
-    path.write_bytes(line)
-    times: dict[str, list[float]] = {"write a new file, rename it over the old": [], "append a line": []}
-    for index in range(count):
-        started = time.perf_counter()
-        temp = folder / f".tmp-{index}"
-        temp.write_bytes(line)
-        os.replace(temp, path)
-        times["write a new file, rename it over the old"].append(time.perf_counter() - started)
-        started = time.perf_counter()
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND)
-        os.write(fd, line)
-        os.close(fd)
-        times["append a line"].append(time.perf_counter() - started)
-    return {name: 1000 * statistics.median(values) for name, values in times.items()}
+def commit_costs(folder: Path, count: int = 300) -> dict[str, float]:
+    """Median ms of one move committed by the SQLite store, as the app commits it and without the flush."""
+    from tictactoe import Rules
+    from web.rooms import sqlite_store
+    from web.rooms.model import Room
+
+    times: dict[str, float] = {}
+    for synchronous in ("FULL", "NORMAL"):
+        path = folder / f"rooms-{synchronous}.sqlite3"
+        store = sqlite_store.SqliteRoomStore(path, count, count, synchronous=synchronous)
+        took = []
+        for index in range(count):
+            room, host, invite = Room.open(f"bench{index:03d}", Rules(), "x", now=0.0)
+            store.add(room, [], now=0.0)
+            store.change(room.id, 0.0, lambda room, now, invite=invite: room.seat_guest(invite, now)[1])
+            started = time.perf_counter()
+            store.change(room.id, 1.0, lambda room, now, host=host: room.play(host, 1, 1, now))
+            took.append(time.perf_counter() - started)
+        times[f"a move committed, synchronous={synchronous}"] = 1000 * statistics.median(took)
+    return times
 
 
 def _echo(there: str, back: str, count: int) -> None:
@@ -335,7 +339,7 @@ def main(argv: list[str] | None = None) -> int:
     bodies = positions()
     with tempfile.TemporaryDirectory() as tmp, ExitStack() as servers:
         folder = Path(tmp)
-        costs = write_costs(folder)
+        costs = commit_costs(folder)
         wakes = wake_up_latency(folder)
         env = {
             "CACHE_DIR": str(folder / "cache"),
@@ -358,7 +362,7 @@ def main(argv: list[str] | None = None) -> int:
         for row in rows:
             warm_up(row, len(bodies), CONNECTIONS)
         figures, samples, start = asyncio.run(measure(args, app, rows))
-    print("a room's change on this disk (median of 500):")
+    print("a room's change on this disk (median of 300):")
     for name, ms in costs.items():
         print(f"  {name:<44} {ms:.3f} ms")
     print(
@@ -378,7 +382,7 @@ def report(
     print(
         f"{args.rooms} rooms, {2 * args.rooms} streams asked, a move every {PACE[0]:g}-{PACE[1]:g} s a room,"
     )
-    print(f"{args.seconds} s of play on gunicorn.conf.py (2 gevent workers, the file store), 127.0.0.1")
+    print(f"{args.seconds} s of play on gunicorn.conf.py (2 gevent workers, the SQLite store), 127.0.0.1")
     print(f"{'moves posted (200)':<38} {posted:>8}")
     print(f"{'moves refused':<38} {figures.refused:>8}")
     print(f"{'delivered to the other seat':<38} {len(ms):>8}   (not delivered: {figures.undelivered()})")

@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 class Event:
     """One block of the stream: an event (``id``, ``type``, ``data`` parsed from JSON), or fields alone.
 
-    ``comments`` holds the comment lines (``: heartbeat``) the block had; ``retry`` its reconnection delay.
+    ``comments`` holds the comment lines the block had; ``retry`` its reconnection delay.
     """
 
     id: int | None = None
@@ -80,10 +80,10 @@ class EventStream:
                 block.retry = int(value)
 
     def next_event(self) -> Event:
-        """The next event, past any heartbeat or retry block."""
+        """The next event, past any heartbeat, comment or retry block."""
         while True:
             block = self.next()
-            if block.type is not None:
+            if block.type is not None and block.type != "heartbeat":
                 return block
 
     def events(self, count: int) -> list[Event]:

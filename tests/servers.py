@@ -34,17 +34,24 @@ SLOW = {"board": [".....", "...x.", "o..o.", "..o..", "x...x"], "k": 4}
 FOUR_BY_FOUR = {"board": ["x...", ".o..", "....", "...."], "k": 4}
 
 
-def post(url: str, payload: dict) -> tuple[int, dict]:
-    """POST ``payload`` as JSON to ``url``: (status, the JSON answer), error answers included."""
-    request = urllib.request.Request(
-        url, data=json.dumps(payload).encode(), method="POST", headers={"Content-Type": "application/json"}
+def post(url: str, payload: dict, source: str | None = None) -> tuple[int, dict]:
+    """POST ``payload`` as JSON to ``url`` (from loopback address ``source``, when given):
+    (status, the JSON answer), error answers included."""
+    import http.client
+    from urllib.parse import urlsplit
+
+    address = urlsplit(url)
+    connection = http.client.HTTPConnection(
+        address.hostname, address.port, timeout=30, source_address=None if source is None else (source, 0)
     )
     try:
-        with urllib.request.urlopen(request, timeout=30) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as error:
-        with error:  # an error answer holds its connection open until closed
-            return error.code, json.loads(error.read())
+        connection.request(
+            "POST", address.path, body=json.dumps(payload), headers={"Content-Type": "application/json"}
+        )
+        response = connection.getresponse()
+        return response.status, json.loads(response.read())
+    finally:
+        connection.close()
 
 
 def get(url: str) -> dict:

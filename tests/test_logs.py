@@ -6,7 +6,9 @@ import io
 import json
 import logging
 import logging.config
+import socket
 import types
+import urllib.parse
 import urllib.request
 
 import pytest
@@ -19,6 +21,7 @@ from web.telemetry.logs import JsonFormatter, logging_config
 from web.telemetry.request_log import request_id
 
 SECRET = "s3cret-value-that-must-never-leak-from-logs"
+SEAT_TOKEN = "seat-token-that-must-never-leak-from-logs"
 # A body whose text is easy to look for in the log:
 #
 #   x . .
@@ -46,6 +49,11 @@ def some_requests(url: str) -> None:
         assert response.headers["X-Request-ID"] == "router-id-1"
     status, _ = post(url + "/move", {"board": ["xx.", "...", "..."]})
     assert status == 409
+    # A request line gunicorn refuses (a control byte in it): it warns, quoting the line.
+    address = urllib.parse.urlsplit(url)
+    with socket.create_connection((address.hostname, address.port), timeout=30) as raw:
+        raw.sendall(f"GET /rooms/Abcdefgh/events?token={SEAT_TOKEN}\x01 HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+        assert raw.recv(100).startswith(b"HTTP/1.1 400")
 
 
 @pytest.mark.parametrize(
@@ -115,6 +123,8 @@ def test_gunicorn_writes_one_json_line_per_request_and_its_own_lines_as_json(tmp
     assert not any(r["logger"] == "gunicorn.access" for r in records)
     output = "\n".join(lines)
     assert SECRET not in output and "x.." not in output  # no secret, no request body
+    # The refused request line is logged, its seat token written as <secret>.
+    assert SEAT_TOKEN not in output and "events?token=<secret>" in output
 
 
 @pytest.mark.slow

@@ -10,6 +10,7 @@ import pytest
 
 from tests.event_stream import EventStream
 from tests.oracle import position_value
+from tests.room_clients import ROOMS_MAX, flood_of_rooms
 from tests.search_gate import SearchGate
 from tests.servers import (
     FOUR_BY_FOUR,
@@ -32,14 +33,17 @@ def instance(
     threads: int = 1,
     workers: int = 2,
     gate: SearchGate | None = None,
+    settings: dict[str, str] | None = None,
 ) -> Gunicorn:
-    """An instance of the app on ``redis``; with ``gate``, its searches wait there (tests/search_gate.py)."""
+    """An instance of the app on ``redis`` with ``settings`` on top; with ``gate``, its searches wait
+    there (tests/search_gate.py)."""
     # A CACHE_DIR of its own proves nothing comes through the file system.
     env = {
         "REDIS_URL": redis.url,
         "SEARCH_BUDGET": "2",
         "CACHE_SECRET": TEST_SECRET,
         "CACHE_DIR": str(tmp_path / name),
+        **(settings or {}),
     }
     return Gunicorn(
         workers=workers,
@@ -125,8 +129,31 @@ def test_two_instances_on_one_redis_play_a_whole_room_game_one_player_on_each(pa
     try:
         assert client.xlen(f"ttt:room:{room}:events") >= len(DRAWN) + 1
         assert client.ttl(f"ttt:room:{room}") > 0 and client.ttl(f"ttt:room:{room}:events") > 0
+        assert client.ttl(f"ttt:room:{room}:presence") > 0
     finally:
         client.close()
+
+
+def test_a_seat_open_on_two_instances_stays_when_one_tab_closes_and_leaves_with_the_last(pair):
+    _, a, b = pair
+    status, host = post(a.url + "/rooms", {"side": "x"})
+    room = host["room"]
+    path = f"/rooms/{room}/events"
+    with EventStream(a.url, path) as watching:
+        watching.next_event()
+        first = EventStream(a.url, f"{path}?token={host['token']}")
+        first.next_event()
+        assert watching.next_event().type == "join"
+        with EventStream(b.url, f"{path}?token={host['token']}") as second:
+            second.next_event()
+            first.close()
+            status, _ = post(
+                f"{b.url}/rooms/{room}/moves", {"token": host["token"], "move": {"row": 1, "col": 1}}
+            )
+            assert status == 200 and watching.next_event().type == "move"  # no "leave" before it
+            assert get(f"{a.url}/rooms/{room}")["players"]["x"]["connected"] is True
+        left = watching.next_event()
+        assert (left.type, left.data["side"]) == ("leave", "x")
 
 
 def next_of(stream: EventStream, kind: str):
@@ -185,6 +212,16 @@ def test_a_redis_outage_degrades_to_computing_and_recovers(tmp_path):
         assert health.value.code == 503
         stats = get(a.url + "/stats")
         assert stats["total"]["cache_errors"] >= 1  # counted in the metrics, not in Redis
+        # The rooms say so in words, making one included: nothing is half made.
+        for path, body in [
+            ("/rooms", {}),
+            ("/rooms/Abcdefgh/moves", {"token": "t", "move": {"row": 0, "col": 0}}),
+        ]:
+            status, answer = post(a.url + path, body)
+            assert (status, answer["error"]) == (
+                503,
+                "the rooms could not be reached just now, and nothing was changed: try again in a second",
+            )
 
         redis.start()  # the same port, empty (no persistence)
         # Once the breaker's moment is over, a probe finds Redis and closes it.
@@ -203,3 +240,14 @@ def health_ok(url: str) -> bool:
         return get(url + "/healthz")["status"] == "ok"
     except urllib.error.HTTPError:
         return False
+
+
+def test_rooms_max_holds_exactly_across_instances_under_a_flood(tmp_path):
+    settings = {"ROOMS_MAX": str(ROOMS_MAX)}  # tests/room_clients.py
+    with (
+        RedisServer(tmp_path) as redis,
+        instance(redis, tmp_path, "a", workers=1, settings=settings) as a,
+        instance(redis, tmp_path, "b", workers=1, settings=settings) as b,
+    ):
+        made = flood_of_rooms([a.url, b.url], 3 * ROOMS_MAX)
+        assert made == ROOMS_MAX

@@ -9,13 +9,16 @@ blocks until the server writes, bounded by the connection's timeout.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import socket
 import urllib.request
 
 import pytest
 
 from tests.event_stream import EventStream
-from tests.servers import SLOW, Gunicorn, connections_to_each_worker, post
+from tests.room_clients import ROOMS_MAX, flood_of_rooms
+from tests.servers import SLOW, Gunicorn, connections_to_each_worker, post, wait_until
 
 pytestmark = pytest.mark.slow
 
@@ -91,7 +94,7 @@ def test_streams_held_cost_their_worker_no_thread_and_no_search_slot(server):
     try:
         asking.request("GET", "/healthz")
         worker = json.loads(asking.getresponse().read())["worker"]
-        before = threads_of(worker)
+        before = threads_of(worker)  # the store's pool among them: its few threads started with the app
         streams = [EventStream(server.url, f"/rooms/{room}/events", connection=c) for c in held]
         for stream in streams:
             assert stream.next_event().type == "state"
@@ -228,3 +231,166 @@ def test_a_room_outlives_its_app_and_moves_reach_streams_of_another_instance_on_
     assert play(server.url, room, host, 2, 2)["moves"] == [[1, 1], [0, 0], [2, 2]]
     with urllib.request.urlopen(f"{server.url}/rooms/{room}") as answer:
         assert json.loads(answer.read())["board"] == ["o..", ".x.", "..x"]
+
+
+def test_a_seat_open_in_two_tabs_stays_when_one_closes_and_leaves_with_the_last(server):
+    host, _guest = seated(server.url)
+    room = host["room"]
+    path = f"/rooms/{room}/events"
+    with EventStream(server.url, path) as watching:
+        watching.next_event()
+        first = EventStream(server.url, f"{path}?token={host['token']}")
+        first.next_event()
+        assert watching.next_event().type == "join"
+        with EventStream(server.url, f"{path}?token={host['token']}") as second:
+            second.next_event()
+            first.close()
+            # The first tab's closing changed nothing: the next event is the guest's move.
+            play(server.url, room, host, 1, 1)
+            assert watching.next_event().type == "move"
+            with urllib.request.urlopen(f"{server.url}/rooms/{room}") as answer:
+                assert json.loads(answer.read())["players"]["x"]["connected"] is True
+        left = watching.next_event()
+        assert (left.type, left.data["side"]) == ("leave", "x")
+
+
+def test_the_guests_only_stream_closing_is_its_leave(server):
+    host, guest = seated(server.url)
+    room = host["room"]
+    path = f"/rooms/{room}/events"
+    with EventStream(server.url, path) as watching:
+        assert watching.next_event().data["players"]["o"]["connected"] is True  # arriving
+        with EventStream(server.url, f"{path}?token={guest['token']}") as stream:
+            stream.next_event()  # its lease taken over from the arrival's, without a second join
+        left = watching.next_event()
+        assert (left.type, left.data["side"], left.data["players"]["o"]["connected"]) == ("leave", "o", False)
+
+
+# -- streams inside a budget: a worker of 40 connections, 10 of them for streams, 2 an address --
+
+STREAMS_PER_ADDRESS, STREAMS_PER_WORKER = 2, 10
+
+
+@pytest.fixture(scope="module")
+def small_server(tmp_path_factory):
+    """One worker of 40 connections whose streams may hold 10, two an address; a write gives up
+    after 1 s (a reader that stops reading is dropped then)."""
+    env = {
+        "CACHE_DIR": str(tmp_path_factory.mktemp("small-server")),
+        "GUNICORN_CONNECTIONS": "40",
+        "ROOM_STREAMS_PER_WORKER": str(STREAMS_PER_WORKER),
+        "ROOM_STREAMS_PER_ADDRESS": str(STREAMS_PER_ADDRESS),
+        "GUNICORN_READ_TIMEOUT": "1",
+    }
+    with Gunicorn(workers=1, env=env) as server:
+        yield server
+
+
+def admitted(url: str, path: str, source: str) -> bool:
+    """Whether a stream from ``source`` is admitted now (closed at once)."""
+    with EventStream(url, path, source=source) as stream:
+        return stream.status == 200
+
+
+def refusal_of(stream: EventStream) -> tuple[int, str, dict]:
+    return stream.status, stream.response.headers["Retry-After"], json.loads(stream.response.read())
+
+
+def test_five_addresses_holding_every_stream_they_may_leave_the_worker_to_everyone_else(small_server):
+    url = small_server.url
+    host, _guest = seated(url)
+    room = host["room"]
+    path = f"/rooms/{room}/events"
+    held: list[EventStream] = []
+    try:
+        for n in range(5):
+            for _ in range(STREAMS_PER_ADDRESS):
+                held.append(EventStream(url, path, source=f"127.0.1.{n}"))
+                assert held[-1].status == 200
+            over = EventStream(url, path, source=f"127.0.1.{n}")
+            held.append(over)
+            assert refusal_of(over) == (
+                429,
+                "5",
+                {
+                    "error": "too many live games are open from your network (address): it may watch"
+                    f" {STREAMS_PER_ADDRESS} at once here; close some tabs, or try again in 5 s",
+                    "retry_after": 5,
+                },
+            )
+        full = EventStream(url, path, source="127.0.1.9")
+        held.append(full)
+        assert refusal_of(full) == (
+            503,
+            "5",
+            {
+                "error": "the server is following as many live games as it may right now: the game goes on,"
+                " and this page connects again in 5 s",
+                "retry_after": 5,
+            },
+        )
+        # Everything else is answered: /livez, and the seats' moves from their own address.
+        with urllib.request.urlopen(f"{url}/livez", timeout=5) as answer:
+            assert answer.status == 200
+        assert play(url, room, host, 1, 1)["moves"] == [[1, 1]]
+        # A stream that closes gives its place back.
+        held[0].close()
+        wait_until(lambda: admitted(url, path, "127.0.1.9"), timeout=10, what="the place given back")
+    finally:
+        for stream in held:
+            stream.close()
+
+
+def test_a_reader_that_stops_reading_is_dropped_once_its_small_buffer_is_full(small_server):
+    url = small_server.url
+    host, guest = seated(url)
+    room = host["room"]
+    dropped_before = metric(url, 'tictactoe_room_streams_ended_total{reason="dropped"}')
+    # A spectator whose page froze: it asks for the stream, then reads nothing more.
+    sleeper = socket.socket()
+    sleeper.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sleeper.connect(("127.0.0.1", small_server.port))
+    sleeper.sendall(f"GET /rooms/{room}/events HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+    # Games of five moves and a rematch, about 1.5 KB of events each for the sleeper:
+    #   x x x
+    #   o o .
+    #   . . .
+    try:
+        for _ in range(200):
+            x, o = (host, guest) if metric_game(url, room) % 2 else (guest, host)
+            for seat, (row, col) in zip(
+                [x, o, x, o, x], [(0, 0), (1, 0), (0, 1), (1, 1), (0, 2)], strict=True
+            ):
+                play(url, room, seat, row, col)
+            for seat in (host, guest):
+                assert post(f"{url}/rooms/{room}/rematch", {"token": seat["token"]})[0] == 200
+            if metric(url, 'tictactoe_room_streams_ended_total{reason="dropped"}') > dropped_before:
+                break
+        else:
+            raise AssertionError("the sleeping reader was never dropped")
+        sleeper.settimeout(10)
+        with contextlib.suppress(ConnectionResetError):
+            while sleeper.recv(65536):  # what the kernel held for it, then the end the server wrote
+                pass
+    finally:
+        sleeper.close()
+
+
+def metric_game(url: str, room: str) -> int:
+    """The number of the room's current game (odd: the host plays X)."""
+    with urllib.request.urlopen(f"{url}/rooms/{room}", timeout=10) as answer:
+        return int(json.loads(answer.read())["game"])
+
+
+def metric(url: str, line: str) -> float:
+    """The value of ``line`` (a metric and its labels) on the server's /metrics."""
+    with urllib.request.urlopen(f"{url}/metrics", timeout=10) as answer:
+        for text in answer.read().decode().splitlines():
+            if text.startswith(line + " "):
+                return float(text.split()[-1])
+    raise KeyError(line)
+
+
+def test_rooms_max_holds_exactly_across_the_workers_under_a_flood(tmp_path):
+    with Gunicorn(workers=2, env={"CACHE_DIR": str(tmp_path), "ROOMS_MAX": str(ROOMS_MAX)}) as server:
+        assert flood_of_rooms([server.url], 3 * ROOMS_MAX) == ROOMS_MAX

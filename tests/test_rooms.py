@@ -99,6 +99,7 @@ def rooms_stored(app) -> int:
 
 
 def test_a_room_is_made_with_a_secret_seat_an_invite_and_a_watch_link(client, app):
+    parts(app).rooms.clock = lambda: 1_800_000_000.0  # a clock that stands still: "away" is exact
     answer = client.post("/rooms", json={"rows": 4, "cols": 4, "k": 3, "side": "o"})
     assert answer.status_code == 201
     made = answer.get_json()
@@ -114,7 +115,9 @@ def test_a_room_is_made_with_a_secret_seat_an_invite_and_a_watch_link(client, ap
     state = made["state"]
     assert (state["rows"], state["cols"], state["k"], state["game"]) == (4, 4, 3, 1)
     assert state["board"] == ["....", "....", "....", "...."] and state["to_move"] == "x"
-    assert state["players"]["o"] == {"seat": "host", "seated": True, "connected": False, "wins": 0}
+    # The host is away (no stream yet) since the room was made: 0 whole seconds ago, by the room's clock.
+    host = {"seat": "host", "seated": True, "connected": False, "wins": 0, "name": None, "away": 0}
+    assert state["players"]["o"] == host
     assert state["players"]["x"]["seated"] is False
     # The store holds no token, only their hashes: reading it lets nobody play.
     stored = room_file(app, room)
@@ -143,12 +146,13 @@ def test_the_invite_seats_the_first_to_bring_it_then_only_watches(client):
     }
 
 
-def test_a_whole_game_by_the_engines_rules_then_a_rematch_with_sides_swapped(client):
+def test_a_whole_game_by_the_engines_rules_then_a_rematch_with_sides_swapped(client, app):
     # X (host) wins down column b:
     #
     #   o x .
     #   . x .
     #   . x o
+    parts(app).rooms.clock = lambda: 1_800_000_000.0  # a clock that stands still: "away" is exact
     host, guest = seated(client)
     room = host["room"]
     for token, cell in [(host, (1, 1)), (guest, (0, 0)), (host, (0, 1)), (guest, (2, 2)), (host, (2, 1))]:
@@ -165,7 +169,14 @@ def test_a_whole_game_by_the_engines_rules_then_a_rematch_with_sides_swapped(cli
     next_game = client.post(f"/rooms/{room}/rematch", json={"token": guest["token"]}).get_json()
     assert next_game["game"] == 2 and next_game["moves"] == [] and next_game["rematch"] == []
     # Sides swapped, the score kept with its seat: the host now plays O, with its win.
-    assert next_game["players"]["o"] == {"seat": "host", "seated": True, "connected": False, "wins": 1}
+    assert next_game["players"]["o"] == {
+        "seat": "host",
+        "seated": True,
+        "connected": False,
+        "wins": 1,
+        "name": None,
+        "away": 0,
+    }
     assert next_game["players"]["x"]["seat"] == "guest"
     assert move(client, room, host["token"], 1, 1).get_json()["error"] == "it is not your turn: X is to move"
     assert move(client, room, guest["token"], 1, 1).status_code == 200
@@ -446,7 +457,7 @@ def test_a_3x3_room_stays_within_its_stated_bound_after_300_games_and_1000_strea
     assert stored_bytes(path, room.id) <= ROOM_BYTES_3X3
 
 
-def test_a_quiet_stream_sends_a_heartbeat_comment(client, monkeypatch):
+def test_a_quiet_stream_sends_a_heartbeat_event_with_no_id(client, monkeypatch):
     from web.rooms import stream
 
     monkeypatch.setattr(stream, "HEARTBEAT_SECONDS", 0.01)  # 15 s as deployed: under Heroku's 55 s
@@ -456,7 +467,8 @@ def test_a_quiet_stream_sends_a_heartbeat_comment(client, monkeypatch):
     try:
         assert next(chunks) == b"retry: 2000\n\n"
         assert next(chunks).startswith(b"id: 0\nevent: state\ndata: {")
-        assert next(chunks) == b": heartbeat\n\n"  # nothing happened in the room
+        # Nothing happened in the room: an event the page hears, which leaves its Last-Event-ID be.
+        assert next(chunks) == b"event: heartbeat\ndata: {}\n\n"
     finally:
         answer.close()
 
@@ -503,7 +515,8 @@ def test_wrong_tokens_are_charged_to_the_address_and_cost_the_seats_nothing(tmp_
     from tests.apps import make_app
 
     app = make_app(tmp_path, WRONG_TOKENS_PER_MINUTE="3")
-    client = app.test_client()
+    client, paused = app.test_client(), []
+    parts(app).rooms.pause = paused.append  # what a refused guesser waits, without waiting here
     host, _ = seated(client)
     room = host["room"]
     stranger = {"REMOTE_ADDR": "192.0.2.66"}
@@ -516,8 +529,10 @@ def test_wrong_tokens_are_charged_to_the_address_and_cost_the_seats_nothing(tmp_
         "too many wrong seat tokens came from your network (address): it may send 3 a minute;"
         " try again in 20 s"
     )
-    # Even its right tokens wait: the address is refused before the room is read.
+    # Even its right tokens wait: the address is refused before the room is read, each refusal
+    # answered after a pause (a guesser on kept-alive connections is slowed to its pace).
     assert client.get(f"/rooms/{room}/events?token=x", environ_base=stranger).status_code == 429
+    assert paused == [2.0, 2.0]
     # The seats play on from their own addresses, and the room holds no trace of the guesses.
     assert move(client, room, host["token"], 1, 1).status_code == 200
     assert client.get(f"/rooms/{room}").get_json()["event"] == 2  # the guest's join, then the move
@@ -683,3 +698,141 @@ def test_on_a_full_disk_a_move_is_answered_only_once_stored_and_sent_to_streams_
     for (host, guest), answer in zip(games, answered.values(), strict=True):
         seat, cell = (guest, (0, 0)) if answer.status_code == 200 else (host, (1, 1))
         assert move(client, host["room"], seat["token"], *cell).status_code == 200
+
+
+# -- what players of a friend's game expect: resign, claim, offers, names, the invite's code ----
+
+
+def act(client, room: str, action: str, seat: dict, **body):
+    """POST /rooms/{room}/{action} for ``seat``: (status, the JSON answer)."""
+    answer = client.post(f"/rooms/{room}/{action}", json={"token": seat["token"], **body})
+    return answer.status_code, answer.get_json()
+
+
+def test_offers_a_takeback_and_a_draw_asked_answered_and_refused_in_words(client, app):
+    parts(app).rooms.clock = lambda: 1_800_000_000.0
+    host, guest = seated(client, rows=4, cols=4, k=4)
+    room = host["room"]
+    heard = parts(app).rooms.hub.subscribe(room)
+    assert act(client, room, "takeback", host) == (
+        409,
+        {"error": "you have no move to take back in this game"},
+    )
+    assert act(client, room, "decline", host) == (409, {"error": "there is no offer to answer"})
+    move(client, room, host["token"], 1, 1)
+    move(client, room, guest["token"], 0, 0)
+    # X asks to take back b2 after O's reply: both go, and X is to move again.
+    status, state = act(client, room, "takeback", host)
+    assert (status, state["offer"]) == (200, {"kind": "takeback", "side": "x"})
+    assert act(client, room, "draw", guest) == (
+        409,
+        {"error": "your friend asked for a takeback: that is answered first"},
+    )
+    status, state = act(client, room, "takeback", guest)
+    assert (state["moves"], state["to_move"], state["offer"]) == ([], "x", None)
+    events = [(e.type, dict(e.data)) for box in iter(lambda: heard.take(0), None) for e in box]
+    assert events[-2:] == [
+        ("offer", {"kind": "takeback", "side": "x", "status": "accepted"}),
+        ("takeback", {"game": 1, "ply": 0, "side": "x", "to_move": "x"}),
+    ]
+    # O asks for a draw; X declines; O asks again and withdraws; a move withdraws an offer too.
+    move(client, room, host["token"], 2, 2)
+    assert act(client, room, "draw", guest)[1]["offer"] == {"kind": "draw", "side": "o"}
+    assert act(client, room, "draw", guest)[1]["event"] == client.get(f"/rooms/{room}").get_json()["event"]
+    assert act(client, room, "decline", host)[1]["offer"] is None
+    act(client, room, "draw", guest)
+    assert act(client, room, "decline", guest)[1]["offer"] is None
+    act(client, room, "draw", host)
+    assert move(client, room, guest["token"], 3, 3).get_json()["offer"] is None
+    # Then a draw agreed: the game ends, scored as a draw.
+    act(client, room, "draw", host)
+    status, state = act(client, room, "draw", guest)
+    assert (state["status"], state["reason"], state["draws"], state["to_move"]) == ("draw", "agreed", 1, None)
+    assert act(client, room, "takeback", host) == (
+        409,
+        {"error": "the game is over: there is no game to offer anything in"},
+    )
+    assert move(client, room, guest["token"], 0, 1).get_json() == {
+        "error": "the game is over: there is no move to make"
+    }
+    assert (
+        act(client, room, "rematch", host)[0] == 200
+        and act(client, room, "rematch", guest)[1]["reason"] is None
+    )
+
+
+def test_resign_and_a_claim_of_a_game_the_friend_left(client, app):
+    rooms = parts(app).rooms
+    start = 1_800_000_000.0
+    rooms.clock = lambda: start
+    host, guest = seated(client)
+    room = host["room"]
+    # The guest arrived (its arrival lease) and left without a stream: away from when that ran out.
+    assert act(client, room, "claim", host) == (409, {"error": "your friend is here: the game goes on"})
+    rooms.clock = lambda: start + 30 + 20
+    state = client.get(f"/rooms/{room}").get_json()
+    assert state["players"]["o"]["away"] == 20  # since its lease ended, before any write says so
+    rooms.lapse(room)  # its "leave", written now, counts from when its lease ended all the same
+    rooms.clock = lambda: start + 30 + 59
+    assert act(client, room, "claim", host) == (
+        409,
+        {"error": "your friend has been away 59 s: you can claim the game once they have been away 60 s"},
+    )
+    rooms.clock = lambda: start + 30 + 60
+    _, state = act(client, room, "claim", host)
+    assert (state["status"], state["reason"], state["players"]["x"]["wins"]) == ("x_won", "abandoned", 1)
+    assert state["claim_after"] == 60
+    act(client, room, "rematch", host), act(client, room, "rematch", guest)
+    _, state = act(client, room, "resign", host)  # the host plays O now: X (the guest) wins
+    assert (state["status"], state["reason"], state["line"], state["players"]["x"]["wins"]) == (
+        "x_won",
+        "resigned",
+        None,
+        1,
+    )
+    assert act(client, room, "resign", guest) == (
+        409,
+        {"error": "the game is over: there is no game to resign"},
+    )
+
+
+@pytest.mark.parametrize(
+    ("given", "kept"),
+    [
+        ("Ada", "Ada"),
+        ("  Ada   Lovelace ", "Ada Lovelace"),
+        ("<b>Bo</b>", "<b>Bo</b>"),
+        ("a\u0007b", "ab"),
+        ("", None),
+        (None, None),
+    ],
+)
+def test_a_seat_names_itself_in_plain_text_heard_by_every_stream(client, app, given, kept):
+    host, guest = seated(client)
+    room = host["room"]
+    heard = parts(app).rooms.hub.subscribe(room)
+    act(client, room, "name", guest, name="Zed")
+    status, state = act(client, room, "name", guest, name=given)
+    assert (status, state["players"]["o"]["name"]) == (200, kept)
+    named = [e for box in iter(lambda: heard.take(0), None) for e in box if e.type == "name"]
+    assert [e.data["name"] for e in named] == ["Zed"] + ([kept] if kept != "Zed" else [])
+    assert act(client, room, "name", guest, name="x" * 21) == (
+        400,
+        {"error": "name must be at most 20 characters, not 21"},
+    )
+    assert act(client, room, "name", guest, name=7) == (
+        400,
+        {"error": "name must be a string or null, not 7"},
+    )
+
+
+def test_the_invites_qr_code_is_drawn_for_its_unspent_invite_only(client):
+    host = make_room(client)
+    room, invite = host["room"], invite_of(host)
+    answer = client.post(f"/rooms/{room}/invite-code", json={"invite": invite})
+    assert answer.status_code == 200 and answer.mimetype == "image/svg+xml"
+    assert answer.headers["Cache-Control"] == "no-store"
+    assert answer.data.startswith(b"<svg") and invite.encode() not in answer.data  # drawn, not written
+    assert client.post(f"/rooms/{room}/invite-code", json={"invite": "guess"}).status_code == 403
+    client.post(f"/rooms/{room}/seats", json={"invite": invite})
+    assert client.post(f"/rooms/{room}/invite-code", json={"invite": invite}).status_code == 409

@@ -73,8 +73,10 @@ DEFAULT_WRONG_TOKENS_PER_MINUTE = 30
 # playing, and their teacher watching, even if every stream lands on the same worker.
 DEFAULT_ROOM_STREAMS_PER_ADDRESS = 40
 # A worker's connections (gunicorn.conf.py reads GUNICORN_CONNECTIONS too); streams may hold at
-# most half of them by default, so the other half always answers everything else.
+# most 60% of them by default, so the other 400 always answer everything else (and 1,000 streams
+# spread unevenly over the 2 workers of the default deploy still fit: bench/rooms.py).
 DEFAULT_WORKER_CONNECTIONS = 1000
+STREAMS_SHARE_PERCENT = 60
 # Seconds a stream lasts before the server ends it and the browser reconnects (missing nothing).
 DEFAULT_ROOM_STREAM_SECONDS = 600.0
 
@@ -124,7 +126,7 @@ class Settings:
     rooms_per_address: int = DEFAULT_ROOMS_PER_ADDRESS
     wrong_tokens_per_minute: int = DEFAULT_WRONG_TOKENS_PER_MINUTE
     room_streams_per_address: int = DEFAULT_ROOM_STREAMS_PER_ADDRESS
-    room_streams_per_worker: int = DEFAULT_WORKER_CONNECTIONS // 2
+    room_streams_per_worker: int = DEFAULT_WORKER_CONNECTIONS * STREAMS_SHARE_PERCENT // 100
     room_stream_seconds: float = DEFAULT_ROOM_STREAM_SECONDS
 
 
@@ -212,7 +214,8 @@ def load_settings(
     rooms_per_address = _int_between(source, "ROOMS_PER_ADDRESS", DEFAULT_ROOMS_PER_ADDRESS, 1, 10_000_000)
     wrong_tokens = _int_between(source, "WRONG_TOKENS_PER_MINUTE", DEFAULT_WRONG_TOKENS_PER_MINUTE, 1, 10_000)
     connections = _int_between(source, "GUNICORN_CONNECTIONS", DEFAULT_WORKER_CONNECTIONS, 2, 1_000_000)
-    streams_per_worker = _int_between(source, "ROOM_STREAMS_PER_WORKER", connections // 2, 1, connections - 1)
+    default_streams = max(1, connections * STREAMS_SHARE_PERCENT // 100)
+    streams_per_worker = _int_between(source, "ROOM_STREAMS_PER_WORKER", default_streams, 1, connections - 1)
     streams_per_address = _int_between(
         source,
         "ROOM_STREAMS_PER_ADDRESS",

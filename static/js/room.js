@@ -10,8 +10,11 @@ import {
 
 const TIMEOUT_MS = 10000;
 const EVENTS = ["state", "move", "end", "join", "leave", "rematch"];
-// After the server refused the stream (a 503), a new one is tried this long after.
-const RECONNECT_MS = 2000;
+// After the server refused the stream (a 429 or 503: its streams are full), a new one is tried
+// this long after: the Retry-After the server sends (web/rooms/budget.py), which EventSource hides.
+const RECONNECT_MS = 5000;
+// A stream the browser is reconnecting is said lost only once it has been down this long.
+const LOST_AFTER_MS = 4000;
 
 /** The rooms' API; each call resolves to the JSON answer or rejects with an ApiError. */
 export const roomApi = {
@@ -34,6 +37,7 @@ export function createRoomGame({
   const model = { room: fromState(state), connection: "connecting", busy: null, error: null };
   let source = null;
   let retry = 0;
+  let lostTimer = 0;
   const changed = () => onChange(view());
   const mySide = () => sideOf(model.room, seat?.seat);
 
@@ -51,13 +55,24 @@ export function createRoomGame({
     const query = seat ? `?token=${encodeURIComponent(seat.token)}` : "";
     source = openEvents(`/rooms/${id}/events${query}`);
     source.addEventListener("open", () => {
+      clearTimeout(lostTimer);
       model.connection = "open";
       changed();
     });
     source.addEventListener("error", () => {
-      model.connection = "lost";
-      changed();
-      if (source.readyState === 2) refused(); // CLOSED: the server answered with an error
+      if (source.readyState === 2) { // CLOSED: the server answered with an error
+        model.connection = "lost";
+        changed();
+        refused();
+        return;
+      }
+      // The browser reconnects by itself: the server ends every stream after its lifetime, and the
+      // new one is open within its 2 s retry; only a connection still down later is said lost.
+      clearTimeout(lostTimer);
+      lostTimer = setTimeout(() => {
+        model.connection = "lost";
+        changed();
+      }, LOST_AFTER_MS);
     });
     for (const type of EVENTS) {
       source.addEventListener(type, (message) => {
@@ -151,6 +166,7 @@ export function createRoomGame({
     /** Close the stream (the page leaves the room). */
     stop() {
       clearTimeout(retry);
+      clearTimeout(lostTimer);
       source?.close();
     },
   };

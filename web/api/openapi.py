@@ -61,13 +61,16 @@ from web.puzzles.routes import (
 )
 from web.puzzles.routes import MAX_AGE as PUZZLE_MAX_AGE
 from web.puzzles.shapes import DailyPuzzle, PuzzleAnswer, PuzzleCell, PuzzleList, PuzzleMoveAnswer
-from web.rooms.model import ID_LENGTH
+from web.rooms.model import ABANDON_SECONDS, ID_LENGTH, NAME_LENGTH, OFFER_KINDS, REASONS
 from web.rooms.routes import BODIES as ROOM_BODIES
 from web.rooms.routes import BUSY_RETRY_AFTER
 from web.rooms.routes import TOKEN as TOKEN_FIELD
 from web.rooms.shapes import (
     EndEvent,
     MoveEvent,
+    NameEvent,
+    OfferEvent,
+    OfferState,
     Players,
     PlayerState,
     PresenceEvent,
@@ -75,6 +78,7 @@ from web.rooms.shapes import (
     RoomState,
     SeatAnswer,
     SeatLinks,
+    TakebackEvent,
 )
 from web.rooms.store import EVENTS_MARGIN
 from web.rooms.stream import HEARTBEAT_SECONDS
@@ -1034,19 +1038,66 @@ def _room_paths() -> Schema:
                 },
             }
         },
+        **{
+            f"/rooms/{{room}}/{action}": {
+                "post": {
+                    "summary": summary,
+                    "description": description,
+                    "parameters": [ROOM_PARAMETER],
+                    "requestBody": _room_body(_room_request(ROOM_BODIES["seat"])),
+                    "responses": {
+                        "200": _json(state, "The room after it."),
+                        **_room_errors(400, 403, 404, 409, 410, 413, 429, 503),
+                    },
+                }
+            }
+            for action, summary, description in SEAT_ACTIONS
+        },
+        "/rooms/{room}/name": {
+            "post": {
+                "summary": "Give a seat a name",
+                "description": f"The seat of the token takes a name of at most {NAME_LENGTH} printable"
+                " characters, shown to the friend and to spectators (name is sent to the room's"
+                " streams); empty or null takes it away.",
+                "parameters": [ROOM_PARAMETER],
+                "requestBody": _room_body(_room_request(ROOM_BODIES["name"])),
+                "responses": {
+                    "200": _json(state, "The room after it."),
+                    **_room_errors(400, 403, 404, 410, 413, 429, 503),
+                },
+            }
+        },
+        "/rooms/{room}/invite-code": {
+            "post": {
+                "summary": "The invite's QR code",
+                "description": "The QR code of the invite link, as an SVG drawing, while the invite is"
+                " unspent (409 after). The invite travels in the body, never in a URL, so that no log"
+                " holds it. Never cached.",
+                "parameters": [ROOM_PARAMETER],
+                "requestBody": _room_body(_room_request(ROOM_BODIES["invite-code"])),
+                "responses": {
+                    "200": {
+                        "description": "The QR code.",
+                        "content": {"image/svg+xml": {"schema": {"type": "string"}}},
+                    },
+                    **_room_errors(400, 403, 404, 409, 410, 413, 429, 503),
+                },
+            }
+        },
         "/rooms/{room}/events": {
             "get": {
                 "summary": "A room's events, as they happen (server-sent events)",
                 "description": "A text/event-stream. Without Last-Event-ID, the first event is state (the"
                 " room, as GET /rooms/{id} answers, with the id of its last event); then each event as"
                 " it happens: move (MoveEvent), end (EndEvent), join and leave (PresenceEvent: a seat's"
-                " page connected, or its last stream closed), rematch (RematchEvent). Each has an id;"
+                " page connected, or its last stream closed), rematch (RematchEvent), offer (OfferEvent),"
+                " takeback (TakebackEvent), name (NameEvent). Each has an id;"
                 " a reconnection with Last-Event-ID gets exactly the events after it (the room keeps"
                 f" at least its last (cells + {EVENTS_MARGIN}); older, it gets state instead), then the"
                 " live ones. The server ends a stream after about ROOM_STREAM_SECONDS (the browser"
                 " reconnects with Last-Event-ID, missing nothing), and a reader that stops reading."
-                " A comment"
-                f" is sent every {HEARTBEAT_SECONDS:g} s of quiet. Cache-Control: no-cache,"
+                f" A heartbeat event (no id, data {{}}) is sent every {HEARTBEAT_SECONDS:g} s of quiet,"
+                " so that a page can tell a silent connection from a quiet room. Cache-Control: no-cache,"
                 " X-Accel-Buffering: no, never compressed. With a seat's token, the stream holds that"
                 " seat's presence (connected) while it is open.",
                 "parameters": [
@@ -1092,6 +1143,18 @@ def _room_schemas() -> Schema:
             "seated": {"type": "boolean", "description": "Whether the seat is taken."},
             "connected": {"type": "boolean", "description": "Whether the seat's page holds a stream."},
             "wins": {**count, "description": "The seat's wins in this room."},
+            "name": {
+                "type": "string",
+                "nullable": True,
+                "maxLength": NAME_LENGTH,
+                "description": "The name the seat gave itself (plain text), or null.",
+            },
+            "away": {
+                **count,
+                "nullable": True,
+                "description": "Whole seconds the seat has been away; null while it is connected or"
+                " not seated.",
+            },
         },
     )
     players = typed_object(Players, {"x": player, "o": player})
@@ -1101,6 +1164,16 @@ def _room_schemas() -> Schema:
         "k": {"type": "integer", "minimum": MIN_K},
     }
     game = {"type": "integer", "minimum": 1, "description": "The game's number in the room."}
+    reason = {
+        "type": "string",
+        "enum": list(REASONS),
+        "description": "Why the game ended: a line of k, a full board, a resignation, a game its"
+        " player left (claimed), a draw agreed.",
+    }
+    kind = {"type": "string", "enum": list(OFFER_KINDS), "description": "A draw, or a takeback."}
+    offer_state = typed_object(
+        OfferState, {"kind": kind, "side": {**PLAYER, "description": "The side that asked."}}
+    )
     status = {**STATUS, "description": "The game after the move."}
     to_move = {**PLAYER, "nullable": True, "enum": ["x", "o", None]}
     state = typed_object(
@@ -1114,9 +1187,16 @@ def _room_schemas() -> Schema:
             "to_move": {**to_move, "description": "The side to move; null once the game is over."},
             "status": STATUS,
             "line": LINE,
+            "reason": {**reason, "nullable": True, "enum": [*REASONS, None]},
             "players": players,
             "draws": count,
             "rematch": {"type": "array", "items": PLAYER, "description": "The sides asking for a rematch."},
+            "offer": {**offer_state, "nullable": True},
+            "claim_after": {
+                **count,
+                "description": "Seconds a friend must have been away before the other may claim the"
+                f" game ({int(ABANDON_SECONDS)}).",
+            },
             "event": {**count, "description": "The id of the room's last event."},
             "expires": {
                 "type": "string",
@@ -1170,8 +1250,34 @@ def _room_schemas() -> Schema:
             "status": STATUS,
             "winner": {**PLAYER, "nullable": True, "enum": ["x", "o", None]},
             "line": LINE,
+            "reason": reason,
             "players": players,
             "draws": count,
+        },
+    )
+    offer = typed_object(
+        OfferEvent,
+        {
+            "kind": kind,
+            "side": {**PLAYER, "description": "The side that asked."},
+            "status": {"type": "string", "enum": ["made", "accepted", "declined", "withdrawn"]},
+        },
+    )
+    takeback = typed_object(
+        TakebackEvent,
+        {
+            "game": game,
+            "ply": {**count, "description": "The moves the game has after it."},
+            "side": {**PLAYER, "description": "The side whose last move was taken back."},
+            "to_move": PLAYER,
+        },
+    )
+    named = typed_object(
+        NameEvent,
+        {
+            "side": PLAYER,
+            "name": {"type": "string", "nullable": True, "maxLength": NAME_LENGTH},
+            "players": players,
         },
     )
     presence = typed_object(PresenceEvent, {"side": PLAYER, "players": players})
@@ -1191,7 +1297,48 @@ def _room_schemas() -> Schema:
         "EndEvent": end,
         "PresenceEvent": presence,
         "RematchEvent": rematch,
+        "OfferEvent": offer,
+        "TakebackEvent": takeback,
+        "NameEvent": named,
     }
+
+
+# What a seat may do besides moving (web/rooms/routes.py, SEAT_ACTIONS): its path, summary, words.
+SEAT_ACTIONS = [
+    (
+        "resign",
+        "Resign the game",
+        "The seat of the token gives the game up: it ends (end, reason resigned) and the other side"
+        " wins. 409 once the game is over.",
+    ),
+    (
+        "claim",
+        "Claim a game the friend left",
+        f"Once the friend has been away {int(ABANDON_SECONDS)} s (players.<side>.away), the seat that"
+        " stayed may end the game as its win (end, reason abandoned). 409 in words before that, or"
+        " while the friend is here.",
+    ),
+    (
+        "draw",
+        "Offer a draw, or accept the friend's",
+        "While the game goes on: an offer (offer, made); when the friend has offered one, the draw is"
+        " agreed (offer accepted, then end, reason agreed). A move withdraws any offer. 409 while"
+        " another offer waits, or once the game is over.",
+    ),
+    (
+        "takeback",
+        "Ask to take back your last move, or accept the friend's request",
+        "While the game goes on: a request (offer, made); when the friend has asked, the friend's last"
+        " move and any reply are taken back (offer accepted, then takeback). 409 with no move to take"
+        " back, while another offer waits, or once the game is over.",
+    ),
+    (
+        "decline",
+        "Decline the friend's offer, or withdraw yours",
+        "The waiting offer (a draw or a takeback) is gone (offer, declined or withdrawn). 409 when no"
+        " offer waits.",
+    ),
+]
 
 
 # -- puzzles (web/puzzles/): proven puzzles, listed, read and judged -----------------------------

@@ -59,7 +59,7 @@ def init_app(app: Flask, settings: Settings, metrics: Metrics) -> Rooms:
         try:
             prepare_cache_dir(settings.cache_dir, settings.cache_dir_is_default)
             folder.mkdir(mode=0o700, exist_ok=True)
-            run = off_event_loop(STORE_THREADS)
+            run = off_event_loop(STORE_THREADS, started=True)
             store = SqliteRoomStore(folder / FILE_NAME, settings.rooms_max, settings.rooms_per_address, run)
         except (OSError, sqlite3.Error, UnsafeCacheDir) as error:
             logger.error("the rooms' database in %s cannot be used (%s): rooms answer 503", folder, error)

@@ -4,8 +4,8 @@ A stream holds its connection for as long as a room is open in a browser,
 while a gevent worker serves at most ``GUNICORN_CONNECTIONS`` connections at
 once and stops accepting when they are all taken.  Streams alone could take
 them all, and then nobody else gets an answer, ``/livez`` included.  So each
-worker admits at most ``ROOM_STREAMS_PER_WORKER`` streams (half its
-connections by default: the other half stays for every other request), and at
+worker admits at most ``ROOM_STREAMS_PER_WORKER`` streams (60% of its
+connections by default: the rest stays for every other request), and at
 most ``ROOM_STREAMS_PER_ADDRESS`` from one address (an IPv6 address by its
 /64), so that a few addresses cannot take even that share.  Past either, a
 new stream is refused at once, in words, with ``Retry-After`` (the page asks

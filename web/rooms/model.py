@@ -12,9 +12,16 @@ choose); after each rematch the sides swap and the score is kept::
     seat the guest         invite spent; "join"
          |
     moves                  "move" each (checked by Board.play), then "end"
-         |
+         |                 (or a resignation, a claim of a game the friend
+         |                 left, a draw agreed: "end" with its reason)
     rematch, rematch       one offers, the other accepts: "rematch" each;
                            the second starts the next game, sides swapped
+
+While a game goes on, a seat may offer a draw or ask to take back its last
+move ("offer"): the other accepts by asking the same (a draw ends the game,
+"end"; a takeback removes the asker's last move and any reply, "takeback"),
+or declines ("offer" declined; the asker may withdraw it the same way); a
+move withdraws any offer.  Each seat may give itself a short name ("name").
 
 Every change takes ``now`` (Unix seconds) and returns the events it made, each
 with the next id of the room's one sequence; the store keeps them in order
@@ -42,7 +49,19 @@ from datetime import UTC, datetime
 from typing import Any, Literal
 
 from tictactoe import Board, GameOverError, IllegalMoveError, Player, Rules, Status, other
-from web.rooms.shapes import EndEvent, MoveEvent, Players, PlayerState, PresenceEvent, RematchEvent, RoomState
+from web.rooms.shapes import (
+    EndEvent,
+    MoveEvent,
+    NameEvent,
+    OfferEvent,
+    OfferState,
+    Players,
+    PlayerState,
+    PresenceEvent,
+    RematchEvent,
+    RoomState,
+    TakebackEvent,
+)
 
 Seat = Literal["host", "guest"]
 SEATS: tuple[Seat, Seat] = ("host", "guest")
@@ -69,6 +88,13 @@ ARRIVAL = "arrival"
 RECONNECT_GRACE_SECONDS = 20.0
 # Leases one seat may hold (a player's tabs and devices); past it the oldest goes.
 MAX_LEASES = 8
+# A friend away this long while the game goes on: the seat that stayed may claim the game.
+ABANDON_SECONDS = 60.0
+# A seat's name: this many characters at most, printable, shown as text wherever it goes.
+NAME_LENGTH = 20
+OFFER_KINDS = ("draw", "takeback")
+# Why a game ended: a line of k, a full board, a resignation, a game its player left, a draw agreed.
+REASONS = ("line", "full", "resigned", "abandoned", "agreed")
 
 
 class RoomError(Exception):
@@ -108,16 +134,27 @@ class Event:
 
 @dataclass
 class SeatState:
-    """One seat: its token's digest (None while the guest's seat is free), its side, wins and leases."""
+    """One seat: its token's digest (None while the guest's seat is free), its side, wins, name; its
+    leases and since when it is away (presence, stored apart)."""
 
     token: str | None
     side: Player
     wins: int = 0
     leases: dict[str, float] = field(default_factory=dict)  # stream id -> end of its lease
+    name: str | None = None
+    away_since: float | None = None  # when its last lease ended (or it was seated without one)
 
     def connected(self, now: float) -> bool:
         """Whether a lease of this seat runs at ``now``."""
         return any(end > now for end in self.leases.values())
+
+    def away(self, now: float) -> int | None:
+        """Whole seconds this seat has been away at ``now`` (since its last lease ended, said or not);
+        None while it is connected, or when it never was."""
+        if self.connected(now):
+            return None
+        since = max(self.leases.values(), default=self.away_since)
+        return None if since is None else max(0, int(now - since))
 
 
 def new_token() -> str:
@@ -162,6 +199,10 @@ class Room:
     moves: list[int] = field(default_factory=list)  # the current game's cells, in order
     offers: list[Seat] = field(default_factory=list)  # the seats that offered a rematch
     last_event: int = 0
+    # A game its players ended: {"winner": "x" | "o" | None, "reason": one of REASONS}.
+    result: dict[str, Any] | None = None
+    # The offer waiting for an answer: {"kind": one of OFFER_KINDS, "by": a seat}.
+    offer: dict[str, str] | None = None
     owner: str = ""  # the digest of the address that made it (web/rooms/service.py)
 
     # -- making and reading ---------------------------------------------------------
@@ -181,7 +222,7 @@ class Room:
             created=now,
             active=now,
             invite=digest(invite_token),
-            host=SeatState(digest(host_token), host_side),
+            host=SeatState(digest(host_token), host_side, away_since=now),
             guest=SeatState(None, other(host_side)),
             owner=owner,
         )
@@ -209,6 +250,19 @@ class Room:
         if self.invite is not None:
             return "nobody came with its invite within an hour"
         return "nothing was played in it for a day"
+
+    def over(self) -> bool:
+        """Whether the current game has ended (on the board, or by its players)."""
+        return self.result is not None or self.board().is_over()
+
+    def outcome(self, board: Board) -> tuple[Status, list[list[int]] | None, str | None]:
+        """The current game's (status, winning line, reason it ended), its position being ``board``."""
+        if self.result is not None:
+            winner = self.result["winner"]
+            return (Status.DRAW if winner is None else Status.won_by(winner)), None, self.result["reason"]
+        status, line = game_status(board)
+        reason = None if status == Status.IN_PROGRESS else "full" if status == Status.DRAW else "line"
+        return status, line, reason
 
     def board(self) -> Board:
         """The current game's position, every move played again by the engine."""
@@ -240,6 +294,8 @@ class Room:
                 "seated": seat.token is not None,
                 "connected": seat.connected(now),
                 "wins": seat.wins,
+                "name": seat.name,
+                "away": seat.away(now) if seat.token is not None else None,
             }
 
         return {"x": player("x"), "o": player("o")}
@@ -247,7 +303,10 @@ class Room:
     def state(self, now: float) -> RoomState:
         """The room as anyone may see it (no token): the RoomState schema of /openapi.json."""
         board = self.board()
-        status, line = game_status(board)
+        status, line, reason = self.outcome(board)
+        offer: OfferState | None = None
+        if self.offer is not None:
+            offer = {"kind": self.offer["kind"], "side": self.seat(by(self.offer)).side}
         return {
             "room": self.id,
             "rows": self.rules.rows,
@@ -259,9 +318,12 @@ class Room:
             "to_move": board.to_move if status == Status.IN_PROGRESS else None,
             "status": str(status),
             "line": line,
+            "reason": reason,
             "players": self.players(now),
             "draws": self.draws,
             "rematch": sorted(self.seat(name).side for name in self.offers),
+            "offer": offer,
+            "claim_after": int(ABANDON_SECONDS),
             "event": self.last_event,
             "expires": iso_time(self.expires()),
         }
@@ -302,7 +364,7 @@ class Room:
         """
         name = self.holder(token)
         board = self.board()
-        if board.is_over():
+        if self.result is not None or board.is_over():
             raise Refused(GameOverError.MESSAGE)
         side = self.seat(name).side
         if board.to_move != side:
@@ -316,6 +378,7 @@ class Room:
             raise Refused(str(error)) from None
         self.moves.append(cell)
         self.active = now
+        self.offer = None  # a move withdraws any offer: it was about the position before it
         status, line = game_status(board)
         move: MoveEvent = {
             "game": self.game,
@@ -328,22 +391,124 @@ class Room:
         }
         events = [self._event("move", move)]
         if status != Status.IN_PROGRESS:
-            winner: Player | None = None
-            if status == Status.DRAW:
-                self.draws += 1
-            else:
-                winner = side
-                self.seat(name).wins += 1
-            end: EndEvent = {
-                "game": self.game,
-                "status": str(status),
-                "winner": winner,
-                "line": line,
-                "players": self.players(now),
-                "draws": self.draws,
-            }
-            events.append(self._event("end", end))
+            winner = None if status == Status.DRAW else side
+            events.append(self._end(winner, line, "full" if winner is None else "line", now))
         return events
+
+    def _end(self, winner: Player | None, line: list[list[int]] | None, reason: str, now: float) -> Event:
+        """The game ends, ``winner`` (None: a draw) scored: its "end" event."""
+        if winner is None:
+            self.draws += 1
+        else:
+            self.seat(self.seat_on(winner)).wins += 1
+        self.offer = None
+        self.active = now
+        status = Status.DRAW if winner is None else Status.won_by(winner)
+        end: EndEvent = {
+            "game": self.game,
+            "status": str(status),
+            "winner": winner,
+            "line": line,
+            "reason": reason,
+            "players": self.players(now),
+            "draws": self.draws,
+        }
+        return self._event("end", end)
+
+    def _ended_by_players(self, winner: Player | None, reason: str, now: float) -> list[Event]:
+        self.result = {"winner": winner, "reason": reason}
+        return [self._end(winner, None, reason, now)]
+
+    def _on(self, token: object, doing: str) -> Seat:
+        """The seat of ``token``, while its game goes on; ``WrongToken``, or ``Refused`` (``doing``,
+        in words, once the game is over)."""
+        name = self.holder(token)
+        if self.over():
+            raise Refused(f"the game is over: there is no game to {doing}")
+        return name
+
+    def resign(self, token: object, now: float) -> list[Event]:
+        """The seat of ``token`` gives the game up: "end", the other side the winner."""
+        name = self._on(token, "resign")
+        return self._ended_by_players(other(self.seat(name).side), "resigned", now)
+
+    def claim(self, token: object, now: float) -> list[Event]:
+        """The seat of ``token`` claims the game its friend left ("end", reason abandoned): once the
+        friend has been away ``ABANDON_SECONDS``; ``Refused`` before, in words."""
+        name = self._on(token, "claim")
+        friend = self.seat("guest" if name == "host" else "host")
+        away = friend.away(now) if friend.token is not None else None
+        if away is None:
+            raise Refused("your friend is here: the game goes on")
+        if away < ABANDON_SECONDS:
+            raise Refused(
+                f"your friend has been away {away} s: you can claim the game once they have been"
+                f" away {int(ABANDON_SECONDS)} s"
+            )
+        return self._ended_by_players(self.seat(name).side, "abandoned", now)
+
+    def propose(self, token: object, kind: str, now: float) -> list[Event]:
+        """The seat of ``token`` offers a draw or asks to take back its last move (``kind``); when its
+        friend has asked the same, that is the answer: the draw agreed ("end"), the move taken back
+        ("takeback").  ``Refused`` while another offer waits, or with no move to take back."""
+        name = self._on(token, "offer anything in")
+        side = self.seat(name).side
+        pending = self.offer
+        if pending is not None and pending["kind"] != kind:
+            asker = "you" if pending["by"] == name else "your friend"
+            raise Refused(f"{asker} asked for a {pending['kind']}: that is answered first")
+        if pending is not None and pending["by"] == name:
+            return []  # asked already
+        if pending is None:
+            if kind == "takeback" and self._last_move_of(side) is None:
+                raise Refused("you have no move to take back in this game")
+            self.offer = {"kind": kind, "by": name}
+            return [self._offer_event(kind, side, "made")]
+        asker_side = other(side)
+        self.offer = None
+        events = [self._offer_event(kind, asker_side, "accepted")]
+        if kind == "draw":
+            return events + self._ended_by_players(None, "agreed", now)
+        ply = self._last_move_of(asker_side)
+        assert ply is not None  # the offer was refused when it had none
+        del self.moves[ply:]
+        self.active = now
+        board = self.board()
+        takeback: TakebackEvent = {
+            "game": self.game,
+            "ply": len(self.moves),
+            "side": asker_side,
+            "to_move": board.to_move,
+        }
+        return [*events, self._event("takeback", takeback)]
+
+    def decline(self, token: object, now: float) -> list[Event]:
+        """The seat of ``token`` declines its friend's offer, or withdraws its own: "offer"."""
+        name = self.holder(token)
+        if self.offer is None:
+            raise Refused("there is no offer to answer")
+        offer, self.offer = self.offer, None
+        status = "withdrawn" if offer["by"] == name else "declined"
+        return [self._offer_event(offer["kind"], self.seat(by(offer)).side, status)]
+
+    def rename(self, token: object, name: str | None, now: float) -> list[Event]:
+        """The seat of ``token`` takes ``name`` (checked by the route; None: no name): "name"."""
+        seat = self.seat(self.holder(token))
+        if seat.name == name:
+            return []
+        seat.name = name
+        named: NameEvent = {"side": seat.side, "name": name, "players": self.players(now)}
+        return [self._event("name", named)]
+
+    def _last_move_of(self, side: Player) -> int | None:
+        """The ply index (from 0) of ``side``'s last move in this game, or None."""
+        first = 0 if side == "x" else 1  # X moves first: its moves are the even plies
+        plies = range(first, len(self.moves), 2)
+        return plies[-1] if plies else None
+
+    def _offer_event(self, kind: str, side: Player, status: str) -> Event:
+        offer: OfferEvent = {"kind": kind, "side": side, "status": status}
+        return self._event("offer", offer)
 
     def offer_rematch(self, token: object, now: float) -> list[Event]:
         """The seat of ``token`` asks for a rematch; the second to ask starts it (sides swapped).
@@ -351,7 +516,7 @@ class Room:
         ``WrongToken``, or ``Refused`` while the game goes on.  Asking twice changes nothing.
         """
         name = self.holder(token)
-        if not self.board().is_over():
+        if not self.over():
             raise Refused("the game is still on: a rematch can be asked for once it has ended")
         if name in self.offers:
             return []
@@ -361,6 +526,7 @@ class Room:
             return [self._event("rematch", offer)]
         self.offers = []
         self.moves = []
+        self.result = None
         self.game += 1
         self.host.side, self.guest.side = self.guest.side, self.host.side
         self.active = now
@@ -425,15 +591,17 @@ class Room:
         events = []
         for name in SEATS:
             seat = self.seat(name)
-            ended = [stream for stream, end in seat.leases.items() if end <= now]
+            ended = {stream: end for stream, end in seat.leases.items() if end <= now}
             for stream in ended:
                 del seat.leases[stream]
             if ended and name != skip and not seat.connected(now):
-                events.append(self._presence("leave", seat, now))
+                # Away from when its last lease ended, not from when a write noticed it.
+                events.append(self._presence("leave", seat, max(ended.values())))
         return events
 
     def _presence(self, kind: str, seat: SeatState, now: float) -> Event:
-        """A "join" or "leave" event of ``seat``."""
+        """A "join" or "leave" event of ``seat`` at ``now`` (it is away from a "leave" on)."""
+        seat.away_since = None if kind == "join" else now
         presence: PresenceEvent = {"side": seat.side, "players": self.players(now)}
         return self._event(kind, presence)
 
@@ -455,11 +623,17 @@ class Room:
             "offers": list(self.offers),
             "last_event": self.last_event,
             "owner": self.owner,
+            "result": None if self.result is None else dict(self.result),
+            "offer": None if self.offer is None else dict(self.offer),
         }
 
-    def presence_json(self) -> dict[str, dict[str, float]]:
-        """The seats' leases as the store keeps them, beside the record: {seat: {stream: end}}."""
-        return {name: dict(self.seat(name).leases) for name in SEATS}
+    def presence_json(self) -> dict[str, dict[str, Any]]:
+        """The seats' presence as the store keeps it, beside the record:
+        {seat: {"leases": {stream: end}, "away_since": time | None}}."""
+        return {
+            name: {"leases": dict(self.seat(name).leases), "away_since": self.seat(name).away_since}
+            for name in SEATS
+        }
 
     @classmethod
     def from_json(cls, stored: dict[str, Any], presence: dict[str, Any] | None = None) -> Room:
@@ -482,6 +656,8 @@ class Room:
             offers=[name for name in stored["offers"] if name in SEATS],
             last_event=int(stored["last_event"]),
             owner=str(stored.get("owner", "")),
+            result=_result_from_json(stored.get("result")),
+            offer=_offer_from_json(stored.get("offer")),
         )
         room.board()  # raises for moves the engine does not take
         return room
@@ -497,16 +673,44 @@ def game_status(board: Board) -> tuple[Status, list[list[int]] | None]:
     return Status.won_by(outcome.winner), [cell_pair(board.rules, cell) for cell in outcome.line]
 
 
+def by(offer: Mapping[str, str]) -> Seat:
+    """The seat that made ``offer``."""
+    return "host" if offer["by"] == "host" else "guest"
+
+
 def _seat_json(seat: SeatState) -> dict[str, Any]:
-    return {"token": seat.token, "side": seat.side, "wins": seat.wins}
+    return {"token": seat.token, "side": seat.side, "wins": seat.wins, "name": seat.name}
 
 
-def _seat_from_json(stored: dict[str, Any], leases: dict[str, Any]) -> SeatState:
+def _seat_from_json(stored: dict[str, Any], presence: dict[str, Any]) -> SeatState:
     side = stored["side"]
     if side not in SIDES:
         raise ValueError(f"not a side: {side!r}")
-    token = stored["token"]
+    token, name = stored["token"], stored.get("name")
     if not (token is None or isinstance(token, str)):
         raise ValueError(f"not a token's digest: {token!r}")
-    kept = {str(stream): float(end) for stream, end in leases.items()}
-    return SeatState(token, side, int(stored["wins"]), kept)
+    if not (name is None or isinstance(name, str)):
+        raise ValueError(f"not a name: {name!r}")
+    leases = {str(stream): float(end) for stream, end in presence.get("leases", {}).items()}
+    away = presence.get("away_since")
+    return SeatState(token, side, int(stored["wins"]), leases, name, None if away is None else float(away))
+
+
+def _result_from_json(stored: object) -> dict[str, Any] | None:
+    if stored is None:
+        return None
+    if not (
+        isinstance(stored, dict)
+        and stored.get("winner") in (*SIDES, None)
+        and stored.get("reason") in REASONS
+    ):
+        raise ValueError(f"not a result: {stored!r}")
+    return {"winner": stored["winner"], "reason": stored["reason"]}
+
+
+def _offer_from_json(stored: object) -> dict[str, str] | None:
+    if stored is None:
+        return None
+    if not (isinstance(stored, dict) and stored.get("kind") in OFFER_KINDS and stored.get("by") in SEATS):
+        raise ValueError(f"not an offer: {stored!r}")
+    return {"kind": stored["kind"], "by": stored["by"]}

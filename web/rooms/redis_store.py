@@ -35,6 +35,7 @@ from web.rooms.store import (
     AddressFull,
     Change,
     ExpiredRoom,
+    Guard,
     StoreBusy,
     StoreFull,
     UnknownRoom,
@@ -137,8 +138,10 @@ class RedisRoomStore:
             raise StoreBusy(f"the room store (Redis) failed: {error}") from error
         return _live(record, presence, room_id, now)
 
-    def change(self, room_id: str, now: float, change: Change) -> tuple[Room, list[Event]]:
-        import redis
+    def change(
+        self, room_id: str, now: float, change: Change, durable: bool = True, guard: Guard | None = None
+    ) -> tuple[Room, list[Event]]:
+        import redis  # (``durable`` is Redis's own to keep: its persistence is the operator's setting)
 
         key, presence_key = self.key(room_id), self.presence_key(room_id)
         try:
@@ -148,6 +151,8 @@ class RedisRoomStore:
                         pipe.watch(key, presence_key)  # type: ignore[no-untyped-call]  # redis-py leaves it untyped
                         record, presence = pipe.mget([key, presence_key])
                         room = _live(record, presence, room_id, now)
+                        if guard is not None:  # WATCH is no lock: the guard's read is this one
+                            guard(room)
                         events = change(room, now)
                         new_record, new_presence = dumps(room.to_json()), dumps(room.presence_json())
                         record_changed = new_record != _text(record)

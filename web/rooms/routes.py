@@ -7,12 +7,20 @@
     GET  /rooms/{id}                                                   200 the room
     POST /rooms/{id}/moves         {"token", "move": {"row", "col"}}   200 the room after it
     POST /rooms/{id}/rematch       {"token"}                           200 the room after it
+    POST /rooms/{id}/resign        {"token"}                           200 the room after it
+    POST /rooms/{id}/claim         {"token"}                           200 the room after it
+    POST /rooms/{id}/draw          {"token"}                           200 the room after it
+    POST /rooms/{id}/takeback      {"token"}                           200 the room after it
+    POST /rooms/{id}/decline       {"token"}                           200 the room after it
+    POST /rooms/{id}/name          {"token", "name"}                   200 the room after it
+    POST /rooms/{id}/invite-code   {"invite"}                          200 image/svg+xml
     GET  /rooms/{id}/events        [?token=]  [Last-Event-ID]          200 text/event-stream
 
 Refusals, each in words: 400 a body that is not what the route takes; 403 a
 missing or wrong token (or invite); 404 no such room; 409 what the room's
 rules refuse (out of turn, an occupied cell, a finished game, a spent invite,
-a rematch while the game is on); 410 a room that expired (a day without a
+a rematch while the game is on, a claim while the friend is here, a takeback
+with no move to take back, an answer to no offer); 410 a room that expired (a day without a
 move, an hour with its invite unused); 429 an address over one of its
 allowances: rooms made a minute, live rooms held, wrong tokens a minute, event
 streams open (``Retry-After``); 503 the store could not answer or commit,
@@ -26,6 +34,7 @@ from __future__ import annotations
 
 import secrets
 import socket
+from collections.abc import Callable
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
@@ -46,7 +55,8 @@ from web.http.json_body import (
 from web.parts import current
 from web.rooms import stream
 from web.rooms.budget import StreamRefused
-from web.rooms.model import HOST_SIDES, ID_LENGTH, SIDES, Refused, Room, Seat, WrongToken
+from web.rooms.invite_code import invite_code as draw_invite_code
+from web.rooms.model import HOST_SIDES, ID_LENGTH, NAME_LENGTH, SIDES, Event, Refused, Room, Seat, WrongToken
 from web.rooms.service import Rooms, TooMany
 from web.rooms.shapes import RoomState, SeatAnswer, SeatLinks
 from web.rooms.store import AddressFull, DamagedRoom, ExpiredRoom, StoreBusy, StoreFull, UnknownRoom
@@ -70,6 +80,21 @@ def _size_field(name: str, what: str) -> Field:
     """A side of the board: an integer (its range is the engine's to check, with the others)."""
     schema = {"type": "integer", "minimum": MIN_SIZE, "maximum": MAX_SIZE, "default": 3, "description": what}
     return Field(name, schema, check=checked(name, integer, "an integer"), default=3)
+
+
+def _name(value: object) -> str | None:
+    """A seat's name as kept: what prints of it, its runs of spaces made one, trimmed; None for none.
+
+    400 in words for a name that is not a string or null, or longer than ``NAME_LENGTH``.
+    """
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise ApiError(400, f"name must be a string or null, not {show(value)}")
+    if len(value) > NAME_LENGTH:
+        raise ApiError(400, f"name must be at most {NAME_LENGTH} characters, not {len(value)}")
+    printed = "".join(char for char in " ".join(value.split()) if char.isprintable())
+    return printed.strip() or None
 
 
 def _cell(move: object) -> tuple[int, int]:
@@ -108,6 +133,20 @@ SIDE = Field(
 )
 INVITE = _token_field("invite", "A seat's secret token.")
 TOKEN = _token_field("token", "A seat's secret token.")
+NAME = Field(
+    "name",
+    {
+        "type": "string",
+        "nullable": True,
+        "maxLength": NAME_LENGTH,
+        "description": f"The seat's name, shown to the friend and to spectators: at most {NAME_LENGTH}"
+        " characters, kept as plain text (what does not print is dropped, runs of spaces made one,"
+        " its ends trimmed); empty or null takes the name away.",
+    },
+    check=_name,
+    required=True,
+    missing="name must be given: a short name, or null to take yours away",
+)
 MOVE = Field(
     "move",
     {
@@ -126,12 +165,18 @@ BODIES: dict[str, tuple[Field, ...]] = {
     "seats": (INVITE,),
     "moves": (TOKEN, MOVE),
     "rematch": (TOKEN,),
+    "seat": (TOKEN,),
+    "name": (TOKEN, NAME),
+    "invite-code": (INVITE,),
 }
 EXAMPLES = {
     "create": '{"rows": 3, "cols": 3, "k": 3, "side": "random"}',
     "seats": '{"invite": "<the invite link\'s token>"}',
     "moves": '{"token": "<your seat\'s token>", "move": {"row": 1, "col": 1}}',
     "rematch": '{"token": "<your seat\'s token>"}',
+    "seat": '{"token": "<your seat\'s token>"}',
+    "name": '{"token": "<your seat\'s token>", "name": "Ada"}',
+    "invite-code": '{"invite": "<the invite link\'s token>"}',
 }
 BUSY_RETRY_AFTER = 1
 FULL_RETRY_AFTER = 60
@@ -164,7 +209,6 @@ def take_seat(room_id: str) -> tuple[Response, int, dict[str, str]]:
     """Take the guest's seat with the invite: see POST /rooms/{id}/seats in /openapi.json."""
     _known(room_id)
     invite = _body("seats")["invite"]
-    rooms().invited(room_id, invite, requesting_client())
     taken: list[str] = []
 
     def seat(room: Room, now: float) -> list[Any]:
@@ -172,7 +216,7 @@ def take_seat(room_id: str) -> tuple[Response, int, dict[str, str]]:
         taken.append(token)
         return events
 
-    room, _ = rooms().change(room_id, seat)
+    room = rooms().invited_change(room_id, invite, requesting_client(), seat)
     return jsonify(_seat_answer(room, "guest", taken[0])), 201, {"Location": f"/rooms/{room.id}"}
 
 
@@ -190,8 +234,9 @@ def play(room_id: str) -> Response:
     body = _body("moves")
     token = body["token"]
     row, col = body["move"]
-    rooms().holder(room_id, token, requesting_client())
-    room, _ = rooms().change(room_id, lambda room, now: room.play(token, row, col, now))
+    room = rooms().seated_change(
+        room_id, token, requesting_client(), lambda room, now: room.play(token, row, col, now)
+    )
     note(board=room.rules.key())
     return jsonify(room.state(rooms().clock()))
 
@@ -201,9 +246,64 @@ def rematch(room_id: str) -> Response:
     """Ask for a rematch (the second to ask starts it): see POST /rooms/{id}/rematch in /openapi.json."""
     _known(room_id)
     token = _body("rematch")["token"]
-    rooms().holder(room_id, token, requesting_client())
-    room, _ = rooms().change(room_id, lambda room, now: room.offer_rematch(token, now))
+    room = rooms().seated_change(
+        room_id, token, requesting_client(), lambda room, now: room.offer_rematch(token, now)
+    )
     return jsonify(room.state(rooms().clock()))
+
+
+# What a seat may do besides moving, each answered by the room after it.  Every one is checked by
+# the room's rules (web/rooms/model.py) and refused in words when it does not fit.
+SEAT_ACTIONS: dict[str, Callable[[Room, object, float], list[Event]]] = {
+    "resign": lambda room, token, now: room.resign(token, now),
+    "claim": lambda room, token, now: room.claim(token, now),
+    "draw": lambda room, token, now: room.propose(token, "draw", now),
+    "takeback": lambda room, token, now: room.propose(token, "takeback", now),
+    "decline": lambda room, token, now: room.decline(token, now),
+}
+
+
+def seat_action(room_id: str, action: str) -> Response:
+    """A seat's resignation, claim, offer or answer: see POST /rooms/{id}/<action> in /openapi.json."""
+    _known(room_id)
+    token = _body("seat")["token"]
+    act = SEAT_ACTIONS[action]
+    room = rooms().seated_change(room_id, token, requesting_client(), lambda room, now: act(room, token, now))
+    return jsonify(room.state(rooms().clock()))
+
+
+for _action in SEAT_ACTIONS:
+    bp.add_url_rule(
+        f"/rooms/<room_id>/{_action}",
+        f"seat_{_action}",
+        lambda room_id, action=_action: seat_action(room_id, action),
+        methods=["POST"],
+    )
+
+
+@bp.post("/rooms/<room_id>/name")
+def name(room_id: str) -> Response:
+    """A seat takes a name (or gives it up): see POST /rooms/{id}/name in /openapi.json."""
+    _known(room_id)
+    body = _body("name")
+    token, given = body["token"], body["name"]
+    room = rooms().seated_change(
+        room_id, token, requesting_client(), lambda room, now: room.rename(token, given, now)
+    )
+    return jsonify(room.state(rooms().clock()))
+
+
+@bp.post("/rooms/<room_id>/invite-code")
+def invite_code(room_id: str) -> Response:
+    """The QR code of the room's invite link: see POST /rooms/{id}/invite-code in /openapi.json.
+
+    The invite comes in the body, never in a URL, so that no log of any proxy holds it.
+    """
+    _known(room_id)
+    invite = _body("invite-code")["invite"]
+    rooms().invited(room_id, invite, requesting_client())
+    link = f"{request.host_url}?room={room_id}#invite={invite}"
+    return Response(draw_invite_code(link), mimetype="image/svg+xml", headers={"Cache-Control": "no-store"})
 
 
 @bp.get("/rooms/<room_id>/events")

@@ -14,27 +14,33 @@ What one address may do, so that strangers cost little:
 - bring ``WRONG_TOKENS_PER_MINUTE`` tokens (or invites) that hold no seat:
   each is checked on a read of the room, before any lock, and charged; past the
   allowance the address's tokens are refused before the room is even read (a
-  bucket in the worker's memory).
+  bucket in the worker's memory), each refusal answered only after a pause of
+  ``REFUSAL_PAUSE_SECONDS`` (at most its ``Retry-After``): a greenlet asleep costs
+  nothing, and a client that guesses on kept-alive connections as fast as it is
+  answered is slowed to one guess a connection every two seconds.
 
 A refusal is a ``TooMany``: a 429 whose words say what happened and when to try again.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from tictactoe import Player, Rules
 from web.rooms.budget import StreamBudget
 from web.rooms.model import Event, Room, Seat, WrongToken, new_room_id
-from web.rooms.store import Change, DamagedRoom, RoomStore, StoreBusy
+from web.rooms.store import Change, DamagedRoom, Guard, RoomStore, StoreBusy
 from web.rooms.wakeups import Hub
 from web.searches.rate_limit import WINDOW, Buckets
 
 # A fresh id that is taken (about one chance in 2^46 per live room) is drawn again this many times.
 ID_TRIES = 5
+# How long a refused guesser waits for its 429 (at most its Retry-After).
+REFUSAL_PAUSE_SECONDS = 2.0
 
 # Counted refusals and troubles (web/telemetry/metrics.py shows them): a name in, nothing out.
 Count = Callable[[str], None]
@@ -110,10 +116,12 @@ class Rooms:
         stream_seconds: float,
         count: Count = lambda _: None,
         clock: Callable[[], float] = time.time,
+        pause: Callable[[float], None] = time.sleep,
     ) -> None:
         """``making``: rooms made a minute; ``guessing``: wrong tokens a minute; ``streams``: the
         streams this worker admits, each ending after about ``stream_seconds``; ``count(name)``
-        counts a refusal or a trouble for /metrics."""
+        counts a refusal or a trouble for /metrics; ``pause(seconds)`` holds a refused guesser
+        (under gevent, ``time.sleep`` lets the worker's other connections go on)."""
         self.store = store
         self.hub = hub
         self.making = making
@@ -122,6 +130,7 @@ class Rooms:
         self.stream_seconds = stream_seconds
         self.count = count
         self.clock = clock
+        self.pause = pause
 
     def open(self, rules: Rules, host_side: Player, client: str) -> tuple[Room, str, str]:
         """A new room, stored: (room, the host's token, the invite's token).
@@ -150,31 +159,64 @@ class Rooms:
 
         ``WrongToken`` (charged to ``client``'s allowance), or ``TooMany`` once it is spent.
         """
-        self.guessing.check(client)
+        self._may_guess(client)
         room = self.load(room_id)
-        try:
+        with self._charging(client):
             return room, room.holder(token)
-        except WrongToken:
-            self.guessing.take(client)
-            raise
+
+    def seated_change(self, room_id: str, token: object, client: str, change: Change) -> Room:
+        """``change`` made by the seat of ``token`` (a move, a rematch): the room after it.
+
+        The token is checked on a read before any lock: ``WrongToken`` (charged to ``client``),
+        ``TooMany`` once its allowance is spent; then as ``change``.
+        """
+        self._may_guess(client)
+        with self._charging(client):
+            return self.change(room_id, change, guard=lambda room: room.holder(token))[0]
 
     def invited(self, room_id: str, invite: object, client: str) -> None:
-        """Check ``invite`` on a read, before any lock: ``Refused`` once it is spent, ``WrongToken``
-        (charged) for another, ``TooMany`` once the allowance is spent."""
-        self.guessing.check(client)
+        """Check ``invite`` on a read: nothing when it is the room's unspent invite; ``Refused`` once
+        it is spent, ``WrongToken`` (charged to ``client``) for another, ``TooMany`` once the
+        allowance is spent."""
+        self._may_guess(client)
+        room = self.load(room_id)
+        with self._charging(client):
+            room.check_invite(invite)
+
+    def invited_change(self, room_id: str, invite: object, client: str, change: Change) -> Room:
+        """``change`` made with the room's invite (the guest's seat taken): as ``seated_change``, the
+        invite checked before any lock (``Refused`` once it is spent)."""
+        self._may_guess(client)
+        with self._charging(client):
+            return self.change(room_id, change, guard=lambda room: room.check_invite(invite))[0]
+
+    @contextlib.contextmanager
+    def _charging(self, client: str) -> Iterator[None]:
+        """Charge ``client`` one wrong token when the block raises ``WrongToken``."""
         try:
-            self.load(room_id).check_invite(invite)
+            yield
         except WrongToken:
             self.guessing.take(client)
             raise
 
-    def change(self, room_id: str, change: Change) -> tuple[Room, list[Event]]:
+    def _may_guess(self, client: str) -> None:
+        """``TooMany``, after a pause, when ``client`` has spent its wrong tokens."""
+        try:
+            self.guessing.check(client)
+        except TooMany as refusal:
+            self.pause(min(REFUSAL_PAUSE_SECONDS, refusal.retry_after))
+            raise
+
+    def change(
+        self, room_id: str, change: Change, durable: bool = True, guard: Guard | None = None
+    ) -> tuple[Room, list[Event]]:
         """Apply ``change`` in the store, then publish its events: (the room after it, the events).
 
-        Nothing is published unless the store committed the change.
+        Nothing is published unless the store committed the change (``durable``, ``guard``: see the
+        store's).
         """
         try:
-            room, events = self.store.change(room_id, self.clock(), change)
+            room, events = self.store.change(room_id, self.clock(), change, durable, guard)
         except DamagedRoom:
             self.count("damaged")
             raise
@@ -188,4 +230,4 @@ class Rooms:
     def lapse(self, room_id: str) -> None:
         """Announce the seats whose last lease ran out unannounced ("leave"), if any (one read when none)."""
         if self.load(room_id).lapsed(self.clock()):
-            self.change(room_id, lambda room, now: room.lapse(now))
+            self.change(room_id, lambda room, now: room.lapse(now), durable=False)

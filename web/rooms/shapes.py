@@ -11,12 +11,16 @@ from typing import NotRequired, TypedDict
 
 
 class PlayerState(TypedDict):
-    """One side of a room's game: the seat playing it, whether it is taken and connected, its wins."""
+    """One side of a room's game: the seat playing it, whether it is taken and connected, its wins,
+    its name (None: none given), and for how many whole seconds it has been away (None while it is
+    connected, or not seated)."""
 
     seat: str
     seated: bool
     connected: bool
     wins: int
+    name: str | None
+    away: int | None
 
 
 class Players(TypedDict):
@@ -33,8 +37,19 @@ class CellPlayed(TypedDict):
     col: int
 
 
+class OfferState(TypedDict):
+    """An offer waiting for its answer: a draw, or taking back the asking side's last move."""
+
+    kind: str
+    side: str
+
+
 class RoomState(TypedDict):
-    """A room as anyone may see it: GET /rooms/{id}, and the stream's ``state`` event."""
+    """A room as anyone may see it: GET /rooms/{id}, and the stream's ``state`` event.
+
+    ``reason`` says why a finished game ended (line, full, resigned, abandoned, agreed);
+    ``claim_after`` is how long a friend must have been away before the other may claim the game.
+    """
 
     room: str
     rows: int
@@ -46,9 +61,12 @@ class RoomState(TypedDict):
     to_move: str | None
     status: str
     line: list[list[int]] | None
+    reason: str | None
     players: Players
     draws: int
     rematch: list[str]
+    offer: OfferState | None
+    claim_after: int
     event: int
     expires: str
 
@@ -85,12 +103,13 @@ class MoveEvent(TypedDict):
 
 
 class EndEvent(TypedDict):
-    """An ``end`` event: how the game ended, and the room's score after it."""
+    """An ``end`` event: how the game ended and why, and the room's score after it."""
 
     game: int
     status: str
     winner: str | None
     line: list[list[int]] | None
+    reason: str
     players: Players
     draws: int
 
@@ -109,3 +128,29 @@ class RematchEvent(TypedDict):
     started: bool
     game: NotRequired[int]
     players: NotRequired[Players]
+
+
+class OfferEvent(TypedDict):
+    """An ``offer`` event: a draw or a takeback asked for by ``side`` (made), or answered (accepted,
+    declined, withdrawn by its asker)."""
+
+    kind: str
+    side: str
+    status: str
+
+
+class TakebackEvent(TypedDict):
+    """A ``takeback`` event: ``side``'s last move (and any reply) taken back; ``ply`` moves remain."""
+
+    game: int
+    ply: int
+    side: str
+    to_move: str
+
+
+class NameEvent(TypedDict):
+    """A ``name`` event: the seat playing ``side`` took a name (None: it took its name away)."""
+
+    side: str
+    name: str | None
+    players: Players

@@ -14,8 +14,11 @@ or not at all, through a crash or a full disk, so a change is answered only
 after its commit says it happened; a commit that fails (a full disk, an I/O
 error, a lock held too long) is ``StoreBusy`` with nothing changed.  The
 journal is a write-ahead log: readers (a room's page, a stream catching up)
-never wait for the writer; ``synchronous=FULL`` puts each commit on the disk
-before it is answered.  Live rooms are counted in the transaction that adds
+never wait for the writer; ``synchronous=FULL`` puts each commit of the game
+(a move, a seat, a rematch) on the disk before it is answered, while presence
+(a lease taken, renewed, given back) is committed ``NORMAL``: into the log,
+which no crash of the process can undo, without waiting for the disk (a lease
+lost to a power cut costs nothing: it is taken again).  Live rooms are counted in the transaction that adds
 one, by the database itself, so ``ROOMS_MAX`` and ``ROOMS_PER_ADDRESS`` hold
 exactly however many workers and instances of the machine share it.
 
@@ -31,7 +34,7 @@ import contextlib
 import logging
 import math
 import sqlite3
-import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -42,6 +45,7 @@ from web.rooms.store import (
     AddressFull,
     Change,
     ExpiredRoom,
+    Guard,
     StoreBusy,
     StoreFull,
     UnknownRoom,
@@ -50,15 +54,17 @@ from web.rooms.store import (
     kept_events,
     room_from,
 )
-from web.runtime.offload import Runner, in_caller
+from web.runtime.offload import Runner, in_caller, native_local, native_lock
 
 logger = logging.getLogger(__name__)
 
 FILE_NAME = "rooms.sqlite3"
 # The threads of a worker's store: each call takes about a millisecond, and SQLite writes one at a time.
 STORE_THREADS = 4
-# The longest a change waits for another's transaction (each takes about a millisecond).
+# The longest a change waits for another's transaction (each takes about a millisecond), and how
+# often it asks for the lock meanwhile.
 LOCK_WAIT_SECONDS = 2.0
+LOCK_RETRY_SECONDS = 0.0005
 # Rooms gone a week past their expiry are deleted at most this often, by the worker making a room.
 SWEEP_SECONDS = 600.0
 SCHEMA = """
@@ -84,13 +90,26 @@ CREATE TABLE IF NOT EXISTS events (
 class SqliteRoomStore:
     """The rooms in one SQLite database (see the module docstring); ``run`` runs each call."""
 
-    def __init__(self, path: Path, rooms_max: int, rooms_per_address: int, run: Runner = in_caller) -> None:
-        """Open (or make) the database at ``path``; ``sqlite3.Error`` or ``OSError`` when it cannot be."""
+    def __init__(
+        self,
+        path: Path,
+        rooms_max: int,
+        rooms_per_address: int,
+        run: Runner = in_caller,
+        synchronous: str = "FULL",
+    ) -> None:
+        """Open (or make) the database at ``path``; ``sqlite3.Error`` or ``OSError`` when it cannot be.
+
+        ``synchronous``: SQLite's setting; ``FULL``, the app's, puts every commit on the disk before
+        it returns (bench/rooms.py measures what ``NORMAL`` would save).
+        """
         self.path = path
+        self.synchronous = synchronous
         self.rooms_max = rooms_max
         self.rooms_per_address = rooms_per_address
         self.run = run
-        self._local = threading.local()
+        self._local = native_local()  # a connection per thread of the pool
+        self._writing = native_lock()
         self._swept = 0.0
         with contextlib.closing(sqlite3.connect(path, isolation_level=None)) as db:
             path.chmod(0o600)
@@ -105,8 +124,10 @@ class SqliteRoomStore:
     def load(self, room_id: str, now: float) -> Room:
         return self.run(self._load, room_id, now)
 
-    def change(self, room_id: str, now: float, change: Change) -> tuple[Room, list[Event]]:
-        return self.run(self._change, room_id, now, change)
+    def change(
+        self, room_id: str, now: float, change: Change, durable: bool = True, guard: Guard | None = None
+    ) -> tuple[Room, list[Event]]:
+        return self.run(self._change, room_id, now, change, durable, guard)
 
     def events_after(self, room_id: str, after: int) -> list[Event] | None:
         return self.run(self._events_after, room_id, after)
@@ -137,16 +158,29 @@ class SqliteRoomStore:
         return True
 
     def _load(self, room_id: str, now: float) -> Room:
+        return _live(self._read(room_id), room_id, now)
+
+    def _read(self, room_id: str) -> Any:
+        """The room's ``(record, presence)`` row as it stands, or None; ``StoreBusy`` if unreadable."""
         try:
-            row = self._db().execute("SELECT record, presence FROM rooms WHERE id = ?", (room_id,)).fetchone()
+            return (
+                self._db().execute("SELECT record, presence FROM rooms WHERE id = ?", (room_id,)).fetchone()
+            )
         except sqlite3.Error as error:
             raise StoreBusy(f"cannot read the room: {error}") from error
-        return _live(row, room_id, now)
 
-    def _change(self, room_id: str, now: float, change: Change) -> tuple[Room, list[Event]]:
-        with self._transaction() as db:
+    def _change(
+        self, room_id: str, now: float, change: Change, durable: bool, guard: Guard | None
+    ) -> tuple[Room, list[Event]]:
+        read = None
+        if guard is not None:  # on a read, before the lock: a wrong token never takes it
+            read = self._read(room_id)
+            guard(_live(read, room_id, now))
+        with self._transaction(durable) as db:
             row = db.execute("SELECT record, presence FROM rooms WHERE id = ?", (room_id,)).fetchone()
             room = _live(row, room_id, now)
+            if guard is not None and row != read:  # changed meanwhile: checked again, as it stands
+                guard(room)
             record, presence = row
             events = change(room, now)
             new_record, new_presence = dumps(room.to_json()), dumps(room.presence_json())
@@ -206,16 +240,43 @@ class SqliteRoomStore:
             logger.warning("rooms: the sweep of expired rooms failed: %s", error)
 
     @contextlib.contextmanager
-    def _transaction(self) -> Iterator[sqlite3.Connection]:
-        """One write transaction: committed when the block ends, rolled back when it raises.
+    def _transaction(self, durable: bool = True) -> Iterator[sqlite3.Connection]:
+        """One write transaction: committed when the block ends (on the disk when ``durable``, else
+        in the write-ahead log, which a crash of the process cannot undo), rolled back when it raises.
 
         ``StoreBusy`` when the lock cannot be had in time or the commit fails.
         """
         db = self._db()
-        try:
-            db.execute("BEGIN IMMEDIATE")
-        except sqlite3.Error as error:
-            raise StoreBusy(f"cannot write the room: {error}") from error
+        synchronous = self.synchronous if durable else "NORMAL"
+        if self._local.synchronous != synchronous:  # SQLite takes it outside a transaction only
+            db.execute(f"PRAGMA synchronous={synchronous}")
+            self._local.synchronous = synchronous
+        with self._writing:  # this worker's writers queue here, in turn, instead of polling SQLite's lock
+            self._begin(db)
+            yield from self._committed(db)
+
+    def _begin(self, db: sqlite3.Connection) -> None:
+        """``BEGIN IMMEDIATE``: take the database's write lock, asking again every ``LOCK_RETRY_SECONDS``
+        while another process holds it, ``LOCK_WAIT_SECONDS`` at most (then ``StoreBusy``).
+
+        SQLite's own busy handler would sleep 1, 2, 5, 10 ... up to 100 ms between tries, so that a
+        writer that lost twice waits far longer than the millisecond a transaction takes.
+        """
+        give_up = time.monotonic() + LOCK_WAIT_SECONDS
+        while True:
+            try:
+                db.execute("BEGIN IMMEDIATE")
+                return
+            except sqlite3.OperationalError as error:
+                busy = error.sqlite_errorcode == sqlite3.SQLITE_BUSY
+                if not busy or time.monotonic() >= give_up:
+                    raise StoreBusy(f"cannot write the room: {error}") from error
+            except sqlite3.Error as error:
+                raise StoreBusy(f"cannot write the room: {error}") from error
+            time.sleep(LOCK_RETRY_SECONDS)  # a real thread of the store's pool: the event loop goes on
+
+    def _committed(self, db: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+        """Yield ``db`` inside its transaction, then commit it; roll it back when the block raises."""
         try:
             yield db
             db.execute("COMMIT")
@@ -232,11 +293,13 @@ class SqliteRoomStore:
         db: sqlite3.Connection | None = getattr(self._local, "db", None)
         if db is None:
             try:
-                db = sqlite3.connect(self.path, timeout=LOCK_WAIT_SECONDS, isolation_level=None)
-                db.execute("PRAGMA synchronous=FULL")
+                # No busy handler for the write lock (``_begin`` asks for it); a reader never waits
+                # for the writer in WAL, and rarely for anything else.
+                db = sqlite3.connect(self.path, timeout=0, isolation_level=None)
+                db.execute(f"PRAGMA synchronous={self.synchronous}")
             except sqlite3.Error as error:
                 raise StoreBusy(f"cannot open the rooms' database: {error}") from error
-            self._local.db = db
+            self._local.db, self._local.synchronous = db, self.synchronous
         return db
 
 

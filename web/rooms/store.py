@@ -40,6 +40,8 @@ TOMBSTONE_SECONDS = 7 * 24 * 3600
 
 # A change to a room at a time (Unix seconds), returning the events it made.
 Change = Callable[[Room, float], list[Event]]
+# A check of the room as read before any lock (a seat's token): raises to refuse the change.
+Guard = Callable[[Room], object]
 
 
 def kept_events(rules: Rules) -> int:
@@ -92,10 +94,16 @@ class RoomStore(Protocol):
         """The room; ``UnknownRoom``, ``ExpiredRoom``, ``DamagedRoom``, or ``StoreBusy``."""
         ...
 
-    def change(self, room_id: str, now: float, change: Change) -> tuple[Room, list[Event]]:
+    def change(
+        self, room_id: str, now: float, change: Change, durable: bool = True, guard: Guard | None = None
+    ) -> tuple[Room, list[Event]]:
         """Apply ``change(room, now)`` at once for every worker: (the room after it, its events),
-        returned once committed.
+        returned once committed: on the disk itself when ``durable`` (the game: a move, a seat, a
+        rematch), or where a crash of the process cannot undo it (presence: a lease taken,
+        renewed or given back, which no power cut should cost a disk flush).
 
+        ``guard(room)`` runs first on the room as read without any lock: what it raises goes to
+        the caller and nothing is locked (a stranger's token costs a read, never the lock).
         Nothing is written when ``change`` raises (a ``RoomError`` goes to the caller as it is)
         or leaves the room as it was.  ``UnknownRoom``, ``ExpiredRoom``, ``DamagedRoom``,
         ``StoreBusy`` as ``load`` (``StoreBusy``: nothing changed).
@@ -120,7 +128,9 @@ class UnusableStore:
     def load(self, room_id: str, now: float) -> Room:
         raise StoreBusy(self.why)
 
-    def change(self, room_id: str, now: float, change: Change) -> tuple[Room, list[Event]]:
+    def change(
+        self, room_id: str, now: float, change: Change, durable: bool = True, guard: Guard | None = None
+    ) -> tuple[Room, list[Event]]:
         raise StoreBusy(self.why)
 
     def events_after(self, room_id: str, after: int) -> list[Event] | None:

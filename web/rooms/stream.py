@@ -12,7 +12,10 @@
     event: move                    reconnection with Last-Event-ID: n, exactly
     data: {"ply": 3, ...}          the events after n, then the same
 
-    : heartbeat                    a comment every HEARTBEAT_SECONDS when quiet
+    event: heartbeat               every HEARTBEAT_SECONDS of quiet, with no id (so
+    data: {}                       the browser's Last-Event-ID stays): a page that
+                                   hears nothing for two of them knows its
+                                   connection went silent
 
 A stream opened with a seat's token holds that seat's presence (its lease,
 renewed at half-time, web/rooms/model.py) until it closes: at once when its
@@ -21,11 +24,14 @@ browser closed it ("leave", if it was the seat's last), or
 ``ROOM_STREAM_SECONDS``; a reader too slow; a worker stopping), since the
 browser then reconnects within seconds with ``Last-Event-ID`` and misses
 nothing.  A seat whose streams all went silently (a worker killed) is told to
-have left at the next heartbeat of a stream of the room once its leases ran out.
+have left at the next heartbeat of a seat's stream of the room once its leases
+ran out (and ``connected`` is false from then on for anyone who reads the room).
 
-A stream's socket may hold ``SEND_BUFFER_BYTES`` unsent (twice that, as the
-kernel counts): a reader that stops reading blocks the next write, which gives
-up after the connection's write timeout, and the stream is dropped.  How many
+A reader that stops reading is dropped before it holds more than
+``SEND_BUFFER_BYTES`` unsent: the stream ends once its socket's queue is past
+that, and the socket's send buffer is that small too, so that even one large
+write blocks (and gives up after the connection's write timeout) rather than
+piling up in the kernel.  How many
 streams a worker admits is web/rooms/budget.py's.  A stream costs its
 worker a greenlet and a mailbox (web/rooms/wakeups.py), and under gunicorn one
 more greenlet that sleeps until the client closes the connection, so that
@@ -37,12 +43,15 @@ heartbeat in case one was lost).
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import json
 import logging
 import os
 import random
 import select
 import socket
+import struct
+import termios
 import threading
 import time
 from collections.abc import Iterator
@@ -59,6 +68,8 @@ HEARTBEAT_SECONDS = 15.0
 RECONNECT_MS = 2000
 HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 LIFETIME_SPREAD = 0.1
+# An event, not a comment: EventSource hides comments from the page, which watches for these.
+HEARTBEAT = b"event: heartbeat\ndata: {}\n\n"
 # What a stream's socket may hold unsent (the kernel doubles it): a reader that stops reading is
 # dropped once this is full for a write's timeout, instead of piling up the room's events.
 SEND_BUFFER_BYTES = 16 * 1024
@@ -110,9 +121,13 @@ def events(
                 reason = "client"
                 break
             if item is None:
-                yield b": heartbeat\n\n"
-                rooms.lapse(room_id)  # a seat whose streams all went silently is told to have left
+                yield HEARTBEAT
+                if presence is not None:  # a seat whose streams all went silently: the other is told
+                    rooms.lapse(room_id)
                 item = CHECK  # a wake-up may have been lost: the store says
+            if client is not None and unsent(client) > SEND_BUFFER_BYTES:
+                reason = "dropped"  # a reader that stopped reading: its browser reconnects if it can
+                break
             for event in _news(rooms, room_id, cursor, item):
                 yield encode(event)
                 cursor = event.id
@@ -154,7 +169,9 @@ class Presence:
 
     def connect(self) -> Room:
         """Take the lease ("join" when the seat was away); the room after it."""
-        room, _ = self.rooms.change(self.room_id, lambda room, now: room.connect(self.seat, self.stream, now))
+        room, _ = self.rooms.change(
+            self.room_id, lambda room, now: room.connect(self.seat, self.stream, now), durable=False
+        )
         self._schedule(room)
         return room
 
@@ -162,7 +179,7 @@ class Presence:
         """Renew the lease once half of it has run."""
         if self.rooms.clock() >= self.renew_at:
             room, _ = self.rooms.change(
-                self.room_id, lambda room, now: room.renew(self.seat, self.stream, now)
+                self.room_id, lambda room, now: room.renew(self.seat, self.stream, now), durable=False
             )
             self._schedule(room)
 
@@ -171,7 +188,9 @@ class Presence:
         more for the browser to come back; never raises."""
         with contextlib.suppress(Exception):  # the room may have gone: nothing to leave then
             self.rooms.change(
-                self.room_id, lambda room, now: room.disconnect(self.seat, self.stream, now, grace)
+                self.room_id,
+                lambda room, now: room.disconnect(self.seat, self.stream, now, grace),
+                durable=False,
             )
 
     def _schedule(self, room: Room) -> None:
@@ -206,6 +225,15 @@ def _watch(client: socket.socket, mailbox: Mailbox) -> None:
             mailbox.put(CLOSED)
 
     threading.Thread(target=watch, name="room-stream-watch", daemon=True).start()
+
+
+def unsent(client: socket.socket) -> int:
+    """The bytes written to ``client`` that it has not yet taken (the socket's queue; 0 if unknown)."""
+    try:
+        queued = fcntl.ioctl(client.fileno(), termios.TIOCOUTQ, b"\0\0\0\0")
+    except (OSError, ValueError):
+        return 0
+    return int(struct.unpack("i", queued)[0])
 
 
 def last_event_id(value: str | None) -> int | None:

@@ -11,6 +11,7 @@ in the caller's thread, as before.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from typing import Any, Protocol, TypeVar
 
@@ -30,20 +31,23 @@ def in_caller(work: Callable[..., Result], *args: Any) -> Result:
 class _ThreadPoolRunner:
     """Work handed to a pool of real threads; the calling greenlet waits for it."""
 
-    def __init__(self, threads: int) -> None:
+    def __init__(self, threads: int, started: bool) -> None:
         from gevent.threadpool import ThreadPool  # type: ignore[import-untyped]  # no types shipped
 
         self._pool = ThreadPool(threads)
+        if started:
+            self._pool.size = threads
 
     def __call__(self, work: Callable[..., Result], *args: Any) -> Result:
         result: Result = self._pool.apply(work, args)
         return result
 
 
-def off_event_loop(threads: int) -> Runner:
+def off_event_loop(threads: int, started: bool = False) -> Runner:
     """A runner that computes work off gevent's event loop if there is one (else in the caller).
 
-    ``threads`` real threads at most (one per concurrent search is enough).
+    ``threads`` real threads at most (one per concurrent search is enough), started as work
+    comes, or all at once when ``started`` (a worker's thread count then never moves).
     """
     try:
         from gevent import monkey  # type: ignore[import-untyped]  # gevent ships no types
@@ -51,4 +55,26 @@ def off_event_loop(threads: int) -> Runner:
         return in_caller
     if not monkey.is_module_patched("socket"):
         return in_caller
-    return _ThreadPoolRunner(threads)
+    return _ThreadPoolRunner(threads, started)
+
+
+def native_lock() -> Any:
+    """A lock of the operating system's threads, even where gevent has patched ``threading``.
+
+    A patched ``threading.Lock`` is a greenlet's lock: taken by two real threads of a pool, it
+    stops both for ever.  Work that ``off_event_loop`` runs needs this one (web/rooms/sqlite_store.py).
+    """
+    return _original("Lock", threading.Lock)()
+
+
+def native_local() -> Any:
+    """A ``threading.local`` of the operating system's threads, even where gevent has patched it."""
+    return _original("local", threading.local)()
+
+
+def _original(name: str, default: Any) -> Any:
+    try:
+        from gevent import monkey
+    except ImportError:
+        return default
+    return monkey.get_original("threading", name)
