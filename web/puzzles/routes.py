@@ -62,8 +62,10 @@ DEFAULT_LIMIT = 20
 MAX_LIMIT = 100
 MAX_MOVES = MAX_SIZE * MAX_SIZE
 MAX_AGE = 3600  # seconds a copy of a GET answer is fresh: a deploy may change the puzzles
-# Answers a worker keeps rendered: every puzzle, every day's, and the pages of lists asked most.
+# Answers a worker keeps rendered: every puzzle, every day's, and the pages of lists asked most, within
+# a few MiB whatever the lists asked (a page of 100 puzzles is about 45 KB).
 RENDERED_KEPT = 2048
+RENDERED_BYTES = 4 * 2**20
 DAILY = "daily"
 MOVES_EXAMPLE = '{"moves": [{"row": 1, "col": 1}]}'
 
@@ -79,7 +81,9 @@ class Puzzles:
 
     def __init__(self, page: PageMaker) -> None:
         self.page = page
-        self.rendered: BoundedLRU[str, Rendered] = BoundedLRU(RENDERED_KEPT)
+        self.rendered: BoundedLRU[str, Rendered] = BoundedLRU(
+            RENDERED_KEPT, weigh=lambda rendered: len(rendered[0]), max_weight=RENDERED_BYTES
+        )
         self._set: PuzzleSet | None = None
         # The files are read once a process, a few hundred milliseconds of CPU: off the event loop,
         # so that the worker's other connections are answered meanwhile.
