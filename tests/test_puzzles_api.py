@@ -193,3 +193,15 @@ def test_get_position_names_each_move_s_reason_and_what_the_rule_says(client):
 
 def test_the_tasks_are_the_engine_s():
     assert {str(task) for task in Task} == {"win", "draw"}
+
+
+def test_a_worker_keeps_its_rendered_answers_within_their_bytes(app, client):
+    from web.parts import parts
+    from web.puzzles.routes import RENDERED_BYTES
+
+    kept = parts(app).puzzles.rendered
+    ids = [p.id for p in PUZZLES]
+    # Pages of 100 after as many ids: about 45 KB each, far more together than the bound.
+    for after in ids[: 4 * RENDERED_BYTES // 40_000 : 2]:
+        assert client.get(f"/puzzles?limit=100&after={after}").status_code == 200
+    assert 0 < kept.weight <= RENDERED_BYTES
