@@ -202,7 +202,7 @@ def test_a_worker_keeps_its_rendered_answers_within_their_bytes(app, client):
     kept = parts(app).puzzles.rendered
     before = kept.weight
     body = client.get("/puzzles?limit=100&after=3x3k3-000000").data
-    # Each answer weighs its bytes (a page of 100 is about 45 KB), within RENDERED_BYTES together
+    # Each answer weighs its bytes (a page of 100 is 30 to 60 KB), within RENDERED_BYTES together
     # (web/runtime/lru.py's own tests show the bound holds).
-    assert kept.weight - before == len(body) > 40_000
+    assert kept.weight - before == len(body) > 20_000
     assert kept.max_weight == RENDERED_BYTES

@@ -63,7 +63,7 @@ MAX_LIMIT = 100
 MAX_MOVES = MAX_SIZE * MAX_SIZE
 MAX_AGE = 3600  # seconds a copy of a GET answer is fresh: a deploy may change the puzzles
 # Answers a worker keeps rendered: every puzzle, every day's, and the pages of lists asked most, within
-# a few MiB whatever the lists asked (a page of 100 puzzles is about 45 KB).
+# a few MiB whatever the lists asked (a page of 100 puzzles is 30 to 60 KB).
 RENDERED_KEPT = 2048
 RENDERED_BYTES = 4 * 2**20
 DAILY = "daily"
