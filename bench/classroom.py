@@ -73,7 +73,7 @@ from load import cold_positions  # noqa: E402
 from traffic import FLOODER_ADDRESS, Client, Reply, Tally, flood, percentile, random_15x15  # noqa: E402
 
 from tests.servers import Gunicorn, wait_for_workers  # noqa: E402
-from tictactoe import Rules  # noqa: E402
+from tictactoe import LEVELS, Rules  # noqa: E402
 from tictactoe.algorithms.registry import ENGINES, TRACEABLE  # noqa: E402
 from tictactoe.game.notation import position_text  # noqa: E402
 
@@ -488,7 +488,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--flood-seconds", type=float, default=40.0, help="phase 2 (default 40)")
     parser.add_argument("--trace-seconds", type=float, default=60.0, help="phase 3 at most (default 60)")
     parser.add_argument("--players", type=int, default=30, help="pupils behind one address (default 30)")
-    parser.add_argument("--level", choices=("easy", "medium", "perfect"), default=PAGE_LEVEL)
+    parser.add_argument("--level", choices=LEVELS, default=PAGE_LEVEL)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
         "--env", type=setting, action="append", default=[], metavar="KEY=VALUE", help="a server setting"

@@ -7,6 +7,7 @@ import socket
 
 import pytest
 
+from web.http.answer_headers import EVERY_ANSWER, header_lines
 from web.http.client_key import client_key
 from web.http.connections_per_address import REFUSAL, ConnectionsPerAddress
 
@@ -61,3 +62,8 @@ def test_connections_from_one_64_share_one_cap_and_a_mapped_ipv4_address_shares_
         "192.0.2.2": "served",
     }
     assert not cap.open  # every place given back
+
+
+def test_the_caps_refusal_carries_the_headers_every_answer_does():
+    head = REFUSAL.partition(b"\r\n\r\n")[0]
+    assert head.startswith(b"HTTP/1.1 429 ") and header_lines(EVERY_ANSWER) in head

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import re
 import tempfile
 from pathlib import Path
 
 import pytest
 
 from tests.servers import TEST_SECRET
+from tictactoe import DEFAULT_BUDGET
 from web.assembly import create_app
 from web.cache.backends import UnsafeCacheDir, prepare_cache_dir
 from web.config import ConfigError, load_settings
@@ -18,7 +20,7 @@ def test_defaults():
     assert settings.backend == "filesystem" and settings.redis_url is None
     assert settings.cache_dir.parent == Path(tempfile.gettempdir())
     assert settings.cache_dir_is_default
-    assert settings.search_budget == 1.0 and settings.single_flight_wait == 2.0
+    assert settings.search_budget == DEFAULT_BUDGET and settings.single_flight_wait == DEFAULT_BUDGET + 1
     assert settings.max_concurrent_searches == 2
     assert settings.frame_ancestors == "*"
 
@@ -85,3 +87,74 @@ def test_the_default_cache_dir_must_be_private(tmp_path):
     folders = prepare_cache_dir(tmp_path / "private", is_default=True)
     assert folders["solved"].is_dir() and folders["locks"].is_dir()
     assert (tmp_path / "private").stat().st_mode & 0o777 == 0o700
+
+
+# -- the README's settings table is web/config.py's ---------------------------------------------
+
+
+def names_read(*modules: str) -> set[str]:
+    """The environment variables the modules read: every string literal that is a whole name."""
+    root = Path(__file__).resolve().parent.parent
+    return {
+        name
+        for module in modules
+        for name in re.findall(r"[\"']([A-Z][A-Z0-9_]{2,})[\"']", (root / module).read_text())
+    }
+
+
+APP_SIDE = ("web/config.py", "web/environment.py")
+GUNICORN_SIDE = (
+    "gunicorn.conf.py",
+    "web/server.py",
+    "web/telemetry/logs.py",
+    "web/telemetry/metrics_folder.py",
+)
+
+
+def readme_settings() -> dict[str, str]:
+    """The README's Configuration table: each variable and its Default cell (a row naming several
+    variables is read by gunicorn.conf.py)."""
+    text = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    table = text.split("## Configuration", 1)[1].split("\n## ", 1)[0]
+    rows = {}
+    for line in table.splitlines():
+        cells = [cell.strip() for cell in line.strip("|").split("|")]
+        if len(cells) >= 3 and cells[0].startswith("`"):
+            for name in re.findall(r"`([A-Z_]+)`", cells[0]):
+                rows[name] = cells[1]
+    return rows
+
+
+def test_every_setting_the_app_reads_is_in_the_readmes_table_with_its_default():
+    read = names_read(*APP_SIDE)
+    settings = load_settings(env={})
+    table = readme_settings()
+    # SEARCH_RATE_LIMIT is read only to say it is gone (the table says so in SEARCH_SECONDS_PER_MINUTE's row).
+    assert read - {"SEARCH_RATE_LIMIT"} <= set(table)
+    fields = {"CACHE_TYPE": "backend", "GUNICORN_CONNECTIONS": None}
+    checked = 0
+    for name in sorted(read & set(table)):
+        literal = re.fullmatch(r"`([^`]*)`", table[name])
+        field = fields.get(name, name.lower())
+        if literal is None or field is None or "<" in literal.group(1):
+            continue  # a default in words ("unset", "SEARCH_BUDGET + 1", "<temp dir>/..."): said, not a value
+        value = getattr(settings, field)
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            if not re.fullmatch(r"[0-9.]+", literal.group(1)):
+                continue  # "SEARCH_BUDGET + 1": a default that follows from another
+            assert float(literal.group(1)) == value, name
+        else:
+            assert literal.group(1) == str(value), name
+        checked += 1
+    assert checked >= 15
+    assert table["SEARCH_BUDGET"] == f"`{DEFAULT_BUDGET}`"  # the engine's default, the web's
+
+
+def test_the_webs_default_search_budget_is_the_engines():
+    assert load_settings(env={}).search_budget == DEFAULT_BUDGET
+
+
+def test_every_variable_in_the_table_is_read_by_the_app_or_gunicorn():
+    read = names_read(*APP_SIDE, *GUNICORN_SIDE)
+    assert {"SEARCH_BUDGET", "ROOM_STREAM_SECONDS", "GUNICORN_CONNECTIONS", "LOG_FORMAT"} <= read
+    assert [name for name in readme_settings() if name not in read] == []

@@ -20,8 +20,8 @@ from web.telemetry.logs import log_format, log_level
 # Every place that reads an environment variable: the settings, the gunicorn
 # configuration and the log setup.  The names are read off their source, so a
 # setting added or renamed there is seen here.
-READERS = ("web/config.py", "gunicorn.conf.py", "web/telemetry/logs.py")
-_READ = re.compile(r"""(?:\.get\(|_number\(source,\s*)\s*['"]([A-Z][A-Z0-9_]+)['"]""")
+READERS = ("web/config.py", "web/environment.py", "gunicorn.conf.py", "web/telemetry/logs.py")
+_READ = re.compile(r"""(?:\.get\(|(?:number|int_between)\(source,\s*)\s*['"]([A-Z][A-Z0-9_]+)['"]""")
 # Read by gunicorn.conf.py (not by the app's settings): each with its check.
 GUNICORN_INTEGERS = ("WEB_CONCURRENCY", "GUNICORN_THREADS", "GUNICORN_TIMEOUT")
 # Set by the platform itself: a deploy file must not set it.

@@ -107,3 +107,28 @@ def test_the_checks_find_a_missing_script_module_file_and_heading():
     )
     assert missing_paths(page) == ["bench/no_such_script.py", "python -m tictactoe.no_such_module"]
     assert broken_links(page, ROOT / "docs") == ["#nor-here", "benchmarks.md#no-such-heading", "nowhere.md"]
+
+
+def test_a_line_that_lists_levels_lists_them_all_or_the_quick_ones():
+    """A level is one entry (tictactoe/search/levels.py): a doc that lists levels lists every one,
+    or those that search nothing, so that a new level cannot be left out of a list by hand."""
+    from tictactoe import LEVELS, QUICK_LEVELS
+
+    level = "`?(?:" + "|".join(LEVELS) + ")`?"
+    # Two or more levels joined as a list is: "easy, medium or perfect", "`easy`/`medium`".
+    listed = re.compile(rf"\b{level}(?:(?:, (?:or |and )?| or | and |/){level})+")
+    wrong = []
+    for doc in DOCS:
+        for number, line in enumerate(doc.read_text().splitlines(), 1):
+            for found in listed.findall(line):
+                levels = set(re.findall("|".join(LEVELS), found))
+                if levels not in (set(LEVELS), set(QUICK_LEVELS)):
+                    wrong.append(f"{doc.name}:{number}: {found}")
+    assert wrong == []
+    assert listed.findall("`easy`, `medium` or `perfect`")
+    assert not listed.findall('"easy", "level": "perfect"')
+
+
+def test_the_benchmarks_hold_current_figures_in_at_most_600_lines():
+    """History lives in git; docs/benchmarks.md keeps what is true now, each figure with its command."""
+    assert len((ROOT / "docs" / "benchmarks.md").read_text().splitlines()) <= 600

@@ -6,8 +6,8 @@ import pytest
 
 from tictactoe import Board
 from tictactoe.algorithms.registry import ENGINES
-from web.api.teaching import TEACHING_NODES
 from web.parts import parts
+from web.searches.lab_runs import TEACHING_NODES
 
 # x . .
 # . o .
@@ -145,4 +145,4 @@ def test_openapi_documents_engines(client):
         assert body["schema"]["properties"]["engine"] == {"$ref": "#/components/schemas/EngineName"}
     state = spec["paths"]["/state"]["post"]["requestBody"]["content"]["application/json"]
     assert "engine" not in state["schema"]["properties"]
-    assert "EngineAnalysis" in schemas
+    assert "EngineAnalysisAnswer" in schemas

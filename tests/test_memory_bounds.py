@@ -17,10 +17,10 @@ from tictactoe import Board, Rules
 from tictactoe.game.rules import RULES_KEPT
 from tictactoe.search.pairing import MEMO_LIMIT
 from tictactoe.search.solver import DEFAULT_TABLE_LIMIT, Solver
-from web.api.traces import KEPT_NODES, KeptTraces
 from web.assembly import create_app
 from web.cache.byte_budget import ENTRY_OVERHEAD_BYTES, ByteBudget
 from web.parts import parts
+from web.searches.lab_runs import KEPT_NODES, KeptTraces
 from web.searches.slots import SOLVER_BYTES_PER_THREAD, SOLVERS_PER_THREAD, SearchSlots
 
 
@@ -90,7 +90,7 @@ def test_a_byte_budget_drops_the_oldest_and_refuses_what_never_fits():
 def test_a_workers_copies_of_entries_stay_within_their_budget(tmp_path):
     app = create_app({"CACHE_DIR": str(tmp_path / "cache"), "SEARCH_SECONDS_PER_MINUTE": "off"})
     solved = parts(app).solved
-    solved.local.budget = 30_000
+    solved.local = ByteBudget(30_000)  # a small memory, so that it fills
     client = app.test_client()
     rng = random.Random(11)
     posted = set()

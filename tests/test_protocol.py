@@ -16,6 +16,7 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from tests.servers import Gunicorn, gunicorn_settings
+from web.http.answer_headers import EVERY_ANSWER, header_lines
 from web.http.errors import MAX_BODY_BYTES
 from web.http.protocol import relative_location
 
@@ -200,6 +201,7 @@ def test_gunicorns_own_limits_are_the_configured_ones(server):
     # gunicorn writes these answers with fixed headers; the worker's error writer is
     # wrapped (web/http/gunicorn_errors.py) so that a cache never keeps one.
     assert b"\r\nCache-Control: no-store\r\n" in line.partition(b"\r\n\r\n")[0]
+    assert header_lines(EVERY_ANSWER) in line.partition(b"\r\n\r\n")[0]  # what every answer carries
     fields = b"".join(b"X-F%d: 1\r\n" % i for i in range(SETTINGS["limit_request_fields"] + 1))
     too_many = raw(server, b"GET /livez HTTP/1.1\r\nHost: a\r\n" + fields + b"\r\n")
     assert too_many.startswith(b"HTTP/1.1 431 ") and b"\r\nCache-Control: no-store\r\n" in too_many

@@ -14,7 +14,7 @@ from collections import Counter
 import pytest
 
 from tests.diagrams import position
-from tictactoe import IllegalMoveError, Rules, Task, judge, puzzle_goal, puzzle_set
+from tictactoe import IllegalMoveError, Rules, Task, judge, puzzle_boards, puzzle_goal, puzzle_set
 from tictactoe.lessons.puzzles import PuzzleSet, load_puzzles, puzzle_id, puzzle_path, save_puzzles
 from tictactoe.tactics.horizon import Horizon
 from tictactoe.tools.puzzle_build import (
@@ -42,6 +42,8 @@ def test_every_board_the_engine_proves_has_puzzles_of_its_source():
     assert PUZZLES.rules() == list(BOARDS)
     for puzzle in PUZZLES:
         assert puzzle.source == BOARDS[puzzle.rules]
+    # The boards named by the files alone (the API's list of them) are the set's, in its order.
+    assert puzzle_boards() == [rules.key() for rules in BOARDS]
 
 
 @pytest.mark.parametrize("rules", list(BOARDS), ids=str)

@@ -159,6 +159,25 @@ def test_a_browser_gets_the_puzzles_page_at_the_same_addresses(client):
     assert 'href="/puzzles">Puzzles</a>' in client.get("/").get_data(as_text=True)
 
 
+def test_the_document_declares_the_page_and_the_boards_the_routes_take(app):
+    from web.openapi.document import document
+
+    paths = document(app)["paths"]
+    for path in ("/puzzles", "/puzzles/{puzzle_id}", "/puzzles/daily"):
+        assert set(paths[path]["get"]["responses"]["200"]["content"]) == {"application/json", "text/html"}
+        assert "Vary" in paths[path]["get"]["responses"]["304"]["headers"]
+    query = paths["/puzzles"]["get"]["parameters"][0]["schema"]["properties"]
+    assert query["board"]["enum"] == [rules.key() for rules in PUZZLES.rules()]
+    assert set(paths["/puzzles/{puzzle_id}/moves"]["post"]["responses"]) == {
+        "200",
+        "400",
+        "404",
+        "408",
+        "409",
+        "413",
+    }
+
+
 def test_the_embed_shows_a_puzzle(client):
     page = client.get(f"/embed?puzzle={SAVE.id}")
     assert page.status_code == 200
@@ -196,10 +215,10 @@ def test_the_tasks_are_the_engine_s():
 
 
 def test_a_worker_keeps_its_rendered_answers_within_their_bytes(app, client):
-    from web.parts import parts
+    from web.puzzles import puzzles_of
     from web.puzzles.routes import RENDERED_BYTES
 
-    kept = parts(app).puzzles.rendered
+    kept = puzzles_of(app).rendered
     before = kept.weight
     body = client.get("/puzzles?limit=100&after=3x3k3-000000").data
     # Each answer weighs its bytes (a page of 100 is 30 to 60 KB), within RENDERED_BYTES together

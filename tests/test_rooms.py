@@ -18,7 +18,7 @@ import pytest
 
 from tictactoe import Rules
 from web.pages.closed_sets import server_sets
-from web.parts import parts
+from web.rooms import rooms_of
 from web.rooms.model import (
     INVITE_SECONDS,
     LEASE_SECONDS,
@@ -44,7 +44,7 @@ def app_settings():
 @pytest.fixture(autouse=True)
 def fresh_allowance_and_clock(app):
     """Each test starts with a clock at the real time and full allowances for every address."""
-    rooms = parts(app).rooms
+    rooms = rooms_of(app)
     rooms.clock = time.time
     rooms.making.buckets = MemoryBuckets()  # as the app made them: no address has made a room,
     rooms.guessing.buckets = MemoryBuckets()  # nor brought a wrong token
@@ -82,7 +82,7 @@ def move(client, room: str, token: str | None, row: int, col: int):
 
 def database(app) -> sqlite3.Connection:
     """A connection of the test's own to the app's rooms' database."""
-    return contextlib.closing(sqlite3.connect(parts(app).rooms.store.path))
+    return contextlib.closing(sqlite3.connect(rooms_of(app).store.path))
 
 
 def room_file(app, room: str) -> str:
@@ -99,7 +99,7 @@ def rooms_stored(app) -> int:
 
 
 def test_a_room_is_made_with_a_secret_seat_an_invite_and_a_watch_link(client, app):
-    parts(app).rooms.clock = lambda: 1_800_000_000.0  # a clock that stands still: "away" is exact
+    rooms_of(app).clock = lambda: 1_800_000_000.0  # a clock that stands still: "away" is exact
     answer = client.post("/rooms", json={"rows": 4, "cols": 4, "k": 3, "side": "o"})
     assert answer.status_code == 201
     made = answer.get_json()
@@ -152,7 +152,7 @@ def test_a_whole_game_by_the_engines_rules_then_a_rematch_with_sides_swapped(cli
     #   o x .
     #   . x .
     #   . x o
-    parts(app).rooms.clock = lambda: 1_800_000_000.0  # a clock that stands still: "away" is exact
+    rooms_of(app).clock = lambda: 1_800_000_000.0  # a clock that stands still: "away" is exact
     host, guest = seated(client)
     room = host["room"]
     for token, cell in [(host, (1, 1)), (guest, (0, 0)), (host, (0, 1)), (guest, (2, 2)), (host, (2, 1))]:
@@ -262,7 +262,7 @@ def test_an_unknown_room_is_a_404_and_an_expired_one_a_410(client, app, method, 
         assert answer.status_code == 404, room
         assert answer.get_json()["error"].startswith("there is no room")
     made = make_room(client)["room"]
-    parts(app).rooms.clock = lambda: time.time() + TTL_SECONDS + 1
+    rooms_of(app).clock = lambda: time.time() + TTL_SECONDS + 1
     stored = room_file(app, made)
     answer = client.open(path.format(room=made), method=method, json=body)
     assert answer.status_code == 410
@@ -273,7 +273,7 @@ def test_an_unknown_room_is_a_404_and_an_expired_one_a_410(client, app, method, 
 
 
 def test_a_flood_of_rooms_from_one_address_is_refused_in_words_and_fills_nothing(client, app):
-    rooms = parts(app).rooms
+    rooms = rooms_of(app)
     clock = [1000.0]
     rooms.making.buckets.clock = lambda: clock[0]
     try:
@@ -298,7 +298,7 @@ def test_a_flood_of_rooms_from_one_address_is_refused_in_words_and_fills_nothing
 
 
 def test_past_rooms_max_a_new_room_is_a_503_in_words(client, app):
-    store = parts(app).rooms.store
+    store = rooms_of(app).store
     full = store.rooms_max
     with database(app) as db:
         live = db.execute("SELECT COUNT(*) FROM rooms WHERE expires > ?", (time.time(),)).fetchone()[0]
@@ -516,7 +516,7 @@ def test_wrong_tokens_are_charged_to_the_address_and_cost_the_seats_nothing(tmp_
 
     app = make_app(tmp_path, WRONG_TOKENS_PER_MINUTE="3")
     client, paused = app.test_client(), []
-    parts(app).rooms.pause = paused.append  # what a refused guesser waits, without waiting here
+    rooms_of(app).pause = paused.append  # what a refused guesser waits, without waiting here
     host, _ = seated(client)
     room = host["room"]
     stranger = {"REMOTE_ADDR": "192.0.2.66"}
@@ -548,7 +548,7 @@ def test_an_address_holds_so_many_live_rooms_and_an_unjoined_room_frees_its_plac
     from tests.apps import make_app
 
     app = make_app(tmp_path, ROOMS_PER_ADDRESS="2")
-    client, rooms = app.test_client(), parts(app).rooms
+    client, rooms = app.test_client(), rooms_of(app)
     start = time.time()
     rooms.clock = lambda: start
     first = make_room(client, address="192.0.2.7")
@@ -609,7 +609,7 @@ def test_a_guests_stream_holds_its_presence_past_the_arrival_lease(client, app):
     answer, chunks = open_stream(client, room, guest["token"])
     try:
         next(chunks), next(chunks)  # the retry line, the state: the stream has taken its lease
-        rooms = parts(app).rooms
+        rooms = rooms_of(app)
         rooms.clock = lambda: time.time() + 40  # the arrival lease (30 s) has run out
         assert client.get(f"/rooms/{room}").get_json()["players"]["o"]["connected"] is True
     finally:
@@ -617,7 +617,7 @@ def test_a_guests_stream_holds_its_presence_past_the_arrival_lease(client, app):
 
 
 def test_a_stream_ends_after_its_lifetime_and_its_browser_comes_back_missing_nothing(client, app):
-    rooms = parts(app).rooms
+    rooms = rooms_of(app)
     host, guest = seated(client)
     room = host["room"]
     rooms.stream_seconds = 0.05
@@ -668,7 +668,7 @@ def test_on_a_full_disk_a_move_is_answered_only_once_stored_and_sent_to_streams_
     from tests.apps import make_app
 
     app = make_app(small_disk)
-    client, rooms = app.test_client(), parts(app).rooms
+    client, rooms = app.test_client(), rooms_of(app)
     games = [seated(client, address=f"192.0.2.{n}") for n in range(30)]
     mailboxes = {host["room"]: rooms.hub.subscribe(host["room"]) for host, _ in games}
     stored_before = rooms_stored(app)
@@ -710,10 +710,10 @@ def act(client, room: str, action: str, seat: dict, **body):
 
 
 def test_offers_a_takeback_and_a_draw_asked_answered_and_refused_in_words(client, app):
-    parts(app).rooms.clock = lambda: 1_800_000_000.0
+    rooms_of(app).clock = lambda: 1_800_000_000.0
     host, guest = seated(client, rows=4, cols=4, k=4)
     room = host["room"]
-    heard = parts(app).rooms.hub.subscribe(room)
+    heard = rooms_of(app).hub.subscribe(room)
     assert act(client, room, "takeback", host) == (
         409,
         {"error": "you have no move to take back in this game"},
@@ -762,7 +762,7 @@ def test_offers_a_takeback_and_a_draw_asked_answered_and_refused_in_words(client
 
 
 def test_resign_and_a_claim_of_a_game_the_friend_left(client, app):
-    rooms = parts(app).rooms
+    rooms = rooms_of(app)
     start = 1_800_000_000.0
     rooms.clock = lambda: start
     host, guest = seated(client)
@@ -810,7 +810,7 @@ def test_resign_and_a_claim_of_a_game_the_friend_left(client, app):
 def test_a_seat_names_itself_in_plain_text_heard_by_every_stream(client, app, given, kept):
     host, guest = seated(client)
     room = host["room"]
-    heard = parts(app).rooms.hub.subscribe(room)
+    heard = rooms_of(app).hub.subscribe(room)
     act(client, room, "name", guest, name="Zed")
     status, state = act(client, room, "name", guest, name=given)
     assert (status, state["players"]["o"]["name"]) == (200, kept)

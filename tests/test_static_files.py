@@ -19,21 +19,17 @@ ASKS = {"Accept-Encoding": "gzip, deflate, br, zstd"}
 
 
 @pytest.fixture
-def app(tmp_path):
-    """The app serving a copy of static/ that a test may edit."""
+def site(tmp_path):
+    """The app serving a copy of static/ that a test may edit (each test its own copy and app)."""
     app = create_app({"CACHE_DIR": str(tmp_path / "cache"), "STATIC_MAX_AGE": "120"})
     shutil.copytree(STATIC, tmp_path / "static")
     app.static_folder = str(tmp_path / "static")
     return app
 
 
-@pytest.fixture
-def client(app):
-    return app.test_client()
-
-
 @pytest.mark.parametrize("page", ["/", "/embed?size=4x4", "/lab"])
-def test_every_script_and_stylesheet_a_page_loads_is_revalidated_and_an_unchanged_one_is_a_304(client, page):
+def test_every_script_and_stylesheet_a_page_loads_is_revalidated_and_an_unchanged_one_is_a_304(site, page):
+    client = site.test_client()
     paths = [path for path in first_load_paths(lambda path: client.get(path).data, page) if path != page]
     assert any(path.endswith(".js") for path in paths) and any(path.endswith(".css") for path in paths)
     for path in paths:
@@ -46,8 +42,9 @@ def test_every_script_and_stylesheet_a_page_loads_is_revalidated_and_an_unchange
             assert again.headers["ETag"] == first.headers["ETag"], path
 
 
-def test_after_a_file_changes_the_next_load_gets_the_new_bytes(app, client):
-    path = Path(app.static_folder) / "js" / "api.js"
+def test_after_a_file_changes_the_next_load_gets_the_new_bytes(site):
+    client = site.test_client()
+    path = Path(site.static_folder) / "js" / "api.js"
     first = client.get("/static/js/api.js")
     stat = path.stat()
     # The same size and modification time: what a reproducible build leaves after a one-letter edit.
@@ -63,7 +60,8 @@ def test_after_a_file_changes_the_next_load_gets_the_new_bytes(app, client):
     assert again.headers["Cache-Control"] == "no-cache"
 
 
-def test_a_gzipped_copy_and_the_plain_one_share_their_weak_etag(client):
+def test_a_gzipped_copy_and_the_plain_one_share_their_weak_etag(site):
+    client = site.test_client()
     plain = client.get("/static/js/game.js")
     gzipped = client.get("/static/js/game.js", headers=ASKS)
     assert gzipped.headers["Content-Encoding"] == "gzip"
@@ -73,5 +71,6 @@ def test_a_gzipped_copy_and_the_plain_one_share_their_weak_etag(client):
 @pytest.mark.parametrize(
     "path", ["/static/js/nope.js", "/static/../app.py", "/static/js", "/static/%2e%2e/app.py"]
 )
-def test_what_is_not_a_static_file_is_a_404(client, path):
+def test_what_is_not_a_static_file_is_a_404(site, path):
+    client = site.test_client()
     assert client.get(path).status_code == 404

@@ -8,9 +8,9 @@ import pytest
 
 from tests.servers import wait_until
 from tictactoe.algorithms.registry import TRACEABLE
-from web.api.traces import KEPT_TRACES, KeptTraces
 from web.assembly import create_app
 from web.parts import parts
+from web.searches.lab_runs import KEPT_TRACES, KeptTraces
 from web.searches.slots import Busy
 
 HANG_GUARD = 30.0  # seconds: far above any wait here, far below "never"

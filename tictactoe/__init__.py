@@ -12,7 +12,7 @@ from .game.values import Level, MoveValue, Player, Source, Status, Value
 from .game.version import ENGINE_VERSION
 from .lessons.attempts import Attempt, judge, puzzle_goal
 from .lessons.puzzles import ID_PATTERN as PUZZLE_ID_PATTERN
-from .lessons.puzzles import Puzzle, PuzzleSet, Task, puzzle_set
+from .lessons.puzzles import Puzzle, PuzzleSet, Task, puzzle_boards, puzzle_set
 from .lessons.reasons import Reason, RuleAdvice, move_reasons, rule_advice
 from .search.analysis import DEFAULT_BUDGET, analyse, within_proof
 from .search.levels import DEFAULT_LEVEL, LEVELS, QUICK_LEVELS, Decision, choose_move, pick_best, quick_move
@@ -68,6 +68,7 @@ __all__ = [
     "Puzzle",
     "PuzzleSet",
     "Task",
+    "puzzle_boards",
     "puzzle_set",
     "Reason",
     "RuleAdvice",

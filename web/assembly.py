@@ -22,14 +22,14 @@ from flask.json.provider import DefaultJSONProvider
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from web import cache, parts, puzzles, rooms
-from web.api import positions, teaching, traces
+from web.api import positions, traces
 from web.api import routes as api
 from web.cache import health
 from web.config import load_settings
 from web.http import compression, errors, protocol, security
 from web.pages import routes as pages
 from web.pages import static_files
-from web.searches import rate_limit
+from web.searches import lab_runs, rate_limit
 from web.searches import slots as search_slots
 from web.telemetry import request_log
 from web.telemetry.metrics import Metrics
@@ -106,19 +106,19 @@ def create_app(config: Mapping[str, object] | None = None) -> Flask:
     solved = cache.init_app(app, settings, slots, metrics)
     checked = health.init_app(app, settings, solved.backend)
     # The games two browsers share: their store (files, or Redis), streams and routes.
-    shared = rooms.init_app(app, settings, metrics)
+    rooms.init_app(app, settings, metrics)
     # The proven puzzles' routes; a browser asking for their page gets the pages room's.
-    solving = puzzles.init_app(app, page=pages.puzzles_page)
+    puzzles.init_app(app, page=pages.puzzles_page)
 
     # The error handlers, then the routes.
     errors.init_app(app)
     app.register_blueprint(api.bp)
     app.register_blueprint(positions.bp)
-    traced = traces.init_app(app)
+    app.register_blueprint(traces.bp)
     app.register_blueprint(pages.bp)
     static_files.init_app(app, settings.static_max_age)
 
-    kept = teaching.kept_runs()
-    made = parts.Parts(settings, metrics, allowance, slots, solved, checked, kept, traced, shared, solving)
+    kept, traced = lab_runs.kept_runs(), lab_runs.kept_traces()
+    made = parts.Parts(settings, metrics, allowance, slots, solved, checked, kept, traced)
     parts.attach(app, made)
     return app

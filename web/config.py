@@ -12,15 +12,20 @@ from __future__ import annotations
 import os
 import re
 import tempfile
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+
+from tictactoe import DEFAULT_BUDGET
+from web.environment import ConfigError, int_between, number, trusted_proxies
+
+__all__ = ["ConfigError", "Settings", "load_settings", "trusted_proxies"]
 
 # The cache backends (the CACHE_TYPE setting): see web/cache/backends.py.
 BACKENDS = ("filesystem", "redis", "null")
 MAX_SEARCH_BUDGET = 2.0
-DEFAULT_SEARCH_BUDGET = 1.0
+# The engine's own: a search for a request thinks as long as the command line's by default.
+DEFAULT_SEARCH_BUDGET = DEFAULT_BUDGET
 # Searches one worker runs at once; the engine is pure Python, so threads of one
 # worker only share its one core: more would only make each of them slower.
 DEFAULT_MAX_CONCURRENT_SEARCHES = 2
@@ -50,7 +55,6 @@ _TOKEN68 = re.compile(r"[A-Za-z0-9._~+/-]+=*")
 # cache hits are free.
 DEFAULT_SEARCH_SECONDS_PER_MINUTE = 30.0
 MAX_SEARCH_SECONDS_PER_MINUTE = 3600.0
-MAX_TRUSTED_PROXIES = 5
 # Entries the file cache keeps (a file of about 4 KiB on disk each, so about
 # 200 MiB); past it the least recently used go (web/cache/eviction.py).
 DEFAULT_CACHE_MAX_ENTRIES = 50_000
@@ -88,10 +92,6 @@ _SOURCE = re.compile(
          (?:[a-z][a-z0-9+.-]*://)?(?:\*\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*(?::(?:\d{1,5}|\*))?/?)$""",
     re.IGNORECASE | re.VERBOSE,
 )
-
-
-class ConfigError(ValueError):
-    """A setting has a value the app cannot run with; the message names the variable."""
 
 
 @dataclass(frozen=True)
@@ -162,28 +162,28 @@ def load_settings(
     cache_dir_value = source.get("CACHE_DIR")
     cache_dir = Path(str(cache_dir_value)) if cache_dir_value else default_cache_dir()
 
-    budget = _number(source, "SEARCH_BUDGET", DEFAULT_SEARCH_BUDGET, float)
+    budget = number(source, "SEARCH_BUDGET", DEFAULT_SEARCH_BUDGET, float)
     if not 0 < budget <= MAX_SEARCH_BUDGET:
         raise ConfigError(
             f"SEARCH_BUDGET must be more than 0 and at most {MAX_SEARCH_BUDGET} seconds, not {budget}"
         )
     # The search that holds a position's lock ends within its budget; a waiter
     # gives it that long and a margin for storing the result, then searches itself.
-    wait = _number(source, "SINGLE_FLIGHT_WAIT", budget + 1.0, float)
+    wait = number(source, "SINGLE_FLIGHT_WAIT", budget + 1.0, float)
     # A request may wait this long and then search for SEARCH_BUDGET: both
     # bounded, so no request comes near a platform router's 30 s limit.
     if not 0 <= wait <= MAX_WAIT:
         raise ConfigError(f"SINGLE_FLIGHT_WAIT must be between 0 and {MAX_WAIT:g} seconds, not {wait}")
-    queue_wait = _number(source, "SEARCH_QUEUE_WAIT", DEFAULT_SEARCH_QUEUE_WAIT, float)
+    queue_wait = number(source, "SEARCH_QUEUE_WAIT", DEFAULT_SEARCH_QUEUE_WAIT, float)
     if not 0 <= queue_wait <= MAX_WAIT:
         raise ConfigError(f"SEARCH_QUEUE_WAIT must be between 0 and {MAX_WAIT:g} seconds, not {queue_wait}")
 
-    searches = _int_between(source, "MAX_CONCURRENT_SEARCHES", DEFAULT_MAX_CONCURRENT_SEARCHES, 1, 64)
-    table_limit = _int_between(source, "SOLVER_TABLE_LIMIT", DEFAULT_SOLVER_TABLE_LIMIT, 1_000, 50_000_000)
-    redis_timeout = _number(source, "REDIS_TIMEOUT", DEFAULT_REDIS_TIMEOUT, float)
+    searches = int_between(source, "MAX_CONCURRENT_SEARCHES", DEFAULT_MAX_CONCURRENT_SEARCHES, 1, 64)
+    table_limit = int_between(source, "SOLVER_TABLE_LIMIT", DEFAULT_SOLVER_TABLE_LIMIT, 1_000, 50_000_000)
+    redis_timeout = number(source, "REDIS_TIMEOUT", DEFAULT_REDIS_TIMEOUT, float)
     if not 0 < redis_timeout <= 30:
         raise ConfigError(f"REDIS_TIMEOUT must be more than 0 and at most 30 s, not {redis_timeout}")
-    static_max_age = _int_between(source, "STATIC_MAX_AGE", DEFAULT_STATIC_MAX_AGE, 0, 31_536_000)
+    static_max_age = int_between(source, "STATIC_MAX_AGE", DEFAULT_STATIC_MAX_AGE, 0, 31_536_000)
 
     given_secret = source.get("CACHE_SECRET") or None
     cache_secret = None if given_secret is None else check_secret(given_secret)
@@ -194,8 +194,8 @@ def load_settings(
             f" Make one with: {MAKE_A_SECRET}"
         )
 
-    max_entries = _int_between(source, "CACHE_MAX_ENTRIES", DEFAULT_CACHE_MAX_ENTRIES, 100, 100_000_000)
-    min_nodes = _int_between(source, "CACHE_MIN_NODES", DEFAULT_CACHE_MIN_NODES, 0, 1_000_000_000)
+    max_entries = int_between(source, "CACHE_MAX_ENTRIES", DEFAULT_CACHE_MAX_ENTRIES, 100, 100_000_000)
+    min_nodes = int_between(source, "CACHE_MIN_NODES", DEFAULT_CACHE_MIN_NODES, 0, 1_000_000_000)
 
     prefix = str(source.get("CACHE_KEY_PREFIX", DEFAULT_KEY_PREFIX))
     if not re.fullmatch(r"[A-Za-z0-9_.:-]{0,40}", prefix):
@@ -209,21 +209,21 @@ def load_settings(
         )
     search_seconds = _search_seconds_per_minute(source)
     proxies = trusted_proxies(source)
-    rooms_per_minute = _int_between(source, "ROOMS_PER_MINUTE", DEFAULT_ROOMS_PER_MINUTE, 1, 10_000)
-    rooms_max = _int_between(source, "ROOMS_MAX", DEFAULT_ROOMS_MAX, 1, 10_000_000)
-    rooms_per_address = _int_between(source, "ROOMS_PER_ADDRESS", DEFAULT_ROOMS_PER_ADDRESS, 1, 10_000_000)
-    wrong_tokens = _int_between(source, "WRONG_TOKENS_PER_MINUTE", DEFAULT_WRONG_TOKENS_PER_MINUTE, 1, 10_000)
-    connections = _int_between(source, "GUNICORN_CONNECTIONS", DEFAULT_WORKER_CONNECTIONS, 2, 1_000_000)
+    rooms_per_minute = int_between(source, "ROOMS_PER_MINUTE", DEFAULT_ROOMS_PER_MINUTE, 1, 10_000)
+    rooms_max = int_between(source, "ROOMS_MAX", DEFAULT_ROOMS_MAX, 1, 10_000_000)
+    rooms_per_address = int_between(source, "ROOMS_PER_ADDRESS", DEFAULT_ROOMS_PER_ADDRESS, 1, 10_000_000)
+    wrong_tokens = int_between(source, "WRONG_TOKENS_PER_MINUTE", DEFAULT_WRONG_TOKENS_PER_MINUTE, 1, 10_000)
+    connections = int_between(source, "GUNICORN_CONNECTIONS", DEFAULT_WORKER_CONNECTIONS, 2, 1_000_000)
     default_streams = max(1, connections * STREAMS_SHARE_PERCENT // 100)
-    streams_per_worker = _int_between(source, "ROOM_STREAMS_PER_WORKER", default_streams, 1, connections - 1)
-    streams_per_address = _int_between(
+    streams_per_worker = int_between(source, "ROOM_STREAMS_PER_WORKER", default_streams, 1, connections - 1)
+    streams_per_address = int_between(
         source,
         "ROOM_STREAMS_PER_ADDRESS",
         min(DEFAULT_ROOM_STREAMS_PER_ADDRESS, streams_per_worker),
         1,
         streams_per_worker,
     )
-    stream_seconds = _number(source, "ROOM_STREAM_SECONDS", DEFAULT_ROOM_STREAM_SECONDS, float)
+    stream_seconds = number(source, "ROOM_STREAM_SECONDS", DEFAULT_ROOM_STREAM_SECONDS, float)
     if not 0 < stream_seconds <= 24 * 3600:
         raise ConfigError(f"ROOM_STREAM_SECONDS must be more than 0 and at most 86400, not {stream_seconds}")
 
@@ -255,17 +255,6 @@ def load_settings(
         room_streams_per_worker=streams_per_worker,
         room_stream_seconds=stream_seconds,
     )
-
-
-def trusted_proxies(source: Mapping[str, object]) -> int:
-    """TRUSTED_PROXIES from ``source`` (0 when unset); ``ConfigError`` outside 0..5.
-
-    Read by gunicorn.conf.py too: behind proxies the peer of a connection is a proxy.
-    """
-    proxies = _number(source, "TRUSTED_PROXIES", 0, int)
-    if not 0 <= proxies <= MAX_TRUSTED_PROXIES:
-        raise ConfigError(f"TRUSTED_PROXIES must be between 0 and {MAX_TRUSTED_PROXIES}, not {proxies}")
-    return proxies
 
 
 def check_secret(secret: object) -> str:
@@ -322,41 +311,10 @@ def _search_seconds_per_minute(source: Mapping[str, object]) -> float | None:
     value = source.get("SEARCH_SECONDS_PER_MINUTE")
     if isinstance(value, str) and value.strip().lower() == "off":
         return None
-    seconds = _number(source, "SEARCH_SECONDS_PER_MINUTE", DEFAULT_SEARCH_SECONDS_PER_MINUTE, float)
+    seconds = number(source, "SEARCH_SECONDS_PER_MINUTE", DEFAULT_SEARCH_SECONDS_PER_MINUTE, float)
     if not 0 < seconds <= MAX_SEARCH_SECONDS_PER_MINUTE:
         raise ConfigError(
             f"SEARCH_SECONDS_PER_MINUTE must be more than 0 and at most {MAX_SEARCH_SECONDS_PER_MINUTE:g}"
             f" (seconds of search a client may spend a minute), or off, not {value!r}"
         )
     return seconds
-
-
-Number = TypeVar("Number", int, float)
-
-
-def _int_between(source: Mapping[str, object], name: str, default: int, low: int, high: int) -> int:
-    """The integer setting ``name`` (``default`` when unset); ``ConfigError`` outside ``low..high``."""
-    value = _number(source, name, default, int)
-    if not low <= value <= high:
-        raise ConfigError(f"{name} must be between {low} and {high}, not {value}")
-    return value
-
-
-def _number(
-    source: Mapping[str, object], name: str, default: Number, kind: Callable[[Any], Number]
-) -> Number:
-    """The setting ``name`` as ``kind`` (int or float), or ``default`` when unset."""
-    value = source.get(name)
-    if value is None:
-        return default
-    if isinstance(value, bool) or (kind is int and isinstance(value, float)):
-        raise ConfigError(f"{name} must be {'an integer' if kind is int else 'a number'}, not {value!r}")
-    try:
-        number = kind(value)
-    except (TypeError, ValueError):
-        raise ConfigError(
-            f"{name} must be {'an integer' if kind is int else 'a number'}, not {value!r}"
-        ) from None
-    if kind is float and number != number:  # NaN compares unequal to itself
-        raise ConfigError(f"{name} must be a number, not {value!r}")
-    return number

@@ -3,27 +3,25 @@
 Each part is made once, in the order ``create_app`` lists, and attached to its app
 as one ``Parts``: views reach the running app's with ``current()``, tests and
 tools any app's with ``parts(app)``, never through a string key of Flask's
-``app.extensions``.
+``app.extensions``.  Every part's module lies below this one (an import-linter
+contract, type-checking imports counted), so each part is named by its real
+type and nothing imports back up.  The rooms, above, keep their own accessor
+(``web.rooms.rooms_of``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from flask import Flask, current_app
 
-if TYPE_CHECKING:  # the types only: each part's own module imports this one's layer, not the reverse
-    from web.api.teaching import TeachingRuns
-    from web.api.traces import TracedRuns
-    from web.cache import SolvedPositions
-    from web.cache.health import HealthCheck
-    from web.config import Settings
-    from web.puzzles import Puzzles
-    from web.rooms import Rooms
-    from web.searches.rate_limit import SearchAllowance
-    from web.searches.slots import SearchSlots
-    from web.telemetry.metrics import Metrics
+from web.cache import SolvedPositions
+from web.cache.health import HealthCheck
+from web.config import Settings
+from web.searches.lab_runs import TeachingRuns, TracedRuns
+from web.searches.rate_limit import SearchAllowance
+from web.searches.slots import SearchSlots
+from web.telemetry.metrics import Metrics
 
 _KEY = "tictactoe"  # the one entry of app.extensions: the parts, together
 
@@ -32,8 +30,7 @@ _KEY = "tictactoe"  # the one entry of app.extensions: the parts, together
 class Parts:
     """An app's parts: its settings, metrics, search slots (with the per-client allowance, if on),
     solved positions (the shared cache), the cache's health check, and the lab's searches: the
-    teaching engines' results and traces kept and shared per worker; the rooms two browsers share;
-    the puzzles (their page's maker)."""
+    teaching engines' results and traces kept and shared per worker."""
 
     settings: Settings
     metrics: Metrics
@@ -43,8 +40,6 @@ class Parts:
     health: HealthCheck
     teaching: TeachingRuns
     traces: TracedRuns
-    rooms: Rooms
-    puzzles: Puzzles
 
 
 def attach(app: Flask, made: Parts) -> None:

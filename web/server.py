@@ -12,7 +12,7 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-from web.config import trusted_proxies
+from web.environment import trusted_proxies
 from web.http.body_deadline import bound_body
 from web.http.body_framing import explain_framing_errors
 from web.http.connections_per_address import DEFAULT_CAP, ConnectionsPerAddress, cap_from_settings

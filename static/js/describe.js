@@ -34,8 +34,18 @@ function errorText(view) {
   if (error.kind === "limited") {
     return error.wait > 0 ? `${LIMITED_WORDS}${freeNote(view)}` : `${waitWords(0, "play again")} Press Retry.`;
   }
+  // A room has no Undo and no new game of its own: its error says what happens next itself.
+  if (view.mode === "room") return endWithStop(error.message);
   const next = error.retryable ? "Press Retry to try again." : "Undo, or start a new game.";
-  return `${error.message} ${next}`;
+  return `${endWithStop(error.message)} ${next}`;
+}
+
+/** `words` ending with a full stop (the server's refusals are lower-case clauses without one). */
+function endWithStop(words) {
+  const text = words.trim();
+  if (!text) return text;
+  const sentence = text[0].toUpperCase() + text.slice(1);
+  return /[.!?…]$/.test(sentence) ? sentence : `${sentence}.`;
 }
 
 // During a refusal: the sizes the server still searches for free play on ("" on one of them).
@@ -69,12 +79,30 @@ export function watchSide(view, side) {
 /** A room's status line: the last move, then whose turn (this page's, the friend's) or the result. */
 function roomText(view) {
   const me = view.room.me;
-  const mover = (side) => (!me ? MARK[side] : side === me ? "You" : "Your friend");
-  const last = view.last ? `${mover(view.last.by)} played ${cellName(view.last.row, view.last.col)}. ` : "";
-  if (view.status !== "in_progress") return last + resultText(view);
-  if (!me) return `${last}${MARK[view.toMove]} to move.`;
+  const who = (side) => roomPlayer(view, side);
+  const last = view.last ? `${who(view.last.by)} played ${cellName(view.last.row, view.last.col)}. ` : "";
+  if (view.status !== "in_progress") return roomEnd(view, last);
+  if (!me) return `${last}${who(view.toMove)} to move.`;
   if (view.toMove === me) return `${last}Your turn (${MARK[me]}).`;
-  return `${last}Your friend (${MARK[view.toMove]}) is to move.`;
+  return `${last}${who(view.toMove)} (${MARK[view.toMove]}) is to move.`;
+}
+
+/** A side of a room as this page names it: "You", the friend's name or "Your friend"; for a
+ * spectator, the seat's name with its mark ("Ada (X)") or the mark alone. */
+function roomPlayer(view, side) {
+  const { me, names = {} } = view.room;
+  if (!me) return names[side] ? `${names[side]} (${MARK[side]})` : MARK[side];
+  return side === me ? "You" : (names[side] ?? "Your friend");
+}
+
+/** A finished room game in words, with why it ended when its players ended it. */
+function roomEnd(view, last) {
+  const reason = view.room.reason;
+  if (reason === "agreed") return "A draw, agreed.";
+  if (reason !== "resigned" && reason !== "abandoned") return last + resultText(view);
+  const loser = view.status === "x_won" ? "o" : "x";
+  const what = reason === "resigned" ? "resigned" : "left the game";
+  return `${roomPlayer(view, loser)} ${what}. ${resultText(view)}`;
 }
 
 /** The status line while a tapped cell waits for a second tap: "Tap h8 again to play there." */
@@ -108,7 +136,7 @@ export function resultText(view) {
   const won = view.status === "x_won" ? "x" : "o";
   if (view.mode === "two") return `${MARK[won]} wins!`;
   if (view.mode === "watch") return `${watchSide(view, won)} wins.`;
-  if (view.mode === "room") return !view.room.me ? `${MARK[won]} wins!` : won === view.room.me ? "You win!" : "Your friend wins.";
+  if (view.mode === "room") return won === view.room.me ? "You win!" : `${roomPlayer(view, won)} ${view.room.me ? "wins." : "wins!"}`;
   return won === view.human ? "You win!" : "The engine wins.";
 }
 
@@ -220,8 +248,11 @@ export function sideNames(view) {
   if (view.mode === "two") return { x: "Player X", o: "Player O" };
   if (view.mode === "watch") return { x: view.engines?.x ?? "engine", o: view.engines?.o ?? "engine" };
   if (view.mode === "room") {
-    const me = view.room.me;
-    return !me ? { x: "Player X", o: "Player O" } : me === "x" ? { x: "You", o: "Friend" } : { x: "Friend", o: "You" };
+    const { me, names = {} } = view.room;
+    const named = (side, otherwise) => names[side] ?? otherwise;
+    if (!me) return { x: named("x", "Player X"), o: named("o", "Player O") };
+    const friend = me === "x" ? "o" : "x";
+    return { [me]: "You", [friend]: named(friend, "Friend") };
   }
   return view.human === "x" ? { x: "You", o: "Engine" } : { x: "Engine", o: "You" };
 }

@@ -1,6 +1,7 @@
-// The embeddable game (/embed): settings from the root element's data attributes,
-// nothing persisted, and a postMessage to the parent page when a game ends.  With ?room=, it
-// hosts a room's game instead (static/js/room-page.js: /embed?room=ID#guest=TOKEN, or watching).
+// The embeddable game (/embed): settings from the root element's data attributes, the game itself
+// not persisted, and a postMessage to the parent page when a game ends.  With ?room=, it hosts a
+// room's game instead (static/js/room-page.js: /embed?room=ID#guest=TOKEN, or watching), and keeps
+// its seat in the embed's own storage, so that the embedding page's reload finds the seat again.
 
 import { createApi } from "./api.js";
 import { createGame } from "./game.js";
@@ -8,7 +9,7 @@ import { bindBoard, bindShortcuts } from "./input.js";
 import { createRenderer } from "./render.js";
 import { createPageReview } from "./review-panel.js";
 import { fromDataset } from "./settings.js";
-import { createMemoryStore } from "./storage.js";
+import { cookieBackend, createMemoryStore, createStore, defaultBackend } from "./storage.js";
 import { applyTheme } from "./theme.js";
 
 const $ = (id) => document.getElementById(id);
@@ -16,9 +17,12 @@ const root = document.querySelector("[data-rows]") ?? document.documentElement;
 const settings = fromDataset(root.dataset);
 applyTheme(root.dataset.theme);
 
-// The message carries no secret, so any embedding origin may read it ("*").
-const tellParent = (winner) => {
-  if (window.parent !== window) window.parent.postMessage({ type: "tictactoe:gameover", winner }, "*");
+// The message carries no secret, so any embedding origin may read it ("*"): who won, which side
+// the embed's own player had (null: two players at one screen, or a spectator) and so its result.
+const tellParent = (winner, player) => {
+  if (window.parent === window) return;
+  const result = player == null ? null : winner == null ? "draw" : winner === player ? "win" : "loss";
+  window.parent.postMessage({ type: "tictactoe:gameover", winner, player: player ?? null, result }, "*");
 };
 
 const renderer = createRenderer({
@@ -31,7 +35,13 @@ let room = null; // a room's game, when the embed hosts one
 // The review opens on demand here (the Review button): the frame is sized for the board.
 const review = createPageReview({ api, render: renderer.render, currentView: () => (room ?? game).view() });
 const store = createMemoryStore();
-const game = createGame({ api, store, settings, restore: false, onChange: review.draw, onGameOver: tellParent });
+// The seats this browser holds in rooms, kept for the next load of the embedding page: in this
+// frame's storage, or (a third-party frame refused it) in a partitioned cookie of /embed.
+const seats = createStore("tictactoe:v1:", defaultBackend() ?? cookieBackend("/embed"));
+const game = createGame({
+  api, store, settings, restore: false, onChange: review.draw,
+  onGameOver: (winner) => tellParent(winner, game.view().mode === "engine" ? game.view().human : null),
+});
 const local = (action) => () => room || action();
 
 // While the review shows a past position, the board takes no moves; a tap on a small cell takes two.
@@ -57,9 +67,11 @@ bindShortcuts($("play"), {
 async function hostRoom() {
   const { openRoom, readRoomLink } = await import("./room-page.js");
   try {
+    room?.stop();
     const opened = await openRoom({
-      link: readRoomLink(window.location.search, window.location.hash), store,
-      els: { note: $("room-note") }, draw: review.draw, onGameOver: tellParent, onLeave: () => {},
+      link: readRoomLink(window.location.search, window.location.hash), store: seats,
+      els: { note: $("room-note"), bar: $("room-bar"), confirm: $("room-confirm"), answer: $("room-answer") },
+      draw: review.draw, onGameOver: (winner, view) => tellParent(winner, view.room.me), onLeave: () => {},
     });
     room = opened.game;
     if (opened.notice) $("room-note").textContent = opened.notice;
@@ -69,5 +81,10 @@ async function hostRoom() {
   }
 }
 
-if (new URLSearchParams(window.location.search).has("room")) hostRoom();
-else game.start();
+if (new URLSearchParams(window.location.search).has("room")) {
+  hostRoom();
+  // A seat's link given to the frame changes only what follows the "#": read it again.
+  window.addEventListener("hashchange", hostRoom);
+} else {
+  game.start();
+}

@@ -109,9 +109,42 @@ bindShareDialog({
   code: $("share-code"), preview: $("share-preview"), note: $("share-note"),
 }, () => ({
   settings: game.settings(),
-  // In a room, the link to share is the one that watches it (the seat's link plays for you).
+  // In a room, the link to share is the one that watches it (the seat's link plays for you), and
+  // the embed is the room's.
   link: room ? `?room=${room.view().room.id}` : gameLink(game.settings(), game.view().history),
+  room: room ? room.view().room.id : null,
 }));
+
+// Your turn, in a room: in the tab's title (seen from another tab), and a sound and a buzz if this
+// browser asked for them (the checkbox is the gesture a browser needs before it plays a sound).
+const TITLE = document.title;
+const showTurn = (view) => {
+  const mine = view?.mode === "room" && view.humanCanPlay;
+  document.title = mine ? `● Your turn — ${TITLE}` : TITLE;
+};
+let sound = null;
+$("room-signal").checked = store.get("turn-signal") === true;
+$("room-signal").addEventListener("change", (event) => {
+  store.set("turn-signal", event.target.checked);
+  if (event.target.checked) signal();
+});
+function signal() {
+  if (!$("room-signal").checked) return;
+  navigator.vibrate?.(80);
+  try {
+    sound ??= new AudioContext();
+    const tone = sound.createOscillator();
+    const level = sound.createGain();
+    tone.frequency.value = 660;
+    level.gain.setValueAtTime(0.08, sound.currentTime);
+    level.gain.exponentialRampToValueAtTime(0.0001, sound.currentTime + 0.25);
+    tone.connect(level).connect(sound.destination);
+    tone.start();
+    tone.stop(sound.currentTime + 0.25);
+  } catch {
+    // No sound here: the title still says it.
+  }
+}
 
 /** Make a room (`create`: its rules) or open one (`link`), and give it the board; a refusal is shown in words. */
 async function enterRoom({ create = null, link = null }) {
@@ -124,13 +157,22 @@ async function enterRoom({ create = null, link = null }) {
       create, link, store,
       els: {
         panel: $("room-panel"), note: $("room-note"), invite: $("room-invite"), inviteLink: $("room-invite-link"),
-        share: document.querySelector("#room-panel [data-share]"), watchLink: $("room-watch-link"),
-        copied: $("room-copied"), leave: $("room-leave"),
+        inviteCode: $("room-invite-code"), share: document.querySelector("#room-panel [data-share]"),
+        watchLink: $("room-watch-link"), copied: $("room-copied"), leave: $("room-leave"),
+        seatHelp: $("room-seat-help"), nameForm: $("room-name-form"), name: $("room-name"),
+        bar: $("room-bar"), confirm: $("room-confirm"), answer: $("room-answer"),
       },
-      draw: (view) => review.draw(view),
-      onGameOver: () => review.open(room.view()),
+      draw: (view) => {
+        // A rematch's first position closes the last game's review, as a new game does.
+        if (view.history.length === 1 && view.status === "in_progress") review.close();
+        review.draw(view);
+        showTurn(view);
+      },
+      onGameOver: (_, view) => review.open(view),
+      onTurn: signal,
       onLeave: () => {
         room = null;
+        showTurn(null);
         review.close();
         form.elements.mode.value = "engine";
         showSettings(game.settings());
@@ -187,3 +229,9 @@ async function begin() {
   showSettings(game.settings());
 }
 begin();
+// A seat's link pasted into a tab already on the page changes only what follows the "#": read it again.
+window.addEventListener("hashchange", async () => {
+  if (!new URLSearchParams(window.location.search).has("room")) return;
+  const { readRoomLink } = await import("./room-page.js");
+  await enterRoom({ link: readRoomLink(window.location.search, window.location.hash) });
+});

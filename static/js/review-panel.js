@@ -102,7 +102,10 @@ export function createReviewPanel({ els, api, onChange }) {
     drawStatus(results);
     els.prev.disabled = step === null ? moves.length === 0 : step <= 0;
     els.next.disabled = step === null || step >= game.history.length - 1;
-    els.back.disabled = step === null;
+    // On the game's own position it closes the review: what the review stands in for (the settings,
+    // in the page's side column) is then one click away at a game's end.
+    const label = step === null ? "Done" : "Back to the game";
+    if (els.back.textContent !== label) els.back.textContent = label;
   }
 
   /** The summary, and after a refusal its countdown or (once the wait is over) the button to check the rest. */
@@ -178,9 +181,16 @@ export function createReviewPanel({ els, api, onChange }) {
   });
   els.prev.addEventListener("click", () => show((step ?? game.history.length - 1) - 1));
   els.next.addEventListener("click", () => show(step + 1));
-  els.back.addEventListener("click", () => show(null));
+  els.back.addEventListener("click", () => {
+    if (step !== null) {
+      show(null);
+      return;
+    }
+    panel.close();
+    els.toggle?.focus(); // the panel it was in is gone: the focus goes to the button that opens it
+  });
 
-  return {
+  const panel = {
     update,
 
     /**
@@ -232,6 +242,7 @@ export function createReviewPanel({ els, api, onChange }) {
     /** Whether a past position is on the board (the board then takes no moves). */
     stepping: () => step !== null,
   };
+  return panel;
 }
 
 /**

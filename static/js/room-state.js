@@ -6,8 +6,11 @@
 //   id, rows, cols, k, game,           // the rules, and the game's number in the room
 //   moves: [[row, col], ...],          // the current game's moves, X's first
 //   status, line, toMove,              // as the server says ("in_progress", [[r, c]...] | null, "x" | null)
-//   players: {x: {seat, seated, connected, wins}, o: {...}},  // seat: "host" | "guest"
+//   reason,                            // why a finished game ended ("line", "resigned"...), else null
+//   players: {x: {seat, seated, connected, wins, name, away}, o: {...}},  // seat: "host" | "guest"
 //   draws, rematch: ["x"?, "o"?],      // the sides asking for a rematch
+//   offer: {kind, side} | null,        // a draw or a takeback asked for, waiting for its answer
+//   claimAfter,                        // seconds a friend must be away before the game may be claimed
 //   event,                             // the id of the last event taken in
 // }
 
@@ -27,11 +30,19 @@ export function fromState(state) {
     status: state.status,
     line: state.line ?? null,
     toMove: state.to_move ?? null,
+    reason: state.reason ?? null,
     players: state.players,
     draws: state.draws,
     rematch: state.rematch ?? [],
+    offer: state.offer ?? null,
+    claimAfter: state.claim_after ?? 60,
     event: state.event,
   };
+}
+
+/** Whether `event` follows on from what `room` holds (no event missed between them). */
+export function followsOn(room, { id, type }) {
+  return type === "state" || type === "heartbeat" || !room || id <= room.event + 1;
 }
 
 /**
@@ -40,7 +51,7 @@ export function fromState(state) {
  */
 export function withEvent(room, { id, type, data }) {
   if (type === "state") return room && id < room.event ? room : fromState(data);
-  if (!room || id <= room.event) return room;
+  if (type === "heartbeat" || !room || id <= room.event) return room;
   const next = { ...room, event: id };
   switch (type) {
     case "move":
@@ -51,17 +62,27 @@ export function withEvent(room, { id, type, data }) {
         status: data.status,
         line: data.line ?? null,
         toMove: data.to_move ?? null,
+        offer: null, // a move withdraws any offer
       };
     case "end":
-      return { ...next, status: data.status, line: data.line ?? null, toMove: null, players: data.players, draws: data.draws };
+      return {
+        ...next, status: data.status, line: data.line ?? null, toMove: null, reason: data.reason ?? null,
+        players: data.players, draws: data.draws, offer: null,
+      };
     case "join":
     case "leave":
+    case "name":
       return { ...next, players: data.players };
+    case "offer":
+      return { ...next, offer: data.status === "made" ? { kind: data.kind, side: data.side } : null };
+    case "takeback":
+      if (data.game !== room.game) return next;
+      return { ...next, moves: room.moves.slice(0, data.ply), toMove: data.to_move, status: "in_progress", line: null };
     case "rematch":
       if (!data.started) return { ...next, rematch: [...new Set([...room.rematch, ...data.offers])].sort() };
       return {
-        ...next, game: data.game, moves: [], status: "in_progress", line: null, toMove: "x",
-        players: data.players, rematch: [],
+        ...next, game: data.game, moves: [], status: "in_progress", line: null, toMove: "x", reason: null,
+        players: data.players, rematch: [], offer: null,
       };
     default:
       return next;
@@ -113,15 +134,32 @@ export function winnerOf(room) {
  * page's side (null: a spectator), `connection` "connecting" | "open" | "lost".
  */
 export function presenceWords(room, me, connection) {
-  if (connection === "lost") return "The connection was lost: reconnecting…";
+  if (connection === "reconnecting") return "Reconnecting to the room…";
+  if (connection === "refused") return "The server is busy: connecting again in a few seconds…";
   if (connection === "connecting") return "Connecting to the room…";
   if (!me) {
-    const here = ["x", "o"].filter((side) => room.players[side].connected).map((side) => MARK[side]);
+    const here = ["x", "o"].filter((side) => room.players[side].connected).map((side) => playerName(room, side));
     const who = here.length === 2 ? "Both players are here" : here.length === 1 ? `${here[0]} is here`
       : "Neither player is here";
     return `You are watching. ${who}.`;
   }
   const friend = room.players[me === "x" ? "o" : "x"];
+  const name = friend.name ?? "Your friend";
   if (!friend.seated) return "Your friend has not opened the invite yet.";
-  return friend.connected ? "Your friend is here." : "Your friend is away (the page is closed or offline).";
+  return friend.connected ? `${name} is here.` : `${name} is away (the page is closed or offline).`;
+}
+
+/** A side as a spectator names it: its seat's name and mark ("Ada (X)"), or the mark alone. */
+export function playerName(room, side) {
+  const name = room.players[side].name;
+  return name ? `${name} (${MARK[side]})` : MARK[side];
+}
+
+/** Whether the friend of `me` has been away long enough for `me` to claim the game, at the page's
+ * clock `now` (ms), `since` being when the page last heard how long the friend had been away. */
+export function claimable(room, me, now, since) {
+  if (!me || room.status !== "in_progress") return false;
+  const friend = room.players[me === "x" ? "o" : "x"];
+  if (!friend.seated || friend.connected || friend.away == null) return false;
+  return friend.away + (now - since) / 1000 >= room.claimAfter;
 }

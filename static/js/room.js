@@ -1,20 +1,18 @@
 // A room's game on this page: the room as the server tells it (its state, then the events of its
-// stream), this page's seat (none for a spectator), the moves and rematches it sends, and the
-// state of its connection.  The page decides nothing: a move shows once the server took it (its
-// answer, or the stream's event, whichever comes first).
+// stream), this page's seat (none for a spectator), what it sends (moves, rematches, offers and
+// their answers, a resignation, a claim, its name), and the state of its connection.  The page
+// decides nothing: a move shows once the server took it (its answer, or the stream's event,
+// whichever comes first); what the server refuses is said in its words.
 
 import { requestJson } from "./api.js";
+import { cellName } from "./cells.js";
 import {
-  fromState, historyOf, lastMove, presenceWords, scoreOf, sideOf, winnerOf, withAnswer, withEvent,
+  claimable, followsOn, fromState, historyOf, lastMove, presenceWords, scoreOf, sideOf, winnerOf, withAnswer,
+  withEvent,
 } from "./room-state.js";
+import { openRoomStream } from "./room-stream.js";
 
 const TIMEOUT_MS = 10000;
-const EVENTS = ["state", "move", "end", "join", "leave", "rematch"];
-// After the server refused the stream (a 429 or 503: its streams are full), a new one is tried
-// this long after: the Retry-After the server sends (web/rooms/budget.py), which EventSource hides.
-const RECONNECT_MS = 5000;
-// A stream the browser is reconnecting is said lost only once it has been down this long.
-const LOST_AFTER_MS = 4000;
 
 /** The rooms' API; each call resolves to the JSON answer or rejects with an ApiError. */
 export const roomApi = {
@@ -23,74 +21,118 @@ export const roomApi = {
   state: (id) => requestJson(`/rooms/${id}`, null, TIMEOUT_MS),
   move: (id, token, row, col) => requestJson(`/rooms/${id}/moves`, { token, move: { row, col } }, TIMEOUT_MS),
   rematch: (id, token) => requestJson(`/rooms/${id}/rematch`, { token }, TIMEOUT_MS),
+  // resign, claim, draw, takeback, decline: a seat's action, answered by the room after it.
+  act: (id, action, token) => requestJson(`/rooms/${id}/${action}`, { token }, TIMEOUT_MS),
+  name: (id, token, name) => requestJson(`/rooms/${id}/name`, { token, name }, TIMEOUT_MS),
+  holder: (id, token) => requestJson(`/rooms/${id}/holder`, { token }, TIMEOUT_MS),
+  inviteCode: async (id, invite) => {
+    const answer = await fetch(`/rooms/${id}/invite-code`, {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ invite }),
+    });
+    if (!answer.ok) throw new Error("no code");
+    return answer.text();
+  },
 };
 
 /**
  * The game of room `state` (a RoomState) for `seat` ({seat, token}, or null for a spectator).
  * `onChange(view)` after every change; `onGameOver(winner)` once per game that ends while the page
- * watches ("x", "o" or null for a draw).  Returns {view, start, play, rematch, stop}.
+ * watches ("x", "o" or null for a draw); `onTurn()` when it becomes this seat's turn by the friend's
+ * move.  Returns {view, start, play, rematch, act, name, stop}.
  */
 export function createRoomGame({
-  state, seat, api = roomApi, onChange, onGameOver = () => {}, openEvents = (url) => new EventSource(url),
+  state, seat, api = roomApi, onChange, onGameOver = () => {}, onTurn = () => {},
+  openEvents, locks, Channel, clock = globalThis, now = () => Date.now(),
 }) {
   const id = state.room;
-  const model = { room: fromState(state), connection: "connecting", busy: null, error: null };
-  let source = null;
-  let retry = 0;
-  let lostTimer = 0;
+  const model = {
+    room: fromState(state), connection: "connecting", busy: null, error: null, notice: null, heardAt: now(),
+  };
+  let stream = null;
+  let wasDown = false;
+  let claimTimer = 0;
   const changed = () => onChange(view());
   const mySide = () => sideOf(model.room, seat?.seat);
 
-  /** Take in the room's next state; a game that ends here is told once. */
+  /** Take in the room's next state; a game that ends here is told once, as is the turn coming back. */
   function update(next) {
     const before = model.room;
     model.room = next;
+    if (before.players !== next.players) model.heardAt = now();
     if (before.game === next.game && before.status === "in_progress" && next.status !== "in_progress") {
       onGameOver(winnerOf(next));
     }
+    const me = mySide();
+    if (me && next.status === "in_progress" && next.toMove === me && before.toMove !== me && next.moves.length) {
+      onTurn();
+    }
+    scheduleClaim();
     changed();
   }
 
-  function connect() {
-    const query = seat ? `?token=${encodeURIComponent(seat.token)}` : "";
-    source = openEvents(`/rooms/${id}/events${query}`);
-    source.addEventListener("open", () => {
-      clearTimeout(lostTimer);
-      model.connection = "open";
-      changed();
-    });
-    source.addEventListener("error", () => {
-      if (source.readyState === 2) { // CLOSED: the server answered with an error
-        model.connection = "lost";
-        changed();
-        refused();
-        return;
-      }
-      // The browser reconnects by itself: the server ends every stream after its lifetime, and the
-      // new one is open within its 2 s retry; only a connection still down later is said lost.
-      clearTimeout(lostTimer);
-      lostTimer = setTimeout(() => {
-        model.connection = "lost";
-        changed();
-      }, LOST_AFTER_MS);
-    });
-    for (const type of EVENTS) {
-      source.addEventListener(type, (message) => {
-        const event = { id: Number(message.lastEventId), type, data: JSON.parse(message.data) };
-        update(withEvent(model.room, event));
-      });
-    }
+  /** Redraw when the friend's absence makes the game claimable (the page's own clock says when). */
+  function scheduleClaim() {
+    clock.clearTimeout(claimTimer);
+    const me = mySide();
+    const friend = me && model.room.players[me === "x" ? "o" : "x"];
+    if (!friend || friend.connected || friend.away == null || model.room.status !== "in_progress") return;
+    const wait = (model.room.claimAfter - friend.away) * 1000 - (now() - model.heardAt);
+    if (wait > 0) claimTimer = clock.setTimeout(changed, wait + 50);
   }
 
-  /** The stream was refused: ask the room why; a room that is still there is streamed again soon. */
-  async function refused() {
+  async function refresh() {
     try {
-      update(withAnswer(model.room, await api.state(id)));
-      retry = setTimeout(connect, RECONNECT_MS);
+      update(fromState(await api.state(id)));
     } catch (error) {
       model.error = { message: error.message, retryable: false };
       changed();
     }
+  }
+
+  function heard(event) {
+    if (event.type === "heartbeat") return;
+    if (!followsOn(model.room, event)) {
+      refresh(); // an event was missed (this tab came in between two): the room as it stands
+      return;
+    }
+    const before = model.room;
+    const next = withEvent(before, event);
+    if (wasDown && event.type === "state") {
+      wasDown = false;
+      model.notice = backWords(before, next);
+    } else if (next !== before && event.type !== "join" && event.type !== "leave") {
+      model.notice = null;
+    }
+    if (next !== before) update(next);
+  }
+
+  /** What the page says once its stream is back: the move it missed, if any. */
+  function backWords(before, after) {
+    if (after.game === before.game && after.moves.length > before.moves.length) {
+      const last = lastMove(after);
+      const who = last.by === mySide() ? "You" : mySide() ? (after.players[last.by].name ?? "Your friend") : last.by.toUpperCase();
+      return `Back: ${who} played ${cellName(last.row, last.col)}.`;
+    }
+    return "Back: nothing was played meanwhile.";
+  }
+
+  function connect() {
+    const query = seat ? `?token=${encodeURIComponent(seat.token)}` : "";
+    stream = openRoomStream({
+      url: `/rooms/${id}/events${query}`,
+      key: `tictactoe-room:${id}:${seat?.seat ?? "watch"}`,
+      onEvent: heard,
+      onConnection: (connection) => {
+        if (connection !== "open") wasDown = true;
+        // Back: a request that failed for want of a network is no longer the page's news.
+        if (connection === "open" && model.error?.network) model.error = null;
+        model.connection = connection;
+        changed();
+      },
+      onRefused: refresh,
+      ...(openEvents ? { openEvents } : {}), ...(locks !== undefined ? { locks } : {}),
+      ...(Channel !== undefined ? { Channel } : {}),
+    });
   }
 
   async function send(busy, call) {
@@ -100,10 +142,19 @@ export function createRoomGame({
     try {
       const answer = await call();
       model.busy = null;
+      model.notice = null;
       update(withAnswer(model.room, answer));
     } catch (error) {
       model.busy = null;
-      model.error = { message: error.message || "Something went wrong.", retryable: false };
+      const lost = error.kind === "offline" || error.kind === "timeout";
+      // Not sent, or sent without an answer: the stream is opened again, and its state says which.
+      if (lost) stream?.reconnect();
+      model.error = {
+        message: lost ? "The move could not be confirmed: reconnecting to the room to see where it stands."
+          : error.message || "Something went wrong.",
+        retryable: false,
+        network: lost,
+      };
       changed();
     }
   }
@@ -112,6 +163,21 @@ export function createRoomGame({
     if (!me || room.status === "in_progress") return { label: "Rematch", hidden: true };
     if (room.rematch.includes(me)) return { label: "Rematch asked", disabled: true };
     return { label: room.rematch.length ? "Accept the rematch" : "Rematch" };
+  }
+
+  /** What this seat may do now besides moving, each with the words the room panel shows. */
+  function choices(room, me) {
+    if (!me) return { offer: room.offer, canResign: false, canClaim: false, canDraw: false, canTakeback: false };
+    const playing = room.status === "in_progress";
+    const mine = room.moves.some((_, ply) => (ply % 2 === 0 ? "x" : "o") === me);
+    return {
+      offer: room.offer,
+      offerIsMine: room.offer?.side === me,
+      canResign: playing,
+      canClaim: claimable(room, me, now(), model.heardAt),
+      canDraw: playing && !room.offer,
+      canTakeback: playing && !room.offer && mine,
+    };
   }
 
   function view() {
@@ -130,8 +196,12 @@ export function createRoomGame({
       score: scoreOf(room),
       primary: primary(room, me),
       room: {
-        id, me, seat: seat?.seat ?? null, game: room.game, connection: model.connection,
-        presence: presenceWords(room, me, model.connection), friendSeated: room.players.x.seated && room.players.o.seated,
+        id, me, seat: seat?.seat ?? null, game: room.game, connection: model.connection, reason: room.reason,
+        presence: model.notice ?? presenceWords(room, me, model.connection),
+        friendSeated: room.players.x.seated && room.players.o.seated,
+        names: { x: room.players.x.name ?? null, o: room.players.o.name ?? null },
+        rematchAsked: room.rematch.filter((side) => side !== me),
+        ...choices(room, me),
       },
     };
   }
@@ -139,9 +209,10 @@ export function createRoomGame({
   return {
     view,
 
-    /** Draw the room, then open its stream. */
+    /** Draw the room, then follow its stream. */
     start() {
       changed();
+      scheduleClaim();
       connect();
     },
 
@@ -163,11 +234,22 @@ export function createRoomGame({
       send("rematch", () => api.rematch(id, seat.token));
     },
 
-    /** Close the stream (the page leaves the room). */
+    /** A seat's action: "resign", "claim", "draw", "takeback" (each also accepts the friend's), "decline". */
+    act(action) {
+      if (!mySide() || model.busy) return;
+      send(action, () => api.act(id, action, seat.token));
+    },
+
+    /** Give this seat a name (or take it away with ""). */
+    name(given) {
+      if (!mySide() || model.busy) return;
+      send("name", () => api.name(id, seat.token, given));
+    },
+
+    /** Stop following the room (the page leaves it). */
     stop() {
-      clearTimeout(retry);
-      clearTimeout(lostTimer);
-      source?.close();
+      clock.clearTimeout(claimTimer);
+      stream?.stop();
     },
   };
 }

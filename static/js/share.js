@@ -5,8 +5,10 @@
 import { defaultK } from "./server-sets.js";
 import { PRESETS } from "./settings.js";
 
-/** The /embed query for builder choices {size, k ("" for the default), level, side, theme}. */
-export function embedQuery({ size, k, level, side, theme }) {
+/** The /embed query for builder choices {size, k ("" for the default), level, side, theme}, or a
+ * room's ({room, theme}: the room's own game, watched or played by the seat in its fragment). */
+export function embedQuery({ size, k, level, side, theme, room = null }) {
+  if (room) return new URLSearchParams({ room, theme }).toString();
   const query = new URLSearchParams({ size });
   if (k) query.set("k", k);
   query.set("level", level);
@@ -66,8 +68,9 @@ function fitPreview(preview, { width, height }, room) {
  */
 export function bindShareDialog(els, current) {
   const origin = window.location.origin;
+  let room = null; // the room on the page when the dialog opened: its embed is the room's
   const refresh = () => {
-    const choices = readChoices(els.form);
+    const choices = { ...readChoices(els.form), room };
     els.code.value = embedSnippet(origin, choices);
     const src = `${origin}/embed?${embedQuery(choices)}`;
     if (els.preview.getAttribute("src") !== src) els.preview.src = src;
@@ -79,7 +82,9 @@ export function bindShareDialog(els, current) {
   new ResizeObserver(() => fitPreview(els.preview, readChoices(els.form), els.form.clientWidth))
     .observe(els.form);
   els.open.addEventListener("click", () => {
-    const { settings, link } = current();
+    const { settings, link, room: shown = null } = current();
+    room = shown;
+    for (const name of ["size", "k", "level", "side"]) els.form.elements[name].disabled = Boolean(room);
     const size = PRESETS.find((p) => p.rows === settings.rows && p.cols === settings.cols);
     if (size) els.form.elements.size.value = size.id;
     if (settings.mode === "engine") {

@@ -50,9 +50,13 @@ def test_embedded_game_posts_game_over_to_a_parent_on_another_origin(page: Page,
         expect(frame.locator("#new-game")).to_have_text("Play again")
         expect(frame.locator('#turn-strip [data-score="draw"]')).to_have_text("1")
         assert_fits(game)
-        expect(page.locator("#log")).to_have_text('{"type":"tictactoe:gameover","winner":null}\n')
+        # A draw, and the embed's own player (X against the engine) says its result.
+        expect(page.locator("#log")).to_have_text(
+            '{"type":"tictactoe:gameover","winner":null,"player":"x","result":"draw"}\n'
+        )
         received = page.evaluate("window.received")
-        assert received == [{"origin": app_origin, "data": {"type": "tictactoe:gameover", "winner": None}}]
+        data = {"type": "tictactoe:gameover", "winner": None, "player": "x", "result": "draw"}
+        assert received == [{"origin": app_origin, "data": data}]
 
 
 def test_embed_as_o_lets_the_engine_open_and_fits_its_frame(page: Page, app_server):

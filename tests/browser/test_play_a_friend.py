@@ -45,6 +45,10 @@ def test_two_browsers_play_a_friend_by_the_invite_with_a_reload_a_watcher_and_a_
     invite = host.get_by_label("Send this link to your friend").input_value()
     room = re.fullmatch(r".*/\?room=([A-Za-z0-9]{8})#invite=[\w-]{22}", invite)[1]
     assert re.fullmatch(rf".*/\?room={room}#host=[\w-]{{22}}", host.url)  # the page keeps its seat's link
+    # The invite's QR code beside it, drawn by the server (an SVG, shown as an image).
+    code = host.get_by_role("img", name="The invite link as a QR code: a phone's camera opens it")
+    expect(code).to_be_visible()
+    assert code.get_attribute("src").startswith("data:image/svg+xml;base64,")
     host.locator("#room-invite").get_by_role("button", name="Copy").click()
     expect(host.locator("#room-copied")).to_have_text("Copied.")
     assert host.evaluate("navigator.clipboard.readText()") == invite
@@ -98,7 +102,9 @@ def test_two_browsers_play_a_friend_by_the_invite_with_a_reload_a_watcher_and_a_
             expect(page.locator("#outcome")).to_be_visible()
             expect(page.locator("#review")).to_be_visible()  # the engine's review, as after any game
             expect(page.locator("#review-status")).to_have_text(re.compile(r"^5 moves: "))
-        expect(watcher.locator("#log")).to_have_text('{"type":"tictactoe:gameover","winner":"x"}\n')
+        expect(watcher.locator("#log")).to_have_text(
+            '{"type":"tictactoe:gameover","winner":"x","player":null,"result":null}\n'
+        )
 
         # A rematch: one asks, the other accepts; the sides swap and the score stays.
         host.get_by_role("button", name="Rematch").click()

@@ -219,6 +219,12 @@ def test_the_review_a_game_ends_with_is_in_view(open_page, app_server, width, he
     expect(page.locator("#status")).to_contain_text("X wins!")
     expect(page.locator("#review-status")).to_have_text("7 moves: one mistake (O a2).")
     assert_list_in_view(page)
+    # The review stands in the settings' place: its last button closes it, and the board's choice
+    # is there for the next game, in one click.
+    page.locator("#review").get_by_role("button", name="Done").click()
+    expect(page.locator("#review")).to_be_hidden()
+    expect(page.get_by_label("Board", exact=True)).to_be_visible()
+    expect(page.get_by_role("button", name="Review", exact=True)).to_be_focused()
     assert errors == []
 
 

@@ -243,3 +243,25 @@ test("a room's words: this page's seat, its friend, or a watcher", () => {
   assert.deepEqual(sideNames(room(null)), { x: "Player X", o: "Player O" });
   assert.equal(stripCaption(room("x")), "Game 2");
 });
+
+test("a room's words with names, and a game its players ended: resigned, left, a draw agreed", () => {
+  const room = (me, { room: extra = {}, ...fields } = {}, names = { x: "Ada", o: null }) =>
+    view({ mode: "room", room: { me, game: 1, names, reason: null, ...extra }, ...fields });
+  const afterAda = { last: { row: 1, col: 1, by: "x" }, toMove: "o" };
+  assert.equal(statusText(room("o", afterAda)), "Ada played b2. Your turn (O).");
+  assert.equal(statusText(room(null, afterAda)), "Ada (X) played b2. O to move.");
+  assert.deepEqual(sideNames(room("o")), { x: "Ada", o: "You" });
+  assert.deepEqual(sideNames(room(null)), { x: "Ada", o: "Player O" });
+  const resigned = { status: "x_won", toMove: null, room: { reason: "resigned" } };
+  assert.equal(statusText(room("x", resigned)), "Your friend resigned. You win!");
+  assert.equal(statusText(room("o", resigned)), "You resigned. Ada wins.");
+  assert.equal(statusText(room(null, resigned)), "O resigned. Ada (X) wins!");
+  const left = { status: "o_won", toMove: null, room: { reason: "abandoned" } };
+  assert.equal(statusText(room("o", left)), "Ada left the game. You win!");
+  assert.equal(statusText(room("x", left)), "You left the game. Your friend wins.");
+  assert.equal(statusText(room("x", { status: "draw", toMove: null, room: { reason: "agreed" } })), "A draw, agreed.");
+  // A refusal in a room: the server's words as a sentence, with nothing about Undo or a new game.
+  const refused = { error: { message: "the game is over: there is no move to make", retryable: false } };
+  assert.equal(statusText(room("x", refused)), "The game is over: there is no move to make.");
+});
+

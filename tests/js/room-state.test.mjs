@@ -7,7 +7,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 
 import {
-  fromState, historyOf, lastMove, presenceWords, scoreOf, sideOf, winnerOf, withAnswer, withEvent,
+  claimable, followsOn, fromState, historyOf, lastMove, playerName, presenceWords, scoreOf, sideOf, winnerOf,
+  withAnswer, withEvent,
 } from "../../static/js/room-state.js";
 
 const players = (x, o) => ({
@@ -95,10 +96,51 @@ test("withAnswer and state events: only a later state replaces the room", () => 
 test("presenceWords: the friend, the watchers, and this page's connection", () => {
   const room = fromState(STATE);
   assert.equal(presenceWords(room, "x", "open"), "Your friend is here.");
-  assert.equal(presenceWords(room, "x", "lost"), "The connection was lost: reconnecting…");
+  assert.equal(presenceWords(room, "x", "reconnecting"), "Reconnecting to the room…");
+  assert.equal(presenceWords(room, "x", "refused"), "The server is busy: connecting again in a few seconds…");
   assert.equal(presenceWords(room, "x", "connecting"), "Connecting to the room…");
   const waiting = fromState({ ...STATE, players: players({}, { seated: false, connected: false }) });
   assert.equal(presenceWords(waiting, "x", "open"), "Your friend has not opened the invite yet.");
   assert.equal(presenceWords(room, null, "open"), "You are watching. Both players are here.");
   assert.equal(presenceWords(waiting, null, "open"), "You are watching. X is here.");
+});
+
+test("withEvent: an offer made and answered, a takeback, a name, an end's reason", () => {
+  let room = fromState(STATE); // X b2, O a1; X to move
+  room = withEvent(room, { id: 5, type: "offer", data: { kind: "takeback", side: "x", status: "made" } });
+  assert.deepEqual(room.offer, { kind: "takeback", side: "x" });
+  room = withEvent(room, { id: 6, type: "offer", data: { kind: "takeback", side: "x", status: "accepted" } });
+  assert.equal(room.offer, null);
+  room = withEvent(room, { id: 7, type: "takeback", data: { game: 1, ply: 0, side: "x", to_move: "x" } });
+  assert.deepEqual([room.moves, room.toMove, room.status], [[], "x", "in_progress"]);
+  room = withEvent(room, { id: 8, type: "name", data: { side: "o", name: "Zed", players: players({}, { name: "Zed" }) } });
+  assert.equal(playerName(room, "o"), "Zed (O)");
+  assert.equal(presenceWords(room, "x", "open"), "Zed is here.");
+  room = withEvent(room, { id: 9, type: "offer", data: { kind: "draw", side: "o", status: "made" } });
+  room = withEvent(room, move(10, 1, "x", 1, 1));
+  assert.equal(room.offer, null, "a move withdraws any offer");
+  room = withEvent(room, {
+    id: 11, type: "end",
+    data: { game: 1, status: "x_won", winner: "x", line: null, reason: "resigned", players: players({ wins: 1 }), draws: 0 },
+  });
+  assert.deepEqual([room.status, room.reason, room.toMove], ["x_won", "resigned", null]);
+  assert.equal(withEvent(room, { id: null, type: "heartbeat", data: {} }), room, "a heartbeat changes nothing");
+});
+
+test("followsOn: an event past the next id means one was missed; a state or a heartbeat never does", () => {
+  const room = fromState(STATE); // event 4
+  assert.equal(followsOn(room, { id: 5, type: "move" }), true);
+  assert.equal(followsOn(room, { id: 4, type: "move" }), true, "one already held");
+  assert.equal(followsOn(room, { id: 6, type: "move" }), false);
+  assert.equal(followsOn(room, { id: 9, type: "state" }), true);
+  assert.equal(followsOn(room, { id: null, type: "heartbeat" }), true);
+});
+
+test("claimable: once the friend has been away the room's claim_after, by the page's clock", () => {
+  const away = fromState({ ...STATE, claim_after: 60, players: players({}, { connected: false, away: 50 }) });
+  assert.equal(claimable(away, "x", 1000, 1000), false);
+  assert.equal(claimable(away, "x", 1000 + 9999, 1000), false);
+  assert.equal(claimable(away, "x", 1000 + 10000, 1000), true);
+  assert.equal(claimable(away, null, 1000 + 10000, 1000), false, "a spectator claims nothing");
+  assert.equal(claimable(away, "o", 1000 + 99999, 1000), false, "the one away cannot claim");
 });

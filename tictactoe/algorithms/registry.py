@@ -13,7 +13,7 @@ from typing import TypedDict
 
 from ..game.board import Board
 from ..game.values import Level
-from ..search.levels import LEVEL_DESCRIPTIONS, LEVELS, choose_move
+from ..search.levels import LEVEL_DESCRIPTIONS, LEVELS, QUICK_LEVELS, choose_move
 from .alphabeta import AlphaBeta
 from .alphabeta_ordered import AlphaBetaOrdered
 from .alphabeta_tt import AlphaBetaTT
@@ -78,9 +78,8 @@ class LevelPlayer:
 
 # Players of the arena only (not of the lab): the yardstick of the strength matches, and
 # the levels that search nothing (the perfect level is the perfect engine).
-ARENA_PLAYERS: dict[str, Engine] = {
-    player.name: player for player in (Baseline(), LevelPlayer(Level.EASY), LevelPlayer(Level.MEDIUM))
-}
+_ARENA_ONLY: list[Engine] = [Baseline(), *[LevelPlayer(level) for level in QUICK_LEVELS]]
+ARENA_PLAYERS: dict[str, Engine] = {player.name: player for player in _ARENA_ONLY}
 # Everything that can play in the arena: the engines, the baseline, then the levels.
 PLAYERS: dict[str, Engine] = {**ENGINES, **ARENA_PLAYERS}
 

@@ -40,6 +40,7 @@ import functools
 import gzip
 import hashlib
 import json
+import re
 import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -309,6 +310,22 @@ class PuzzleSet:
         return len(self.ordered)
 
 
+def puzzle_boards(directory: Path | None = None) -> list[str]:
+    """The keys of the rules that have puzzles in ``DATA_DIR`` (or ``directory``), such as ``5x5k4``,
+    smallest board first, as ``PuzzleSet.rules`` orders them: read from the files' names, none opened.
+    """
+    suffix = ".json.gz"
+    keys = [
+        path.name[len(PREFIX) : -len(suffix)] for path in (directory or DATA_DIR).glob(f"{PREFIX}*{suffix}")
+    ]
+
+    def size(key: str) -> tuple[int, int]:
+        rows, cols, k = map(int, re.split("[xk]", key))
+        return rows * cols, k
+
+    return sorted(keys, key=size)
+
+
 _sets: dict[Path, PuzzleSet] = {}
 _sets_lock = threading.Lock()
 
@@ -343,6 +360,7 @@ __all__ = [
     "Step",
     "Task",
     "load_puzzles",
+    "puzzle_boards",
     "puzzle_id",
     "puzzle_path",
     "puzzle_set",

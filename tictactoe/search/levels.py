@@ -29,22 +29,39 @@ from ..game.values import Level
 from .analysis import DEFAULT_BUDGET, analyse
 from .solver import Solver, SolveResult
 
-# Every level, weakest first: what the API, the pages and the command line accept.
-LEVELS = tuple(Level)
-# The levels that search nothing: their moves follow from the board and a random draw.
-QUICK_LEVELS = (Level.EASY, Level.MEDIUM)
-# The level a request that names none gets: the API's default, and the embed's.
-DEFAULT_LEVEL = Level.PERFECT
-# What each level does, in a line: the API's document, the page, the arena and the command line say it so.
-LEVEL_DESCRIPTIONS: dict[Level, str] = {
-    Level.EASY: "random moves, but takes a win in one",
-    Level.MEDIUM: "takes a win in one, blocks a loss in one, else random",
-    Level.PERFECT: (
+
+@dataclass(frozen=True)
+class Play:
+    """How a level plays: what it does in a line, and whether it blocks a loss in one.
+
+    ``quick``: it searches nothing (its move follows from the board and a random
+    draw: a win in one, then with ``blocks`` a block, else any move); otherwise
+    it plays the best move of the analysis its caller hands ``choose_move``.
+    """
+
+    description: str
+    quick: bool = False
+    blocks: bool = False
+
+
+# Every level, weakest first, one entry each: the engine plays it, and the API, its document,
+# the pages, the arena and the command line list it and say what it does from here.
+PLAYS: dict[Level, Play] = {
+    Level.EASY: Play("random moves, but takes a win in one", quick=True),
+    Level.MEDIUM: Play("takes a win in one, blocks a loss in one, else random", quick=True, blocks=True),
+    Level.PERFECT: Play(
         "the best move where it is proven (the fastest win, the slowest loss, at random among"
         " equally good moves), so it never loses there; where the board is too big to prove,"
         " its best guess within the time limit"
     ),
 }
+LEVELS = tuple(PLAYS)
+# The levels that search nothing: their moves follow from the board and a random draw.
+QUICK_LEVELS = tuple(level for level, play in PLAYS.items() if play.quick)
+# The level a request that names none gets: the API's default, and the embed's.
+DEFAULT_LEVEL = Level.PERFECT
+# What each level does, in a line.
+LEVEL_DESCRIPTIONS: dict[Level, str] = {level: play.description for level, play in PLAYS.items()}
 
 
 # The analysis a caller hands ``choose_move``: the solver's, or one with a cache in front of it.
@@ -71,7 +88,8 @@ def quick_move(board: Board, level: Level, rng: random.Random) -> Cell:
 
     Raises ``GameOverError`` when the game is over, ``ValueError`` for another level.
     """
-    if level not in QUICK_LEVELS:
+    play = PLAYS.get(level)
+    if play is None or not play.quick:
         raise ValueError(f"unknown quick level {level!r}")
     moves = board.legal_moves()
     if not moves:
@@ -79,7 +97,7 @@ def quick_move(board: Board, level: Level, rng: random.Random) -> Cell:
     geometry = board.geometry
     me, opp = (board.x, board.o) if board.to_move == "x" else (board.o, board.x)
     urgent = geometry.winning_cells(me, board.empty)
-    if not urgent and level == Level.MEDIUM:
+    if not urgent and play.blocks:
         urgent = geometry.winning_cells(opp, board.empty)
     if urgent:
         return rng.choice(geometry.cells_of(urgent))
@@ -118,7 +136,7 @@ def choose_move(
     """
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r}: choose one of {', '.join(LEVELS)}")
-    if level == Level.PERFECT:
+    if not PLAYS[level].quick:
         board.require_moves()
         result = analyst(board) if analyst is not None else analyse(board, budget=budget, solver=solver)
         return Decision(pick_best(result, rng), result)

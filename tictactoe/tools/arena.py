@@ -5,7 +5,7 @@
 
 A player is any of ``tictactoe.algorithms.registry.PLAYERS``: the teaching
 engines, ``baseline`` (the production engine without threat search, the
-yardstick of strength matches) and the ``easy`` and ``medium`` levels.
+yardstick of strength matches) and the levels that search nothing (``QUICK_LEVELS``).
 Player A is X in games 1, 3, 5... and player B in the others.  All
 randomness of a match comes from its seed: each game gets its own
 ``random.Random`` drawn from it, shared by both players in turn, so the same

@@ -41,7 +41,7 @@ from ..game.notation import COLUMN_LETTERS, ROW_SEPARATOR
 from ..game.rules import Cell
 from ..game.version import ENGINE_VERSION
 from ..search.analysis import analyse
-from ..search.levels import LEVELS, Decision, choose_move
+from ..search.levels import DEFAULT_LEVEL, LEVELS, Decision, choose_move
 from ..search.solver import Solver, SolveResult
 from .arena import Game, Match, play_match
 from .bench import run_bench
@@ -421,7 +421,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_size_options(play)
     play.add_argument("--side", choices=("x", "o"), default="x", help="your side (x moves first)")
     play.add_argument(
-        "--level", choices=LEVELS, default="perfect", help=f"the engine's level: {_levels_help()}"
+        "--level", choices=LEVELS, default=DEFAULT_LEVEL, help=f"the engine's level: {_levels_help()}"
     )
     add_game_options(play)
 
@@ -429,8 +429,12 @@ def build_parser() -> argparse.ArgumentParser:
         "selfplay", help="watch the engine play itself", epilog=f"Coordinates: {COORDINATES_NOTE}."
     )
     add_size_options(selfplay)
-    selfplay.add_argument("--x-level", choices=LEVELS, default="perfect", help="x's level (default perfect)")
-    selfplay.add_argument("--o-level", choices=LEVELS, default="perfect", help=f"o's level: {_levels_help()}")
+    selfplay.add_argument(
+        "--x-level", choices=LEVELS, default=DEFAULT_LEVEL, help=f"x's level (default {DEFAULT_LEVEL})"
+    )
+    selfplay.add_argument(
+        "--o-level", choices=LEVELS, default=DEFAULT_LEVEL, help=f"o's level: {_levels_help()}"
+    )
     add_game_options(selfplay)
 
     solve = commands.add_parser(

@@ -14,12 +14,28 @@ from flask import Blueprint, Response, current_app, jsonify, request
 from prometheus_client.exposition import CONTENT_TYPE_PLAIN_0_0_4
 
 from web.http.error_body import error_body
+from web.openapi.declarations import Answer, Refusal, declare
 from web.parts import current
 
 bp = Blueprint("metrics", __name__)
 
 
 @bp.get("/metrics")
+@declare(
+    "Prometheus metrics",
+    "Requests by endpoint and status, latency histograms, the cache's work, searches by board size,"
+    " refusals (busy, rate limited) and answers by source, summed over every worker, in Prometheus'"
+    " classic text format (text/plain; version=0.0.4; charset=utf-8; docs/api.md lists them), rendered"
+    " at most once a second per worker. With METRICS_TOKEN set on the server it needs"
+    " Authorization: Bearer and that token.",
+    answers={200: Answer(str, "The metrics.", media="text/plain")},
+    refusals=(
+        Refusal(
+            401,
+            "The server has a METRICS_TOKEN and the request did not bear it (WWW-Authenticate: Bearer).",
+        ),
+    ),
+)
 def exposition() -> Response:
     """Every metric, in Prometheus' text format; 401 without the METRICS_TOKEN when one is set."""
     token = current_app.config["SETTINGS"].metrics_token

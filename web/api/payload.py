@@ -1,7 +1,7 @@
 """The request body of POST /move, /analyze and /state: declared once, read, checked, made a Board.
 
 Each field is declared once (``Field``): what it accepts as JSON Schema, which
-/openapi.json shows (web/api/openapi.py), and the check that reads it here; each
+/openapi.json shows (``body_schema``), and the check that reads it here; each
 body is the tuple of its fields (``BODIES``).  Nothing is coerced: a value of
 the wrong type or out of range is a 400 that says which field and why; a board
 that parses but cannot arise in a game is a 409 (the engine's
@@ -17,10 +17,34 @@ from flask import Request
 from tictactoe import DEFAULT_LEVEL, LEVELS, MAX_SIZE, MIN_K, MIN_SIZE, Board, BoardFormatError, Level
 from tictactoe.algorithms.registry import ENGINES, describe_levels
 from web.http.errors import ApiError
-from web.http.json_body import Field, checked, integer, json_object, read_fields, read_json_body
+from web.http.json_body import (
+    Field,
+    Schema,
+    checked,
+    fields_schema,
+    integer,
+    json_object,
+    read_fields,
+    read_json_body,
+)
+from web.openapi.declarations import Refusal
 from web.telemetry.request_log import note
 
 MAX_SEED = 2**63 - 1
+SIZES = range(MIN_SIZE, MAX_SIZE + 1)
+# What a route that reads a board may answer besides its board's analysis (/openapi.json).
+NOT_A_BOARD = Refusal(
+    400,
+    "Not a board request: not JSON, wrong Content-Type, wrong field types, unknown fields, bad"
+    " characters, ragged rows, a size outside 3..15, a k that does not fit, or an unknown level or"
+    " engine. The message says which (for an engine, it names the valid ones).",
+)
+CANNOT_PLAY = Refusal(
+    409,
+    "A well-formed board that cannot be played on: impossible counts of x and o, both sides with a"
+    " line, a line followed by more moves, or (/move, /analyze, /position, /trace) a game that is"
+    " already over.",
+)
 
 
 BOARD = Field(
@@ -95,6 +119,32 @@ BODIES: dict[str, tuple[Field, ...]] = {
     "analyze": (BOARD, K, LEVEL, ENGINE),
     "state": (BOARD, K),
 }
+
+
+def body_schema(endpoint: str) -> Schema:
+    """The body of ``endpoint`` (a key of ``BODIES``) as JSON Schema: its fields, and an anyOf of
+    the board shapes and k ranges accepted.
+
+    JSON Schema cannot say "all rows have one length" or "k is at most the longer
+    side" directly, so the anyOf lists cases, each of them simple: rows of
+    exactly w cells and k <= w; or rows of w cells, at least K of them, and
+    k = K (for K > w).  A request fits a case exactly when the server accepts
+    its form, so that a request that fits can only fail on a game rule (409),
+    never on its form (400).  (One flat anyOf: schemathesis cannot generate from
+    an allOf of two anyOfs.)
+    """
+
+    def case(width: int, k_min: int, k_max: int, min_rows: int) -> Schema:
+        board: Schema = {"items": {"pattern": f"^[xXoO.]{{{width}}}$"}}
+        if min_rows > MIN_SIZE:
+            board["minItems"] = min_rows
+        return {"properties": {"board": board, "k": {"minimum": k_min, "maximum": k_max}}}
+
+    return {
+        **fields_schema(BODIES[endpoint]),
+        "anyOf": [case(w, MIN_K, w, MIN_SIZE) for w in SIZES]
+        + [case(w, k, k, k) for w in SIZES for k in SIZES if k > w],
+    }
 
 
 @dataclass(frozen=True)

@@ -32,13 +32,29 @@ import hashlib
 from flask import Blueprint, Response, jsonify, request
 from werkzeug.datastructures import MultiDict
 
-from tictactoe import ENGINE_VERSION, Board, BoardFormatError, move_reasons, rule_advice, within_proof
+from tictactoe import (
+    ENGINE_VERSION,
+    MAX_SIZE,
+    MAX_TEXT_LENGTH,
+    MIN_K,
+    MIN_SIZE,
+    Board,
+    BoardFormatError,
+    move_reasons,
+    rule_advice,
+    within_proof,
+)
 from web.api.answers import analysis_fields
+from web.api.payload import CANNOT_PLAY, NOT_A_BOARD, SIZES
 from web.api.shapes import PositionAnswer, ReasonedMove, RuleAnswer
 from web.cache import Answer
 from web.http.compression import etag_variants
 from web.http.errors import POSITIONS_BLUEPRINT, ApiError
+from web.openapi import declarations as declared
+from web.openapi.declarations import Refusal, Schema, declare
 from web.parts import current
+from web.searches.rate_limit import RATE_LIMITED
+from web.searches.slots import NO_SLOT
 from web.telemetry.request_log import note
 
 bp = Blueprint(POSITIONS_BLUEPRINT, __name__)
@@ -54,7 +70,100 @@ _NO_MATCH = (
 )
 
 
+def text_case(width: int, k_min: int, k_max: int, min_rows: int, max_rows: int = MAX_SIZE) -> Schema:
+    """One case of a position text's query: ``min_rows`` to ``max_rows`` rows of ``width`` cells, k in
+    range."""
+    row = f"[xXoO.]{{{width}}}"
+    return {
+        "properties": {
+            "board": {"pattern": f"^{row}(/{row}){{{min_rows - 1},{max_rows - 1}}}$"},
+            "k": {"minimum": k_min, "maximum": k_max},
+        }
+    }
+
+
+def _query() -> Schema:
+    """The query of GET /position as one exploded object, so that k can follow the board's size.
+
+    The anyOf has the request body's cases (web/api/payload.py's ``body_schema``) in the
+    text's one-character-per-cell spelling: rows of w cells and k <= w, or rows of w
+    cells, at least K of them, and k = K.  The run-length spelling is accepted
+    too; a pattern cannot count the cells of its runs, so the description says it.
+    """
+    return {
+        "type": "object",
+        "required": ["board"],
+        "additionalProperties": False,
+        "properties": {
+            "board": {
+                "type": "string",
+                "minLength": 2 * MIN_SIZE - 1,
+                "maxLength": MAX_TEXT_LENGTH,
+                "example": "x2/1o1/3",
+            },
+            "k": {"type": "integer", "minimum": MIN_K, "maximum": MAX_SIZE},
+        },
+        "anyOf": [text_case(w, MIN_K, w, MIN_SIZE) for w in SIZES]
+        + [text_case(w, k, k, k) for w in SIZES for k in SIZES if k > w],
+    }
+
+
+CACHING = {
+    "ETag": (
+        {"type": "string"},
+        "Strong validator of a proven answer: send it back in If-None-Match to get 304.",
+    ),
+    "Cache-Control": ({"type": "string"}, f"{IMMUTABLE} when proven; no-store otherwise."),
+}
+
+
 @bp.get("/position")
+@declare(
+    "A position's analysis, as a cacheable resource",
+    "What POST /analyze answers about the position, less the fields that describe one request's work"
+    " (cached, nodes, ms, worker), plus source, with moves best first, each with its reason in words,"
+    " and on 3x3 what the rule ladder children learn says there, held against the solver (rule)."
+    " A proven answer never changes:"
+    f" it carries Cache-Control: {IMMUTABLE} and a strong ETag, and a matching If-None-Match gets 304"
+    " with no body. An answer that is not proven is no-store, without an ETag, and never a 304 (not"
+    " even for If-None-Match: *). An If-Match that names none of the answer's tags gets 412.",
+    parameters=(
+        {
+            "name": "position",
+            "in": "query",
+            "required": True,
+            "style": "form",
+            "explode": True,
+            "schema": _query(),
+            "description": "board: the position text, rows top first separated by /; in a row x and o"
+            " (either case) are stones, . is an empty cell, and a number 1-15 (no leading zero) is that"
+            " many empty cells, e.g. x2/1o1/3 or x../.o./... . k: stones in a row to win (default: 3 on"
+            " 3x3, otherwise min(rows, cols, 5)), at most the longer side.",
+        },
+        {
+            "name": "If-None-Match",
+            "in": "header",
+            "required": False,
+            "schema": {"type": "string"},
+            "description": "ETags of a copy the client holds (or *): 304 when one matches.",
+        },
+    ),
+    answers={
+        200: declared.Answer(PositionAnswer, "The analysis.", headers=CACHING),
+        304: declared.Answer(None, "Not modified: the copy whose ETag was sent is current.", headers=CACHING),
+    },
+    refusals=(
+        NOT_A_BOARD,
+        CANNOT_PLAY,
+        Refusal(
+            412,
+            "If-Match names no tag of the answer: a proven answer has the ETag its 200 sends, one that"
+            " is not proven has none (only If-Match: * holds for it).",
+        ),
+        RATE_LIMITED,
+        NO_SLOT,
+    ),
+)
 def position() -> Response:
     """The analysis of the position in the query: see GET /position in /openapi.json."""
     board = read_position_query(request.args)

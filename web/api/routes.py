@@ -10,21 +10,30 @@ from __future__ import annotations
 import dataclasses
 import os
 import time
+from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
-from tictactoe import ENGINE_VERSION, Board, Level, Status, choose_move
+from tictactoe import ENGINE_VERSION, QUICK_LEVELS, Board, Level, Status, choose_move
 from tictactoe.algorithms.base import EngineResult
 from tictactoe.algorithms.registry import describe_engines
 from web.api import metrics_page, move_memo, teaching
 from web.api.answers import analysis_fields
-from web.api.openapi import build_spec
-from web.api.payload import parse_position_request, read_position_request
+from web.api.payload import (
+    BODIES,
+    CANNOT_PLAY,
+    NOT_A_BOARD,
+    body_schema,
+    parse_position_request,
+    read_position_request,
+)
 from web.api.shapes import (
     AnalysisAnswer,
     EngineAnalysisAnswer,
     EnginesAnswer,
     FoundFields,
+    HealthAnswer,
+    LivenessAnswer,
     MoveAnswer,
     SolverFields,
     StateAnswer,
@@ -32,10 +41,17 @@ from web.api.shapes import (
     StatusFields,
     TeachingFields,
 )
+from web.api.teaching import MAX_SIDE, TOO_BIG_TO_TEACH
 from web.cache import Answer, SolvedPositions
 from web.http.errors import API_BLUEPRINT
-from web.http.json_body import read_json_body
+from web.http.json_body import components, read_json_body
+from web.openapi import declarations as declared
+from web.openapi.declarations import declare
+from web.openapi.document import document
 from web.parts import current
+from web.searches.lab_runs import TEACHING_NODES
+from web.searches.rate_limit import RATE_LIMITED
+from web.searches.slots import NO_SLOT
 from web.telemetry.request_log import note
 
 bp = Blueprint(API_BLUEPRINT, __name__)
@@ -44,9 +60,29 @@ bp.register_blueprint(metrics_page.bp)  # GET /metrics is the API's too: JSON er
 
 MOVE_PATH = "/move"
 JSON = "application/json"  # what jsonify names its answers
+# A route that searches: what it may refuse, and what the engine field adds to it.
+SEARCH_REFUSALS = (NOT_A_BOARD, CANNOT_PLAY, RATE_LIMITED, NO_SLOT)
+TEACHING = (
+    f"With engine, that teaching engine searches instead, on a board of up to {MAX_SIDE}x{MAX_SIDE}"
+    f" (422 beyond), to the end or its budget of {TEACHING_NODES:,} nodes, never a deadline, outside"
+    " the shared cache: the same search gives the same answer."
+)
 
 
 @bp.post(MOVE_PATH)
+@declare(
+    "The engine's move",
+    "Plays one move for the side to move in the posted position. value and plies describe the posted"
+    " position for that side under perfect play (null unless proven); at a level that searches"
+    f" nothing ({', '.join(QUICK_LEVELS)}) they are given only when the position is already in the"
+    " cache (no search is made for them)."
+    f" {TEACHING} The answer then adds engine, finished, note, leaves and principal_variation, value"
+    " is the engine's own (null when it did not prove one), plies is null and level is ignored.",
+    body=body_schema("move"),
+    components=components(BODIES["move"]),
+    answers={200: declared.Answer(MoveAnswer, "The move played and the new board.")},
+    refusals=(*SEARCH_REFUSALS, TOO_BIG_TO_TEACH),
+)
 def move() -> Response:
     """Play the engine's move: see the Move schema in /openapi.json.
 
@@ -109,6 +145,21 @@ def _answer_from(
 
 
 @bp.post("/analyze")
+@declare(
+    "The value of every legal move",
+    "For hints: the value and plies of every legal move for the side to move, which moves are best,"
+    " and the position's value. level is accepted and ignored (the analysis is always perfect)."
+    f" {TEACHING} The answer is then that engine's search of the position (EngineAnalysisAnswer).",
+    body=body_schema("analyze"),
+    components=components(BODIES["analyze"]),
+    answers={
+        200: declared.Answer(
+            AnalysisAnswer | EngineAnalysisAnswer,
+            "The analysis (AnalysisAnswer), or with engine the engine's search (EngineAnalysisAnswer).",
+        )
+    },
+    refusals=(*SEARCH_REFUSALS, TOO_BIG_TO_TEACH),
+)
 def analyze() -> Response:
     """Every legal move's value and plies: see the Analysis schema in /openapi.json."""
     req = read_position_request(request, "analyze")
@@ -133,6 +184,14 @@ def analyze() -> Response:
 
 
 @bp.post("/state")
+@declare(
+    "The status of a position",
+    "Whether the game on this board goes on or how it ended, and the winning line. Finished games are"
+    " answered here, not refused.",
+    body=body_schema("state"),
+    answers={200: declared.Answer(StateAnswer, "The position's status.")},
+    refusals=(NOT_A_BOARD, CANNOT_PLAY),
+)
 def state() -> Response:
     """The status of a position (finished or not): see the State schema in /openapi.json."""
     board = read_position_request(request, "state").board
@@ -147,6 +206,12 @@ def state() -> Response:
 
 
 @bp.get("/engines")
+@declare(
+    "The teaching engines",
+    "The names that /move and /analyze take as engine, in teaching order (each improves on the one"
+    " before), with a line on each.",
+    answers={200: declared.Answer(EnginesAnswer, "The engines.")},
+)
 def engines() -> Response:
     """The engines that /move and /analyze take as ``engine``, in teaching order."""
     answer: EnginesAnswer = {"engines": describe_engines()}
@@ -154,27 +219,50 @@ def engines() -> Response:
 
 
 @bp.get("/livez")
+@declare(
+    "Liveness: the process answers",
+    "200 as long as the worker can answer at all; it touches no cache (readiness, with the cache, is"
+    " /healthz).",
+    answers={200: declared.Answer(LivenessAnswer, "Alive.")},
+)
 def livez() -> Response:
     """Liveness for a platform's checks: the worker answers (no cache touched)."""
-    return jsonify(status="alive")
+    answer: LivenessAnswer = {"status": "alive"}
+    return jsonify(answer)
 
 
 @bp.get("/healthz")
+@declare(
+    "Health of the app and its cache backend",
+    "200 when the app answers and a probe key makes a real round trip through the cache backend; 503"
+    " otherwise.",
+    answers={
+        200: declared.Answer(HealthAnswer, "Healthy."),
+        503: declared.Answer(HealthAnswer, "The cache backend did not answer."),
+    },
+)
 def healthz() -> Response:
     """200 when the cache backend made a real round trip a moment ago, else 503 (web/cache/health.py)."""
     positions = current().solved
     ok, detail = current().health.status()
-    response = jsonify(
-        status="ok" if ok else "unavailable",
-        cache={"backend": positions.backend.name, "ok": ok, "detail": detail},
-        engine=ENGINE_VERSION,
-        worker=os.getpid(),
-    )
+    answer: HealthAnswer = {
+        "status": "ok" if ok else "unavailable",
+        "cache": {"backend": positions.backend.name, "ok": ok, "detail": detail},
+        "engine": ENGINE_VERSION,
+        "worker": os.getpid(),
+    }
+    response = jsonify(answer)
     response.status_code = 200 if ok else 503
     return response
 
 
 @bp.get("/stats")
+@declare(
+    "Cache and search counters",
+    "Counters of the worker that answers, and totals over every worker of this server since it"
+    " started: the same counters as /metrics.",
+    answers={200: declared.Answer(StatsAnswer, "Counters.")},
+)
 def stats() -> Response:
     """Counters of this worker and, where the backend keeps them, of all workers."""
     positions = current().solved
@@ -183,9 +271,14 @@ def stats() -> Response:
 
 
 @bp.get("/openapi.json")
+@declare(
+    "This document",
+    "The OpenAPI 3.2 description of this API, assembled from the declaration beside each route.",
+    answers={200: declared.Answer(dict[str, Any], "The OpenAPI description.")},
+)
 def openapi() -> Response:
-    """The OpenAPI 3 description of this API."""
-    response = jsonify(build_spec())
+    """The OpenAPI description of this API (web/openapi/document.py)."""
+    response = jsonify(document(current_app))
     response.cache_control.max_age = 300
     response.cache_control.public = True
     return response

@@ -13,7 +13,7 @@ so every one of them stops at the same place on any machine and under any load:
   so.  ``mcts`` plays its 1,000 playouts (its tree's nodes are fewer), and
   ``perfect`` proves every such board outright;
 - so the same request gets the same moves, values and counts, and each worker
-  keeps its last results (``KEPT_RESULTS``): a class opening the same
+  keeps its last results (web/searches/lab_runs.py): a class opening the same
   experiment at once costs it one search of each engine, the requests that
   arrive while it runs waiting for it (web/searches/shared_runs.py).  A
   request whose random choices are drawn afresh (an unseeded ``/move`` with
@@ -28,26 +28,22 @@ from tictactoe import Board
 from tictactoe.algorithms.base import EngineResult
 from tictactoe.algorithms.registry import get_engine
 from web.http.errors import ApiError
+from web.openapi.declarations import Refusal
 from web.parts import current
-from web.runtime.lru import BoundedLRU
-from web.searches.shared_runs import SharedRuns
+from web.searches.lab_runs import TEACHING_NODES
 
 MAX_SIDE = 4
-TEACHING_NODES = 600_000
-KEPT_RESULTS = 64  # per worker: the lab's two experiments with every engine, and more
 # A request waits for another's search of the same thing as long as that one may wait for its
 # slot, and this much more while it runs (the longest, minimax traced on the empty 3x3 board,
 # takes about 5 s alone): beyond it, 503 as for a search that found no slot.
 SEARCH_SECONDS = 10.0
 
-# The engine, the position (Board.text_key) and the seed of its random choices (None: none drawn).
-Key = tuple[str, str, int | None]
-TeachingRuns = SharedRuns[Key, EngineResult]
-
-
-def kept_runs() -> TeachingRuns:
-    """This worker's kept and running teaching searches (web/assembly.py makes one per app)."""
-    return TeachingRuns(BoundedLRU(KEPT_RESULTS))
+# What /move, /analyze and /trace answer for a board too big to teach on (/openapi.json).
+TOO_BIG_TO_TEACH = Refusal(
+    422,
+    f"With engine: a board larger than {MAX_SIDE}x{MAX_SIDE}, which the teaching engines do not search"
+    " (leave engine out: the production solver answers).",
+)
 
 
 def require_small(board: Board) -> None:

@@ -22,67 +22,84 @@ from __future__ import annotations
 
 import math
 
-from flask import Blueprint, Flask, Response, jsonify, request
+from flask import Blueprint, Response, jsonify, request
 
-from tictactoe import Board
+from tictactoe import MIN_K, Board
 from tictactoe.algorithms.base import EngineResult
 from tictactoe.algorithms.folding import DEFAULT_CAP, ShownNode, fold
 from tictactoe.algorithms.registry import TRACEABLE
 from tictactoe.algorithms.trace import CUT, HIT, Trace
-from web.api.positions import read_position_query
+from web.api.payload import CANNOT_PLAY, NOT_A_BOARD
+from web.api.positions import read_position_query, text_case
 from web.api.shapes import TraceAnswer, TraceNode
-from web.api.teaching import TEACHING_NODES, require_small, shared_wait
+from web.api.teaching import MAX_SIDE, require_small, shared_wait
 from web.http.errors import TRACES_BLUEPRINT, ApiError
+from web.openapi.declarations import Answer, Refusal, declare
 from web.parts import current
-from web.runtime.lru import BoundedLRU
-from web.searches.shared_runs import SharedRuns
+from web.searches.lab_runs import TEACHING_NODES
+from web.searches.rate_limit import RATE_LIMITED
+from web.searches.slots import NO_SLOT
 
 bp = Blueprint(TRACES_BLUEPRINT, __name__)
 
 PARAMETERS = ("board", "k", "engine", "node")
 DEFAULT_ENGINE = "alphabeta"
 MAX_NODE_DIGITS = 7  # no trace has 10 million nodes
-# Per worker: the lab's two experiments with each of the four traceable engines that
-# count nodes alike (the searches whose branches are being opened).
-KEPT_TRACES = 8
-# ... and their nodes together at most (about 16 bytes a node, 10 MiB): one full-size trace leaves
-# room for no other.
-KEPT_NODES = TEACHING_NODES
 FINISHED_MAX_AGE = 86_400  # a finished trace never changes (for one engine version)
-
-Key = tuple[str, str]  # the engine, and the position (Board.text_key: rules and rows)
-
-
-def _nodes(found: tuple[EngineResult, Trace]) -> int:
-    """A kept search's weight: its trace's nodes."""
-    return len(found[1])
-
-
-class KeptTraces(BoundedLRU[Key, tuple[EngineResult, Trace]]):
-    """The last ``KEPT_TRACES`` traced searches of one app in this worker, by engine and position.
-
-    Fewer when their nodes together would be more than ``KEPT_NODES``; the
-    newest is always kept (no trace has more than ``TEACHING_NODES`` nodes).
-    """
-
-    def __init__(self) -> None:
-        super().__init__(KEPT_TRACES, weigh=_nodes, max_weight=KEPT_NODES)
-
-    def nodes(self) -> int:
-        """The nodes of the kept traces together."""
-        return self.weight
-
-
-TracedRuns = SharedRuns[Key, tuple[EngineResult, Trace]]
-
-
-def init_app(app: Flask) -> TracedRuns:
-    """Serve GET /trace on ``app``; returns this worker's kept and running traces for it."""
-    app.register_blueprint(bp)
-    return TracedRuns(KeptTraces())
 
 
 @bp.get("/trace")
+@declare(
+    "A teaching engine's search tree, node by node",
+    "Runs a depth-first teaching engine afresh on the position (boards up to"
+    f" {MAX_SIDE}x{MAX_SIDE}) and answers the nodes it visited, in order, at most {DEFAULT_CAP} of"
+    " them: whole levels while they fit, bigger subtrees folded with their exact counts, so that the"
+    " shown nodes (each 1, or its folded size) add up to nodes. node=N answers the subtree of node N"
+    f" instead. The search stops at its budget of {TEACHING_NODES:,} nodes, never at a deadline"
+    " (finished is then false), so the same request gets the same tree: a finished trace never"
+    " changes, it is cacheable.",
+    parameters=(
+        {
+            "name": "trace",
+            "in": "query",
+            "required": True,
+            "style": "form",
+            "explode": True,
+            "schema": {
+                "type": "object",
+                "required": ["board"],
+                "additionalProperties": False,
+                "properties": {
+                    "board": {"type": "string", "minLength": 5, "maxLength": 19, "example": "x2/1o1/3"},
+                    "k": {"type": "integer", "minimum": MIN_K, "maximum": MAX_SIDE},
+                    "engine": {"type": "string", "enum": list(TRACEABLE), "default": DEFAULT_ENGINE},
+                    "node": {
+                        "type": "integer",
+                        "minimum": 0,
+                        "maximum": 10**MAX_NODE_DIGITS - 1,
+                        "default": 0,
+                    },
+                },
+                # 3 columns: 3 rows (k = 3) or 4 rows (k up to 4); 4 columns: 3 or 4 rows, k up to 4.
+                "anyOf": [
+                    text_case(3, MIN_K, 3, 3, 3),
+                    text_case(3, MIN_K, 4, 4, 4),
+                    text_case(4, MIN_K, 4, 3, 4),
+                ],
+            },
+            "description": "board and k as for GET /position; engine (default"
+            f" {DEFAULT_ENGINE}); node: the id of the node whose subtree to show (default 0).",
+        },
+    ),
+    answers={200: Answer(TraceAnswer, "The search and its tree.")},
+    refusals=(
+        NOT_A_BOARD,
+        CANNOT_PLAY,
+        Refusal(422, f"A board larger than {MAX_SIDE}x{MAX_SIDE}, or a node this search does not have."),
+        RATE_LIMITED,
+        NO_SLOT,
+    ),
+)
 def trace() -> Response:
     """A search's tree: see GET /trace in /openapi.json."""
     args = request.args

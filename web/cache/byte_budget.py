@@ -4,7 +4,9 @@ A count of entries bounds nothing when one entry may be a hundred bytes or a
 hundred kilobytes (every move's value on a big board, a /move memo's answer per best move):
 a client that sends big distinct bodies fills a count-bounded memory with big
 entries.  Here each entry is kept with its size in bytes (the caller says what
-it holds), and the sizes together never exceed the budget.
+it holds), and the sizes together never exceed the budget.  The order and the
+bound are cachetools' ``FIFOCache`` measuring each entry by its size; what this
+adds is the overhead counted per entry and the lock its writers share.
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ from __future__ import annotations
 import threading
 from collections.abc import Hashable
 from typing import Generic, TypeVar
+
+from cachetools import FIFOCache
 
 Key = TypeVar("Key", bound=Hashable)
 Value = TypeVar("Value")
@@ -30,14 +34,16 @@ class ByteBudget(Generic[Key, Value]):
 
     def __init__(self, budget: int) -> None:
         self.budget = budget
-        self._entries: dict[Key, tuple[Value, int]] = {}
-        self._bytes = 0
+        self._entries: FIFOCache[Key, tuple[Value, int]] = FIFOCache(budget, getsizeof=_cost)
         self._lock = threading.Lock()
 
     def get(self, key: Key) -> Value | None:
         """The value kept for ``key``, or None."""
-        found = self._entries.get(key)
-        return None if found is None else found[0]
+        try:
+            # One lookup in the cache's dict: no lock, and a key dropped meanwhile is a miss.
+            return self._entries[key][0]
+        except KeyError:
+            return None
 
     def put(self, key: Key, value: Value, size: int) -> None:
         """Keep ``value`` (``size`` bytes, plus the overhead) as the newest; drop the oldest past the budget.
@@ -46,21 +52,19 @@ class ByteBudget(Generic[Key, Value]):
         """
         cost = size + ENTRY_OVERHEAD_BYTES
         with self._lock:
-            old = self._entries.pop(key, None)
-            if old is not None:
-                self._bytes -= old[1]
-            if cost > self.budget:
-                return
-            self._entries[key] = (value, cost)
-            self._bytes += cost
-            while self._bytes > self.budget:
-                oldest = next(iter(self._entries))
-                self._bytes -= self._entries.pop(oldest)[1]
+            self._entries.pop(key, None)  # rewritten: the newest again
+            if cost <= self.budget:
+                self._entries[key] = (value, cost)  # the oldest go until it fits
 
     @property
     def bytes(self) -> int:
         """The bytes the kept entries count for, overheads included."""
-        return self._bytes
+        return int(self._entries.currsize)
 
     def __len__(self) -> int:
         return len(self._entries)
+
+
+def _cost(entry: tuple[object, int]) -> int:
+    """What a kept entry counts for: its size and the overhead, as ``put`` reckoned them."""
+    return entry[1]

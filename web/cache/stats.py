@@ -17,7 +17,9 @@ hit, miss, search or busy).
 from __future__ import annotations
 
 import os
-from typing import TypedDict, cast
+from typing import cast
+
+from typing_extensions import TypedDict
 
 from web.telemetry import request_log
 from web.telemetry.metrics import Metrics, scope
@@ -39,6 +41,7 @@ class Counts(TypedDict):
 
 class _Pid(TypedDict):
     pid: int
+    """The worker's process id."""
 
 
 class WorkerCounts(_Pid, Counts):
@@ -51,6 +54,7 @@ class StatsSnapshot(TypedDict):
     worker: WorkerCounts
     total: Counts
     total_scope: str
+    """What total counts: every worker of this server since it started."""
 
 
 COUNTERS = tuple(Counts.__annotations__)

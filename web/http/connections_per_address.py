@@ -23,6 +23,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
+from web.http.answer_headers import EVERY_ANSWER, header_lines
 from web.http.client_key import client_key
 from web.http.error_body import error_body
 
@@ -45,6 +46,7 @@ REFUSAL = (
     b"HTTP/1.1 429 Too Many Requests\r\n"
     b"Content-Type: application/json\r\n"
     + f"Content-Length: {len(_REFUSAL_BODY)}\r\nRetry-After: {RETRY_AFTER_SECONDS}\r\n".encode()
+    + header_lines(EVERY_ANSWER)
     + b"Connection: close\r\n\r\n"
     + _REFUSAL_BODY
 )

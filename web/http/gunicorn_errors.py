@@ -1,4 +1,5 @@
-"""gunicorn's own error answers (414, 431, a 400 before the app runs) marked ``Cache-Control: no-store``.
+"""gunicorn's own error answers (414, 431, a 400 before the app runs) marked ``Cache-Control: no-store``,
+with the headers every answer carries (web/http/answer_headers.py).
 
 gunicorn writes these answers itself, with fixed headers (``util.write_error``:
 ``Connection``, ``Content-Type``, ``Content-Length``), and no setting adds one;
@@ -13,13 +14,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from web.http.answer_headers import EVERY_ANSWER, header_lines
+
 NO_STORE = b"Cache-Control: no-store\r\n"
+ADDED = NO_STORE + header_lines(EVERY_ANSWER)
 
 HandleError = Callable[[Any, Any, Any, BaseException], None]
 
 
 class NoStoreSocket:
-    """A client socket whose first ``sendall`` of an HTTP answer gets ``NO_STORE`` after its status line."""
+    """A client socket whose first ``sendall`` of an HTTP answer gets ``ADDED`` after its status line."""
 
     def __init__(self, sock: Any) -> None:
         self._sock = sock
@@ -31,7 +35,7 @@ class NoStoreSocket:
             self._marked = True
             end = data.find(b"\r\n") + 2
             if end > 1:
-                data = data[:end] + NO_STORE + data[end:]
+                data = data[:end] + ADDED + data[end:]
         self._sock.sendall(data)
 
     def __getattr__(self, name: str) -> Any:
@@ -48,8 +52,8 @@ def no_store_errors(handle_error: HandleError) -> HandleError:
     >>> def write_414(req, client, addr, exc):
     ...     client.sendall(b"HTTP/1.1 414 URI Too Long\\r\\n\\r\\n")
     >>> no_store_errors(write_414)(None, Sock(), None, ValueError())
-    >>> sent
-    [b'HTTP/1.1 414 URI Too Long\\r\\nCache-Control: no-store\\r\\n\\r\\n']
+    >>> sent[0].split(b"\\r\\n")[:3]
+    [b'HTTP/1.1 414 URI Too Long', b'Cache-Control: no-store', b'X-Content-Type-Options: nosniff']
     """
 
     def handle(req: Any, client: Any, addr: Any, exc: BaseException) -> None:

@@ -139,6 +139,25 @@ class Field:
         """Whether /openapi.json lists the field as required."""
         return self.required or self.missing is not None
 
+    def shown(self) -> Schema:
+        """The field's schema in a body: a reference to its component when it has one."""
+        return self.schema if self.component is None else {"$ref": f"#/components/schemas/{self.component}"}
+
+
+def fields_schema(fields: tuple[Field, ...]) -> Schema:
+    """A body of ``fields`` as JSON Schema: an object of exactly those, the required ones marked."""
+    return {
+        "type": "object",
+        "required": [field.name for field in fields if field.documented_required],
+        "additionalProperties": False,
+        "properties": {field.name: field.shown() for field in fields},
+    }
+
+
+def components(fields: tuple[Field, ...]) -> dict[str, Schema]:
+    """The components ``fields`` refer to, by name."""
+    return {field.component: field.schema for field in fields if field.component is not None}
+
 
 def integer(value: object) -> bool:
     """Whether ``value`` is a JSON integer (a boolean is not one here)."""

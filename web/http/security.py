@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from flask import Flask, Response, request
 
+from web.http.answer_headers import EVERY_ANSWER
 from web.http.errors import is_api_path
 
 NO_STORE = ("Cache-Control", "no-store")
@@ -23,12 +24,9 @@ def content_security_policy(frame_ancestors: str) -> str:
 
 
 def fixed_headers(frame_ancestors: str, secure: bool) -> list[tuple[str, str]]:
-    """The headers every response gets (HSTS only over HTTPS)."""
-    headers = [
-        ("Content-Security-Policy", content_security_policy(frame_ancestors)),
-        ("X-Content-Type-Options", "nosniff"),
-        ("Referrer-Policy", "strict-origin-when-cross-origin"),
-    ]
+    """The headers every response of the app gets (HSTS only over HTTPS): the CSP, then what every
+    answer carries whoever writes it (web/http/answer_headers.py)."""
+    headers = [("Content-Security-Policy", content_security_policy(frame_ancestors)), *EVERY_ANSWER]
     if secure:
         headers.append(("Strict-Transport-Security", "max-age=31536000"))
     return headers

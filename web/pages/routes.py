@@ -35,7 +35,7 @@ from web.pages.share_card import (
     game_card,
     puzzle_card,
 )
-from web.parts import current
+from web.puzzles import current_puzzles
 
 bp = Blueprint("pages", __name__)
 # The closed sets every page embeds (closed_sets.py); they never change while the app runs.
@@ -106,7 +106,7 @@ def _embedded_puzzle() -> Puzzle | None:
         raise ApiError(400, f"puzzle is given {len(values)} times: give it once")
     if not values:
         return None
-    puzzle = current().puzzles.set().get(values[0])
+    puzzle = current_puzzles().set().get(values[0])
     if puzzle is None:
         raise ApiError(404, f"no puzzle has the id {values[0][:40]!r}: the puzzles page links to each one")
     return puzzle
@@ -115,7 +115,7 @@ def _embedded_puzzle() -> Puzzle | None:
 def puzzles_page(start: str | None) -> PageResponse:
     """The puzzles page (web/puzzles/routes.py asks for it): opened on the puzzle ``start`` names (an
     id, or "daily"), or on the player's next one; 404 with the page for an id no puzzle has."""
-    puzzle = None if start in (None, "daily") else current().puzzles.set().get(start)
+    puzzle = None if start in (None, "daily") else current_puzzles().set().get(start)
     card = PUZZLES if puzzle is None else puzzle_card(puzzle)
     html = _render("puzzles.html", PUZZLES, card, PUZZLES_ARGS, start=start or "", boards=_puzzle_boards())
     body, _, headers = _page(html)
@@ -124,7 +124,7 @@ def puzzles_page(start: str | None) -> PageResponse:
 
 def _puzzle_boards() -> list[dict[str, object]]:
     """The boards that have puzzles, for the page's menu: the rules' key, a label and how many."""
-    puzzles = current().puzzles.set()
+    puzzles = current_puzzles().set()
     return [
         {
             "key": rules.key(),

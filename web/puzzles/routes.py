@@ -28,7 +28,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, Response, jsonify, request
+from flask import Blueprint, Flask, Response, current_app, jsonify, request
 
 from tictactoe import (
     MAX_SIZE,
@@ -38,13 +38,14 @@ from tictactoe import (
     Rules,
     Task,
     judge,
+    puzzle_boards,
     puzzle_goal,
     puzzle_set,
 )
 from web.http.compression import etag_variants
 from web.http.errors import PUZZLES_BLUEPRINT, ApiError
-from web.http.json_body import Field, checked, json_object, read_fields, read_json_body, show
-from web.parts import current
+from web.http.json_body import Field, checked, fields_schema, json_object, read_fields, read_json_body, show
+from web.openapi.declarations import Answer, Refusal, Schema, declare
 from web.puzzles.shapes import DailyPuzzle, PuzzleAnswer, PuzzleCell, PuzzleList, PuzzleMoveAnswer
 from web.runtime.lru import BoundedLRU
 from web.runtime.offload import off_event_loop
@@ -67,6 +68,8 @@ MAX_AGE = 3600  # seconds a copy of a GET answer is fresh: a deploy may change t
 RENDERED_KEPT = 2048
 RENDERED_BYTES = 4 * 2**20
 DAILY = "daily"
+# The rules that have puzzles, by key (5x5k4), smallest board first: the files' names, read at import.
+BOARDS = puzzle_boards()
 MOVES_EXAMPLE = '{"moves": [{"row": 1, "col": 1}]}'
 
 
@@ -94,6 +97,25 @@ class Puzzles:
         if self._set is None:
             self._set = self._read(puzzle_set)
         return self._set
+
+
+_KEY = "puzzles"  # the puzzles' entry of app.extensions: set once by web.puzzles.init_app
+
+
+def attach(app: Flask, puzzles: Puzzles) -> None:
+    """Make ``puzzles`` the puzzles of ``app`` (``web.puzzles.init_app`` does, once)."""
+    app.extensions[_KEY] = puzzles
+
+
+def puzzles_of(app: Flask) -> Puzzles:
+    """``app``'s puzzles."""
+    found: Puzzles = app.extensions[_KEY]
+    return found
+
+
+def current_puzzles() -> Puzzles:
+    """The puzzles of the app handling the current request."""
+    return puzzles_of(current_app)
 
 
 def _cells(value: object) -> list[tuple[int, int]]:
@@ -149,14 +171,104 @@ REVEAL = Field(
 )
 MOVE_FIELDS = (MOVES, REVEAL)
 
+# -- the routes' declarations (web/openapi/): what each takes and answers ---------------------------
+
+PUZZLE_ID: Schema = {"type": "string", "pattern": PUZZLE_ID_PATTERN, "example": "3x3k3-1a2b3c"}
+PUZZLE_PARAMETER: Schema = {
+    "name": "puzzle_id",
+    "in": "path",
+    "required": True,
+    "schema": PUZZLE_ID,
+    "description": "The puzzle's id: its rules' key and six hex digits.",
+}
+LIST_QUERY: Schema = {
+    "name": "list",
+    "in": "query",
+    "required": False,
+    "style": "form",
+    "explode": True,
+    "schema": {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {
+            "board": {"type": "string", "enum": BOARDS, "description": "The rules: rows x cols, k in a row."},
+            "task": {"type": "string", "enum": [str(task) for task in Task]},
+            "after": {**PUZZLE_ID, "description": "The list from the first id after this one."},
+            "limit": {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT, "default": DEFAULT_LIMIT},
+        },
+    },
+    "description": "board, task, after and limit, each at most once.",
+}
+# A browser that prefers text/html gets the puzzles page where these answer JSON.
+PAGE = {"text/html": {"type": "string", "description": "The puzzles page, opened on this answer's puzzle."}}
+
+
+def _caching(freshness: str) -> dict[str, tuple[Schema, str]]:
+    """The headers of a GET's answer (and of its 304), fresh as ``freshness`` says."""
+    return {
+        "ETag": ({"type": "string"}, "Strong validator of the answer's bytes: send it in If-None-Match."),
+        "Cache-Control": ({"type": "string"}, freshness),
+        "Vary": ({"type": "string"}, "Accept: a page for a browser that prefers text/html, JSON otherwise."),
+    }
+
+
+def _cached(shape: object, words: str, freshness: str) -> dict[int, Answer]:
+    """A GET's answers: 200 the JSON of ``shape`` (or the page), 304 for a copy that is current."""
+    headers = _caching(freshness)
+    return {
+        200: Answer(shape, words, headers=headers, also=PAGE),
+        304: Answer(None, "Not modified: the copy whose ETag was sent is current.", headers=headers),
+    }
+
+
+IF_NONE_MATCH: Schema = {
+    "name": "If-None-Match",
+    "in": "header",
+    "required": False,
+    "schema": {"type": "string"},
+    "description": "ETags of a copy the client holds: 304 when one matches.",
+}
+HOUR = f"public, max-age={MAX_AGE}"
+BAD_QUERY = Refusal(
+    400,
+    "A parameter the route does not take, or one given twice; on the list, a board with no puzzles, a"
+    " task that is not win or draw, an after that is not a puzzle's id, a limit out of 1.."
+    f"{MAX_LIMIT}. The message says which.",
+)
+NO_PUZZLE = Refusal(404, "No puzzle has this id (a browser gets the puzzles page, saying so).")
+NOT_A_MOVE = Refusal(
+    400,
+    "The body is not what the route takes: not JSON, an unknown field, moves that are not cells"
+    f" (whole numbers 0..{MAX_SIZE - 1}), a reveal that is not true or false. The message says which.",
+)
+REFUSED_MOVE = Refusal(
+    409,
+    "The puzzle refuses the move: an earlier move is not the puzzle's, the cell is taken or off the"
+    " puzzle's board, or the puzzle is solved already. The message says which.",
+)
+SOLVED_BY_PROOF = (
+    " In each, every step has exactly one move that keeps the value, proven by the solver (on five in a"
+    " row: by searching every move to the puzzle's horizon); the solution stays on the server."
+)
+
 
 @bp.get("/puzzles")
-def listing() -> Response | PageResponse:
+@declare(
+    "A page of proven puzzles",
+    "The puzzles of a board and a task (either may be left out), in id order, limit at a time; next"
+    " is the id to ask after for the next page (null at the end)." + SOLVED_BY_PROOF + " The same"
+    f" bytes until a deploy: Cache-Control: {HOUR}, with a strong ETag. A browser that prefers"
+    " text/html gets the puzzles page.",
+    parameters=(LIST_QUERY, IF_NONE_MATCH),
+    answers=_cached(PuzzleList, "The page of puzzles.", HOUR),
+    refusals=(BAD_QUERY,),
+)
+def puzzle_list() -> Response | PageResponse:
     """A page of puzzles (or the puzzles page): see GET /puzzles in /openapi.json."""
     if _prefers_page():
         return _page(None)
     query = _query()
-    rules = _board(query.get("board"))
+    board = _board(query.get("board"))
     task = _task(query.get("task"))
     after = query.get("after")
     if after is not None and not _matches(PUZZLE_ID_PATTERN, after):
@@ -164,19 +276,30 @@ def listing() -> Response | PageResponse:
     limit = _limit(query.get("limit"))
 
     def answer() -> PuzzleList:
-        page = current().puzzles.set().select(rules, task, after, limit)
+        puzzles = current_puzzles().set()
+        rules = next((rules for rules in puzzles.rules() if rules.key() == board), None)
+        page = puzzles.select(rules, task, after, limit)
         return {
             "puzzles": [puzzle_fields(puzzle) for puzzle in page.puzzles],
             "next": page.next,
             "total": page.total,
         }
 
-    key = f"list|{rules.key() if rules else ''}|{task or ''}|{after or ''}|{limit}"
+    key = f"list|{board or ''}|{task or ''}|{after or ''}|{limit}"
     return _cacheable(key, answer, MAX_AGE)
 
 
 @bp.get("/puzzles/daily")
-def daily() -> Response | PageResponse:
+@declare(
+    "The day's puzzle",
+    "The same puzzle for everyone on a UTC date, fresh until the day ends (public, max-age: the"
+    " seconds to UTC midnight), with a strong ETag. A browser that prefers text/html gets the puzzles"
+    " page opened on it.",
+    parameters=(IF_NONE_MATCH,),
+    answers=_cached(DailyPuzzle, "The day's puzzle.", "public, max-age=<seconds to UTC midnight>"),
+    refusals=(BAD_QUERY,),
+)
+def daily_puzzle() -> Response | PageResponse:
     """The day's puzzle (or the puzzles page opened on it): see GET /puzzles/daily in /openapi.json."""
     if _prefers_page():
         return _page(DAILY)
@@ -186,23 +309,44 @@ def daily() -> Response | PageResponse:
     tomorrow = datetime.datetime.combine(day + datetime.timedelta(days=1), datetime.time(), datetime.UTC)
 
     def answer() -> DailyPuzzle:
-        return {"date": day.isoformat(), "puzzle": puzzle_fields(current().puzzles.set().daily(day))}
+        return {"date": day.isoformat(), "puzzle": puzzle_fields(current_puzzles().set().daily(day))}
 
     return _cacheable(f"daily|{day.isoformat()}", answer, max(1, int((tomorrow - now).total_seconds())))
 
 
 @bp.get("/puzzles/<puzzle_id>")
-def one(puzzle_id: str) -> Response | PageResponse:
+@declare(
+    "A puzzle",
+    "The position, the side to move, the task and its words, how many moves to find, the difficulty"
+    " and rating, its link and embed." + SOLVED_BY_PROOF + f" Cache-Control: {HOUR}, with a strong"
+    " ETag. A browser that prefers text/html gets the puzzles page opened on it: the link to share.",
+    parameters=(PUZZLE_PARAMETER, IF_NONE_MATCH),
+    answers=_cached(PuzzleAnswer, "The puzzle.", HOUR),
+    refusals=(BAD_QUERY, NO_PUZZLE),
+)
+def puzzle(puzzle_id: str) -> Response | PageResponse:
     """A puzzle (or the puzzles page opened on it): see GET /puzzles/{id} in /openapi.json."""
     if _prefers_page():
         return _page(puzzle_id)
     _query(())
-    puzzle = _known(puzzle_id)
-    return _cacheable(f"id|{puzzle.id}", lambda: puzzle_fields(puzzle), MAX_AGE)
+    found = _known(puzzle_id)
+    return _cacheable(f"id|{found.id}", lambda: puzzle_fields(found), MAX_AGE)
 
 
 @bp.post("/puzzles/<puzzle_id>/moves")
-def move(puzzle_id: str) -> Response:
+@declare(
+    "Play a move in a puzzle",
+    "The engine judges the last of moves (the earlier ones must be those the puzzle accepted) against"
+    " the puzzle's proof, and says why in words: a right move gets the opponent's answer, played (or"
+    " solved, and the line that follows), a wrong one the answer that refutes it and what it gives up;"
+    " the player may try again. With reveal, the solution's next move instead. No search runs. Never"
+    " cached (no-store).",
+    body=fields_schema(MOVE_FIELDS),
+    parameters=(PUZZLE_PARAMETER,),
+    answers={200: Answer(PuzzleMoveAnswer, "The engine's verdict.")},
+    refusals=(NOT_A_MOVE, NO_PUZZLE, REFUSED_MOVE),
+)
+def puzzle_move(puzzle_id: str) -> Response:
     """A move in a puzzle, judged by the engine: see POST /puzzles/{id}/moves in /openapi.json."""
     puzzle = _known(puzzle_id)
     body = read_fields(json_object(read_json_body(request), MOVES_EXAMPLE), MOVE_FIELDS)
@@ -263,7 +407,7 @@ def _cell(rules: Rules, cell: int) -> PuzzleCell:
 
 def _known(puzzle_id: str) -> Puzzle:
     """The puzzle of this id; ``ApiError`` 404 in words when there is none."""
-    puzzle = current().puzzles.set().get(puzzle_id)
+    puzzle = current_puzzles().set().get(puzzle_id)
     if puzzle is None:
         raise ApiError(
             404,
@@ -283,20 +427,13 @@ def _query(names: tuple[str, ...] = LIST_PARAMETERS) -> dict[str, str]:
     return dict(request.args)
 
 
-def board_keys() -> list[str]:
-    """The boards that have puzzles, by their rules' key (``5x5k4``), smallest first."""
-    return [rules.key() for rules in puzzle_set().rules()]
-
-
-def _board(text: str | None) -> Rules | None:
-    if text is None:
-        return None
-    for rules in current().puzzles.set().rules():
-        if rules.key() == text:
-            return rules
-    raise ApiError(
-        400, f"board must be one of {', '.join(board_keys())} (rows x cols, k in a row), not {show(text)}"
-    )
+def _board(text: str | None) -> str | None:
+    """The key of the rules the list is of (``5x5k4``); ``ApiError`` 400 for rules with no puzzles."""
+    if text is not None and text not in BOARDS:
+        raise ApiError(
+            400, f"board must be one of {', '.join(BOARDS)} (rows x cols, k in a row), not {show(text)}"
+        )
+    return text
 
 
 def _task(text: str | None) -> Task | None:
@@ -328,7 +465,7 @@ def _prefers_page() -> bool:
 
 
 def _page(start: str | None) -> PageResponse:
-    body, status, headers = current().puzzles.page(start)
+    body, status, headers = current_puzzles().page(start)
     return body, status, {**headers, "Vary": "Accept"}
 
 
@@ -336,7 +473,7 @@ def _cacheable(key: str, answer: Callable[[], Any], max_age: int) -> Response:
     """The answer ``key`` names as JSON with a strong ETag of its bytes, public for ``max_age`` seconds
     (``answer()`` renders it the first time this worker is asked); 304 for a request whose
     If-None-Match names it (or a gzipped copy's tag)."""
-    kept = current().puzzles.rendered
+    kept = current_puzzles().rendered
     rendered = kept.get(key)
     if rendered is None:
         body = jsonify(answer()).get_data()

@@ -9,8 +9,10 @@
   or Redis pub/sub) without any stream polling;
 - ``stream``: a room's server-sent events, resumable with ``Last-Event-ID``;
   ``budget``: how many streams a worker admits, in all and per address;
-- ``service``: the rooms as the routes use them (each address's allowances);
-  ``routes``: the HTTP API; ``shapes``: its answers, declared once.
+- ``service``: the rooms as the routes use them (each address's allowances), and
+  the app's rooms (``rooms_of``); ``routes``: the HTTP API; ``shapes``: its
+  answers and events, declared once; ``contract``: what the routes' declarations
+  share (the room's id, the refusals, the links between operations).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from web.cache.backends import UnsafeCacheDir, prepare_cache_dir
 from web.config import Settings
 from web.rooms.budget import StreamBudget
 from web.rooms.routes import bp
-from web.rooms.service import Allowance, Rooms
+from web.rooms.service import Allowance, Rooms, attach, rooms_of
 from web.rooms.sqlite_store import FILE_NAME, STORE_THREADS, SqliteRoomStore
 from web.rooms.store import RoomStore, UnusableStore
 from web.rooms.wakeups import Channel, FifoChannel, Hub
@@ -34,7 +36,7 @@ from web.telemetry.metrics import Metrics
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["Rooms", "init_app"]
+__all__ = ["Rooms", "init_app", "rooms_of"]
 
 
 def init_app(app: Flask, settings: Settings, metrics: Metrics) -> Rooms:
@@ -83,4 +85,5 @@ def init_app(app: Flask, settings: Settings, metrics: Metrics) -> Rooms:
         count=metrics.count_room,
     )
     app.register_blueprint(bp)
+    attach(app, rooms)
     return rooms

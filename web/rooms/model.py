@@ -50,6 +50,8 @@ from typing import Any, Literal
 
 from tictactoe import Board, GameOverError, IllegalMoveError, Player, Rules, Status, other
 from web.rooms.shapes import (
+    OFFER_KINDS,
+    REASONS,
     EndEvent,
     MoveEvent,
     NameEvent,
@@ -90,11 +92,6 @@ RECONNECT_GRACE_SECONDS = 20.0
 MAX_LEASES = 8
 # A friend away this long while the game goes on: the seat that stayed may claim the game.
 ABANDON_SECONDS = 60.0
-# A seat's name: this many characters at most, printable, shown as text wherever it goes.
-NAME_LENGTH = 20
-OFFER_KINDS = ("draw", "takeback")
-# Why a game ended: a line of k, a full board, a resignation, a game its player left, a draw agreed.
-REASONS = ("line", "full", "resigned", "abandoned", "agreed")
 
 
 class RoomError(Exception):

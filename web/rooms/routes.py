@@ -14,6 +14,7 @@
     POST /rooms/{id}/decline       {"token"}                           200 the room after it
     POST /rooms/{id}/name          {"token", "name"}                   200 the room after it
     POST /rooms/{id}/invite-code   {"invite"}                          200 image/svg+xml
+    POST /rooms/{id}/holder        {"token"}                           200 the seat the token holds
     GET  /rooms/{id}/events        [?token=]  [Last-Event-ID]          200 text/event-stream
 
 Refusals, each in words: 400 a body that is not what the route takes; 403 a
@@ -44,7 +45,9 @@ from web.http.error_body import error_body
 from web.http.errors import ROOMS_BLUEPRINT, ApiError, error_response
 from web.http.json_body import (
     Field,
+    Schema,
     checked,
+    fields_schema,
     integer,
     json_object,
     read_fields,
@@ -52,14 +55,45 @@ from web.http.json_body import (
     refuse_unknown_fields,
     show,
 )
-from web.parts import current
+from web.openapi.declarations import Answer, Events, declare
 from web.rooms import stream
 from web.rooms.budget import StreamRefused
+from web.rooms.contract import (
+    BUSY_RETRY_AFTER,
+    CHANGE_REFUSALS,
+    EXPIRED,
+    NO_ROOM,
+    NO_SEAT,
+    NOT_A_ROOM_BODY,
+    OVER_ALLOWANCE,
+    ROOM_ID,
+    UNAVAILABLE,
+    change_links,
+    seat_links,
+)
 from web.rooms.invite_code import invite_code as draw_invite_code
-from web.rooms.model import HOST_SIDES, ID_LENGTH, NAME_LENGTH, SIDES, Event, Refused, Room, Seat, WrongToken
-from web.rooms.service import Rooms, TooMany
-from web.rooms.shapes import RoomState, SeatAnswer, SeatLinks
-from web.rooms.store import AddressFull, DamagedRoom, ExpiredRoom, StoreBusy, StoreFull, UnknownRoom
+from web.rooms.model import (
+    ABANDON_SECONDS,
+    HOST_SIDES,
+    ID_LENGTH,
+    SIDES,
+    Event,
+    Refused,
+    Room,
+    Seat,
+    WrongToken,
+)
+from web.rooms.service import Rooms, TooMany, current_rooms
+from web.rooms.shapes import EVENTS, NAME_LENGTH, HolderAnswer, RoomState, SeatAnswer, SeatLinks
+from web.rooms.store import (
+    EVENTS_MARGIN,
+    AddressFull,
+    DamagedRoom,
+    ExpiredRoom,
+    StoreBusy,
+    StoreFull,
+    UnknownRoom,
+)
 from web.searches.rate_limit import requesting_client
 from web.telemetry.request_log import note
 
@@ -178,17 +212,44 @@ EXAMPLES = {
     "name": '{"token": "<your seat\'s token>", "name": "Ada"}',
     "invite-code": '{"invite": "<the invite link\'s token>"}',
 }
-BUSY_RETRY_AFTER = 1
 FULL_RETRY_AFTER = 60
 DAMAGED_RETRY_AFTER = 3600
+LOCATION = {"Location": ({"type": "string"}, "The room: /rooms/{id}.")}
 
 
 def rooms() -> Rooms:
     """This app's rooms (set up by ``web.rooms.init_app``)."""
-    return current().rooms
+    return current_rooms()
+
+
+def _new_room_body() -> Schema:
+    """POST /rooms: rows, cols, k and side, all optional; k at most the longer side (an anyOf of cases:
+    k at most 3, or rows given and at least k, or cols given and at least k)."""
+    return {
+        **fields_schema(BODIES["create"]),
+        "anyOf": [{"properties": {"k": {"maximum": MIN_K}}}]
+        + [
+            {"required": [side], "properties": {"k": {"maximum": k}, side: {"minimum": k}}}
+            for side in ("rows", "cols")
+            for k in range(MIN_K + 1, MAX_SIZE + 1)
+        ],
+    }
 
 
 @bp.post("/rooms")
+@declare(
+    "Make a room to play a friend",
+    "Makes a room of the given rules and seats its creator (the host). The answer holds the host's"
+    " secret token and three page links: the host's own seat (keep it secret: it plays for you), the"
+    " invite for the friend (the first to use it takes the other seat; after that it only watches),"
+    " and the watch link for anyone. Tokens are 128 random bits; the room keeps only their hashes. A"
+    " room expires a day after its last move. Each address may make ROOMS_PER_MINUTE rooms a minute.",
+    body=_new_room_body(),
+    answers={
+        201: Answer(SeatAnswer, "The room, made, and the host's seat.", headers=LOCATION, links=seat_links())
+    },
+    refusals=(NOT_A_ROOM_BODY, OVER_ALLOWANCE, UNAVAILABLE),
+)
 def create_room() -> tuple[Response, int, dict[str, str]]:
     """Make a room and seat its host: see POST /rooms in /openapi.json."""
     body = _body("create")
@@ -205,6 +266,16 @@ def create_room() -> tuple[Response, int, dict[str, str]]:
 
 
 @bp.post("/rooms/<room_id>/seats")
+@declare(
+    "Take the invited seat",
+    "The friend's page sends the invite's token: the first to do so takes the other seat and gets its"
+    " own secret token (join is sent to the room's streams); the invite is then spent (409 for anyone"
+    " after).",
+    body=fields_schema(BODIES["seats"]),
+    parameters=(ROOM_ID,),
+    answers={201: Answer(SeatAnswer, "The guest's seat.", headers=LOCATION, links=seat_links())},
+    refusals=CHANGE_REFUSALS,
+)
 def take_seat(room_id: str) -> tuple[Response, int, dict[str, str]]:
     """Take the guest's seat with the invite: see POST /rooms/{id}/seats in /openapi.json."""
     _known(room_id)
@@ -221,13 +292,41 @@ def take_seat(room_id: str) -> tuple[Response, int, dict[str, str]]:
 
 
 @bp.get("/rooms/<room_id>")
+@declare(
+    "A room as it stands",
+    "The rules, the current game's moves and board, whose turn, the status and winning line, both"
+    " sides (which seat, taken, connected, wins), draws, rematch offers, the id of the last event and"
+    " when the room expires. Never cached (Cache-Control: no-store).",
+    parameters=(ROOM_ID,),
+    answers={200: Answer(RoomState, "The room.")},
+    refusals=(NO_ROOM, EXPIRED, UNAVAILABLE),
+)
 def room_state(room_id: str) -> Response:
     """The room as it stands: see GET /rooms/{id} in /openapi.json."""
     _known(room_id)
     return jsonify(rooms().load(room_id).state(rooms().clock()))
 
 
+def seat_change(summary: str, description: str, body: str) -> Callable[[Any], Any]:
+    """The declaration of a seat's change of its room: ``body`` (a key of ``BODIES``), answered by the
+    room after it, refused as every change is."""
+    return declare(
+        summary,
+        description,
+        body=fields_schema(BODIES[body]),
+        parameters=(ROOM_ID,),
+        answers={200: Answer(RoomState, "The room after it.", links=change_links())},
+        refusals=CHANGE_REFUSALS,
+    )
+
+
 @bp.post("/rooms/<room_id>/moves")
+@seat_change(
+    "Play a move in a room",
+    "The seat of the token plays the cell; the engine's rules (Board.play) judge it. The move (and"
+    " end, when the game ends) goes to every stream of the room.",
+    "moves",
+)
 def play(room_id: str) -> Response:
     """A seat's move, checked by the engine: see POST /rooms/{id}/moves in /openapi.json."""
     _known(room_id)
@@ -242,6 +341,12 @@ def play(room_id: str) -> Response:
 
 
 @bp.post("/rooms/<room_id>/rematch")
+@seat_change(
+    "Ask for a rematch",
+    "Once the game has ended, either seat asks; when the other asks too, the next game starts with"
+    " the sides swapped, and the score is kept. Asking twice changes nothing.",
+    "rematch",
+)
 def rematch(room_id: str) -> Response:
     """Ask for a rematch (the second to ask starts it): see POST /rooms/{id}/rematch in /openapi.json."""
     _known(room_id)
@@ -252,14 +357,42 @@ def rematch(room_id: str) -> Response:
     return jsonify(room.state(rooms().clock()))
 
 
-# What a seat may do besides moving, each answered by the room after it.  Every one is checked by
-# the room's rules (web/rooms/model.py) and refused in words when it does not fit.
-SEAT_ACTIONS: dict[str, Callable[[Room, object, float], list[Event]]] = {
-    "resign": lambda room, token, now: room.resign(token, now),
-    "claim": lambda room, token, now: room.claim(token, now),
-    "draw": lambda room, token, now: room.propose(token, "draw", now),
-    "takeback": lambda room, token, now: room.propose(token, "takeback", now),
-    "decline": lambda room, token, now: room.decline(token, now),
+# What a seat may do besides moving, each answered by the room after it: its change, checked by the
+# room's rules (web/rooms/model.py) and refused in words when it does not fit, and its words.
+SEAT_ACTIONS: dict[str, tuple[Callable[[Room, object, float], list[Event]], str, str]] = {
+    "resign": (
+        lambda room, token, now: room.resign(token, now),
+        "Resign the game",
+        "The seat of the token gives the game up: it ends (end, reason resigned) and the other side"
+        " wins. 409 once the game is over.",
+    ),
+    "claim": (
+        lambda room, token, now: room.claim(token, now),
+        "Claim a game the friend left",
+        f"Once the friend has been away {int(ABANDON_SECONDS)} s (players.<side>.away), the seat that"
+        " stayed may end the game as its win (end, reason abandoned). 409 in words before that, or"
+        " while the friend is here.",
+    ),
+    "draw": (
+        lambda room, token, now: room.propose(token, "draw", now),
+        "Offer a draw, or accept the friend's",
+        "While the game goes on: an offer (offer, made); when the friend has offered one, the draw is"
+        " agreed (offer accepted, then end, reason agreed). A move withdraws any offer. 409 while"
+        " another offer waits, or once the game is over.",
+    ),
+    "takeback": (
+        lambda room, token, now: room.propose(token, "takeback", now),
+        "Ask to take back your last move, or accept the friend's request",
+        "While the game goes on: a request (offer, made); when the friend has asked, the friend's last"
+        " move and any reply are taken back (offer accepted, then takeback). 409 with no move to take"
+        " back, while another offer waits, or once the game is over.",
+    ),
+    "decline": (
+        lambda room, token, now: room.decline(token, now),
+        "Decline the friend's offer, or withdraw yours",
+        "The waiting offer (a draw or a takeback) is gone (offer, declined or withdrawn). 409 when no"
+        " offer waits.",
+    ),
 }
 
 
@@ -267,21 +400,56 @@ def seat_action(room_id: str, action: str) -> Response:
     """A seat's resignation, claim, offer or answer: see POST /rooms/{id}/<action> in /openapi.json."""
     _known(room_id)
     token = _body("seat")["token"]
-    act = SEAT_ACTIONS[action]
+    act = SEAT_ACTIONS[action][0]
     room = rooms().seated_change(room_id, token, requesting_client(), lambda room, now: act(room, token, now))
     return jsonify(room.state(rooms().clock()))
 
 
-for _action in SEAT_ACTIONS:
+for _action, (_, _summary, _words) in SEAT_ACTIONS.items():
     bp.add_url_rule(
         f"/rooms/<room_id>/{_action}",
         f"seat_{_action}",
-        lambda room_id, action=_action: seat_action(room_id, action),
+        seat_change(_summary, _words, "seat")(lambda room_id, action=_action: seat_action(room_id, action)),
         methods=["POST"],
     )
 
 
+@bp.post("/rooms/<room_id>/holder")
+@declare(
+    "The seat a token holds",
+    "Which seat of the room the token holds, its side, and the room: a page checks a seat link's token"
+    " before it keeps it (a cut or mistyped link never replaces a good one). 403 for a token that"
+    " holds no seat (charged to the address, as every wrong token).",
+    body=fields_schema(BODIES["seat"]),
+    parameters=(ROOM_ID,),
+    answers={200: Answer(HolderAnswer, "The seat.")},
+    refusals=(NOT_A_ROOM_BODY, NO_SEAT, NO_ROOM, EXPIRED, OVER_ALLOWANCE, UNAVAILABLE),
+)
+def holder(room_id: str) -> Response:
+    """The seat a token holds (a page checks a link's before it keeps it): see POST
+    /rooms/{id}/holder in /openapi.json.  403 in words for a token that holds none (charged)."""
+    _known(room_id)
+    token = _body("seat")["token"]
+    room, seat = rooms().holder(room_id, token, requesting_client())
+    held: HolderAnswer = {
+        "room": room.id,
+        "seat": seat,
+        "side": room.seat(seat).side,
+        "state": room.state(rooms().clock()),
+    }
+    return jsonify(held)
+
+
 @bp.post("/rooms/<room_id>/name")
+@declare(
+    "Give a seat a name",
+    f"The seat of the token takes a name of at most {NAME_LENGTH} printable characters, shown to the"
+    " friend and to spectators (name is sent to the room's streams); empty or null takes it away.",
+    body=fields_schema(BODIES["name"]),
+    parameters=(ROOM_ID,),
+    answers={200: Answer(RoomState, "The room after it.", links=change_links())},
+    refusals=(NOT_A_ROOM_BODY, NO_SEAT, NO_ROOM, EXPIRED, OVER_ALLOWANCE, UNAVAILABLE),
+)
 def name(room_id: str) -> Response:
     """A seat takes a name (or gives it up): see POST /rooms/{id}/name in /openapi.json."""
     _known(room_id)
@@ -294,6 +462,15 @@ def name(room_id: str) -> Response:
 
 
 @bp.post("/rooms/<room_id>/invite-code")
+@declare(
+    "The invite's QR code",
+    "The QR code of the invite link, as an SVG drawing, while the invite is unspent (409 after). The"
+    " invite travels in the body, never in a URL, so that no log holds it. Never cached.",
+    body=fields_schema(BODIES["invite-code"]),
+    parameters=(ROOM_ID,),
+    answers={200: Answer(str, "The QR code.", media="image/svg+xml")},
+    refusals=CHANGE_REFUSALS,
+)
 def invite_code(room_id: str) -> Response:
     """The QR code of the room's invite link: see POST /rooms/{id}/invite-code in /openapi.json.
 
@@ -307,6 +484,48 @@ def invite_code(room_id: str) -> Response:
 
 
 @bp.get("/rooms/<room_id>/events")
+@declare(
+    "A room's events, as they happen (server-sent events)",
+    "Without Last-Event-ID, the first event is state (the room, as GET /rooms/{id} answers, with the id"
+    " of its last event); then each event as it happens (their names and data below). Each has an id;"
+    " a reconnection with Last-Event-ID gets exactly the events after it (the room keeps at least its"
+    f" last (cells + {EVENTS_MARGIN}); older, it gets state instead), then the live ones. The server"
+    " ends a stream after about ROOM_STREAM_SECONDS (the browser reconnects with Last-Event-ID, missing"
+    " nothing), and a reader that stops reading. Cache-Control: no-cache, X-Accel-Buffering: no, never"
+    " compressed. With a seat's token, the stream holds that seat's presence (connected) while it is"
+    " open.",
+    parameters=(
+        ROOM_ID,
+        {
+            "name": "token",
+            "in": "query",
+            "required": False,
+            "schema": TOKEN.schema,
+            "description": "A seat's token: the stream then marks the seat connected.",
+        },
+        {
+            "name": "Last-Event-ID",
+            "in": "header",
+            "required": False,
+            "schema": {"type": "string", "pattern": "^[0-9]{1,18}$"},
+            "description": "The id of the last event received: the stream resumes after it.",
+        },
+    ),
+    answers={
+        200: Events(
+            EVENTS,
+            "The events, one by one, as they happen: state, move, end, join and leave (a seat's page"
+            " connected, or its last stream closed), rematch, offer, takeback, name.",
+            comment=f"A heartbeat event (no id, data {{}}) every {stream.HEARTBEAT_SECONDS:g} s of quiet,"
+            " so that a page can tell a silent connection from a quiet room.",
+            unnumbered=("heartbeat",),
+            headers={
+                name: ({"type": "string", "enum": [value]}, name) for name, value in stream.HEADERS.items()
+            },
+        )
+    },
+    refusals=(NOT_A_ROOM_BODY, NO_SEAT, NO_ROOM, EXPIRED, OVER_ALLOWANCE, UNAVAILABLE),
+)
 def events(room_id: str) -> Response:
     """The room's events as server-sent events: see GET /rooms/{id}/events in /openapi.json."""
     _known(room_id)

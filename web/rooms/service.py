@@ -30,6 +30,8 @@ import math
 import time
 from collections.abc import Callable, Iterator
 
+from flask import Flask, current_app
+
 from tictactoe import Player, Rules
 from web.rooms.budget import StreamBudget
 from web.rooms.model import Event, Room, Seat, WrongToken, new_room_id
@@ -231,3 +233,22 @@ class Rooms:
         """Announce the seats whose last lease ran out unannounced ("leave"), if any (one read when none)."""
         if self.load(room_id).lapsed(self.clock()):
             self.change(room_id, lambda room, now: room.lapse(now), durable=False)
+
+
+_KEY = "rooms"  # the rooms' entry of app.extensions: set once by web.rooms.init_app
+
+
+def attach(app: Flask, rooms: Rooms) -> None:
+    """Make ``rooms`` the rooms of ``app`` (``web.rooms.init_app`` does, once)."""
+    app.extensions[_KEY] = rooms
+
+
+def rooms_of(app: Flask) -> Rooms:
+    """``app``'s rooms."""
+    found: Rooms = app.extensions[_KEY]
+    return found
+
+
+def current_rooms() -> Rooms:
+    """The rooms of the app handling the current request."""
+    return rooms_of(current_app)

@@ -1,7 +1,11 @@
 """A bounded map that drops its least recently used entry: the one such cache of the code.
 
 "Used" means read by ``get`` or written by ``put``.  The bound is a count of
-entries and, optionally, a total weight of the values (say, a trace's nodes):
+entries and, optionally, a total weight of the values (say, a trace's nodes).
+The order of use is cachetools' ``LRUCache``; what this adds is a lock (a
+search thread and the requests share a map) and the second bound, which a
+cachetools cache cannot hold beside a count: the weight, past which the least
+recent go too, though never the newest:
 
 >>> kept = BoundedLRU[str, int](2)
 >>> kept.put("a", 1)
@@ -15,10 +19,12 @@ entries and, optionally, a total weight of the values (say, a trace's nodes):
 
 from __future__ import annotations
 
+import copy
 import threading
-from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Generic, TypeVar
+
+from cachetools import LRUCache
 
 Key = TypeVar("Key", bound=Hashable)
 Value = TypeVar("Value")
@@ -41,7 +47,7 @@ class BoundedLRU(Generic[Key, Value]):
         self.capacity = capacity
         self.max_weight = max_weight
         self._weigh = weigh
-        self._entries: OrderedDict[Key, tuple[Value, int]] = OrderedDict()  # least recent first
+        self._entries: LRUCache[Key, tuple[Value, int]] = _Weighed(capacity, self)
         self._weight = 0
         self._lock = threading.Lock()
 
@@ -49,10 +55,7 @@ class BoundedLRU(Generic[Key, Value]):
         """The value kept for ``key``, now the most recently used; None when none is kept."""
         with self._lock:
             found = self._entries.get(key)
-            if found is None:
-                return None
-            self._entries.move_to_end(key)
-            return found[0]
+            return None if found is None else found[0]
 
     def put(self, key: Key, value: Value) -> None:
         """Keep ``value`` for ``key`` as the most recently used; drop the least recent past the bounds."""
@@ -61,17 +64,17 @@ class BoundedLRU(Generic[Key, Value]):
             old = self._entries.pop(key, None)
             if old is not None:
                 self._weight -= old[1]
-            self._entries[key] = (value, weight)
+            self._entries[key] = (value, weight)  # past the count, the least recent goes (popitem)
             self._weight += weight
-            while len(self._entries) > self.capacity or (
-                self._weigh is not None and len(self._entries) > 1 and self._weight > self.max_weight
-            ):
-                self._weight -= self._entries.popitem(last=False)[1][1]
+            while self._weigh is not None and len(self._entries) > 1 and self._weight > self.max_weight:
+                self._entries.popitem()
 
     def values(self) -> list[Value]:
         """The kept values, the least recently used first (reading them refreshes none)."""
         with self._lock:
-            return [value for value, _ in self._entries.values()]
+            # A copy given up least recent first: reading the cache itself would mark each one used.
+            order = copy.copy(self._entries)
+            return [LRUCache.popitem(order)[1][0] for _ in range(len(order))]
 
     @property
     def weight(self) -> int:
@@ -80,3 +83,16 @@ class BoundedLRU(Generic[Key, Value]):
 
     def __len__(self) -> int:
         return len(self._entries)
+
+
+class _Weighed(LRUCache[Key, tuple[Value, int]]):
+    """cachetools' LRU order and count bound; each entry it drops is taken off its map's weight."""
+
+    def __init__(self, capacity: int, owner: BoundedLRU[Key, Value]) -> None:
+        super().__init__(maxsize=capacity)
+        self._owner = owner
+
+    def popitem(self) -> tuple[Key, tuple[Value, int]]:
+        key, entry = super().popitem()
+        self._owner._weight -= entry[1]
+        return key, entry

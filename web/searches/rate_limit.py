@@ -49,6 +49,7 @@ from web.config import Settings
 from web.http.client_key import client_key
 from web.http.error_body import error_body
 from web.http.errors import error_response, wants_html
+from web.openapi.declarations import Refusal
 from web.runtime.breaker import Breaker
 from web.searches.slots import FREE_CELLS
 from web.telemetry.throttled_log import ThrottledLog
@@ -62,6 +63,14 @@ logger = logging.getLogger(__name__)
 WINDOW = 60.0
 MIN_RETRY_AFTER = 1  # seconds: "0" would invite an immediate, equally refused retry
 MEMORY_CLIENTS = 20_000
+# What a route that searches may answer past the allowance (/openapi.json).
+RATE_LIMITED = Refusal(
+    429,
+    "This client (by its address) has spent the seconds of search a minute that"
+    " SEARCH_SECONDS_PER_MINUTE allows; positions already solved, and every 3x3 position, are still"
+    " answered. Try again after Retry-After seconds (also in the body as retry_after).",
+    MIN_RETRY_AFTER,
+)
 
 # Redis's clock, not each instance's: every instance then agrees on a client's bucket.
 _NOW = "local t = redis.call('TIME') local now = tonumber(t[1]) + tonumber(t[2]) / 1000000 "

@@ -40,6 +40,7 @@ from tictactoe.algorithms.base import Engine as TeachingEngine
 from tictactoe.algorithms.base import EngineResult
 from tictactoe.algorithms.trace import Trace, Traceable, trace_search
 from web.http.errors import error_response
+from web.openapi.declarations import Refusal
 from web.runtime.lru import BoundedLRU
 from web.runtime.offload import off_event_loop
 from web.searches.fair_slots import FairSlots
@@ -57,6 +58,13 @@ SOLVER_BYTES_PER_THREAD = 40 * 1024 * 1024
 FREE_CELLS = 9
 
 RETRY_AFTER_SECONDS = 1  # a slot frees as soon as a search ends: searches take at most the budget
+# What a route that searches may answer when no slot came free (/openapi.json).
+NO_SLOT = Refusal(
+    503,
+    "No search slot of this worker came free while the search waited its turn (SEARCH_QUEUE_WAIT;"
+    " the slots are shared fairly across client addresses); try again after Retry-After seconds.",
+    RETRY_AFTER_SECONDS,
+)
 
 
 class Busy(Exception):
