@@ -28,7 +28,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, Flask, Response, current_app, jsonify, request
+from flask import Blueprint, Response, jsonify, request
 
 from tictactoe import (
     MAX_SIZE,
@@ -47,6 +47,7 @@ from web.http.errors import PUZZLES_BLUEPRINT, ApiError
 from web.http.json_body import Field, checked, fields_schema, json_object, read_fields, read_json_body, show
 from web.openapi.declarations import Answer, Refusal, Schema, declare
 from web.puzzles.shapes import DailyPuzzle, PuzzleAnswer, PuzzleCell, PuzzleList, PuzzleMoveAnswer
+from web.runtime.app_entry import AppEntry
 from web.runtime.lru import BoundedLRU
 from web.runtime.offload import off_event_loop
 from web.telemetry.request_log import note
@@ -99,23 +100,11 @@ class Puzzles:
         return self._set
 
 
-_KEY = "puzzles"  # the puzzles' entry of app.extensions: set once by web.puzzles.init_app
-
-
-def attach(app: Flask, puzzles: Puzzles) -> None:
-    """Make ``puzzles`` the puzzles of ``app`` (``web.puzzles.init_app`` does, once)."""
-    app.extensions[_KEY] = puzzles
-
-
-def puzzles_of(app: Flask) -> Puzzles:
-    """``app``'s puzzles."""
-    found: Puzzles = app.extensions[_KEY]
-    return found
-
-
-def current_puzzles() -> Puzzles:
-    """The puzzles of the app handling the current request."""
-    return puzzles_of(current_app)
+_ENTRY: AppEntry[Puzzles] = AppEntry("puzzles")  # the puzzles' entry of app.extensions
+# Make an app's puzzles (``web.puzzles.init_app`` does, once); ``app``'s puzzles; the current request's app's.
+attach = _ENTRY.attach
+puzzles_of = _ENTRY.of
+current_puzzles = _ENTRY.current
 
 
 def _cells(value: object) -> list[tuple[int, int]]:
