@@ -17,6 +17,10 @@ from html.parser import HTMLParser
 _IMPORT = re.compile(r"""(?:\bfrom|\bimport)\s*["']([^"']+)["']""")
 
 
+# Links a browser follows only to install the page as an app, never to show it.
+_INSTALL_ONLY = frozenset({"manifest", "apple-touch-icon"})
+
+
 class _Links(HTMLParser):
     """The URLs a page's ``<link href>``, ``<script src>`` and ``<img src>`` load, in order."""
 
@@ -26,6 +30,8 @@ class _Links(HTMLParser):
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         names = dict(attrs)
+        if tag == "link" and names.get("rel") in _INSTALL_ONLY:
+            return
         url = names.get("href") if tag == "link" else names.get("src") if tag in ("script", "img") else None
         if url:
             self.urls.append(url)

@@ -173,7 +173,7 @@ def test_the_pages_need_nothing_the_policy_forbids(client, path):
 def test_static_files_are_cacheable_with_validators_and_the_right_type(client, path):
     response = client.get(path, buffered=True)
     assert response.status_code == 200
-    # Scripts and styles are revalidated on every load (web/pages/static_files.py);
+    # Scripts, styles and the data they read are revalidated on every load (web/pages/static_files.py);
     # images keep STATIC_MAX_AGE.
     expected_cache = "public, max-age=120" if path.endswith((".svg", ".png")) else "no-cache"
     assert response.headers["Cache-Control"] == expected_cache
@@ -183,6 +183,7 @@ def test_static_files_are_cacheable_with_validators_and_the_right_type(client, p
         ".css": ("text/css",),
         ".svg": ("image/svg+xml",),
         ".png": ("image/png",),
+        ".json": ("application/json",),
     }[Path(path).suffix]
     # with nosniff a browser refuses a module script or a stylesheet of another type
     assert response.mimetype in expected

@@ -25,6 +25,8 @@ class _Meta(HTMLParser):
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         names = dict(attrs)
         key = names.get("property") or names.get("name")
+        if key and names.get("media"):
+            key += f" {names['media']}"  # theme-color, once for each colour scheme
         if tag == "meta" and key:
             assert key not in self.tags, f"{key} is given twice"
             self.tags[key] = names["content"] or ""

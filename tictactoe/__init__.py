@@ -15,7 +15,17 @@ from .lessons.puzzles import ID_PATTERN as PUZZLE_ID_PATTERN
 from .lessons.puzzles import Puzzle, PuzzleSet, Task, puzzle_boards, puzzle_set
 from .lessons.reasons import Reason, RuleAdvice, move_reasons, rule_advice
 from .search.analysis import DEFAULT_BUDGET, analyse, within_proof
-from .search.levels import DEFAULT_LEVEL, LEVELS, QUICK_LEVELS, Decision, choose_move, pick_best, quick_move
+from .search.levels import (
+    DEFAULT_LEVEL,
+    LEVELS,
+    PLAYS,
+    QUICK_LEVELS,
+    Decision,
+    choose_move,
+    pick_best,
+    quick_candidates,
+    quick_move,
+)
 from .search.solver import DRAW, LOSS, WIN, SearchTimeout, Solver, SolveResult, solve
 
 __all__ = [
@@ -35,10 +45,12 @@ __all__ = [
     "IllegalPositionError",
     "DEFAULT_LEVEL",
     "LEVELS",
+    "PLAYS",
     "QUICK_LEVELS",
     "Decision",
     "choose_move",
     "pick_best",
+    "quick_candidates",
     "quick_move",
     "MAX_SIZE",
     "MIN_K",

@@ -27,8 +27,8 @@ from web.api import routes as api
 from web.cache import health
 from web.config import load_settings
 from web.http import compression, errors, protocol, security
+from web.pages import app_manifest, service_worker, static_files
 from web.pages import routes as pages
-from web.pages import static_files
 from web.searches import lab_runs, rate_limit
 from web.searches import slots as search_slots
 from web.telemetry import request_log
@@ -117,6 +117,9 @@ def create_app(config: Mapping[str, object] | None = None) -> Flask:
     app.register_blueprint(traces.bp)
     app.register_blueprint(pages.bp)
     static_files.init_app(app, settings.static_max_age)
+    # The game as an installable app that plays offline: its manifest and its service worker.
+    app_manifest.init_app(app)
+    service_worker.init_app(app)
 
     kept, traced = lab_runs.kept_runs(), lab_runs.kept_traces()
     made = parts.Parts(settings, metrics, allowance, slots, solved, checked, kept, traced)

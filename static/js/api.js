@@ -1,6 +1,7 @@
 // The move server's HTTP API: fetch with a timeout, one retry for a transient failure, no request
 // at all while the server's limit on searches refuses this address, and every failure mapped to an
-// ApiError the page can explain.
+// ApiError the page can explain.  When the server cannot be reached, what the browser can answer
+// itself is answered here (static/js/offline.js: 3x3 against the engine, how any board stands).
 
 import { toPositionText } from "./position-text.js";
 import { LIMITED_WORDS, secondsLeft } from "./refusal.js";
@@ -36,9 +37,11 @@ export class ApiError extends Error {
  * resolves to the JSON answer or rejects with ApiError (or AbortError when `signal` aborts).
  * After a 429 every call is refused at once with a "limited" ApiError, without a request, until
  * the server's Retry-After has passed; but a call about a board of a size the server searches for
- * free (server-sets.js) is sent, since the server answers it all the same.
+ * free (server-sets.js) is sent, since the server answers it all the same.  When the server cannot
+ * be reached, a call the browser can answer is answered here (offline.js); with `offlineWords`
+ * (the lab, whose every figure is the server's), none is, and the failure adds those words.
  */
-export function createApi({ baseUrl = "", timeoutMs = DEFAULT_TIMEOUT_MS, retries = 1 } = {}) {
+export function createApi({ baseUrl = "", timeoutMs = DEFAULT_TIMEOUT_MS, retries = 1, offlineWords = null } = {}) {
   let refusedUntil = 0; // Date.now() before which the server refuses this address's searches
   const send = (url, payload, signal, board = payload?.board) => withRetry(async () => {
     if (Date.now() < refusedUntil && !free(board)) throw limitedError(refusedUntil);
@@ -49,23 +52,59 @@ export function createApi({ baseUrl = "", timeoutMs = DEFAULT_TIMEOUT_MS, retrie
       throw error;
     }
   }, retries, signal);
-  const post = (path) => (payload, signal) => send(baseUrl + path, payload, signal);
-  const get = (path, board) => (signal) => send(baseUrl + path, null, signal, board);
+  const orHere = (path, payload, ask) => orOffline(path, payload, ask, offlineWords);
+  const post = (path) => (payload, signal) => orHere(path, payload, () => send(baseUrl + path, payload, signal));
+  // A GET of `path` with `query` (its URLSearchParams); `payload`: what offline.js reads of it.
+  const get = (path, query, payload) => (signal) => {
+    const url = query ? `${path}?${query.toString().replaceAll("%2F", "/")}` : path;
+    return orHere(path, payload, () => send(baseUrl + url, null, signal, payload?.board));
+  };
   /** What GET /position answers for `rows` with `k`: a GET, so the browser's cache answers repeats. */
   const position = (rows, k, signal) => {
     const query = new URLSearchParams({ board: toPositionText(rows), k: String(k) });
-    return get(`/position?${query.toString().replaceAll("%2F", "/")}`, rows)(signal);
+    return get("/position", query, { board: rows, k })(signal);
   };
   /** GET /trace: `engine`'s search tree of `rows` (k null: the server's default), from node `node`. */
   const trace = (rows, k, engine, node = 0, signal) => {
     const query = new URLSearchParams({ board: toPositionText(rows), engine, node: String(node) });
     if (k !== null && k !== undefined) query.set("k", String(k));
-    return get(`/trace?${query.toString().replaceAll("%2F", "/")}`, rows)(signal);
+    return get("/trace", query, { board: rows, k, engine })(signal);
   };
   return {
     move: post("/move"), analyze: post("/analyze"), state: post("/state"), engines: get("/engines"), position,
     trace,
   };
+}
+
+/**
+ * `ask()`'s answer; when the server cannot be reached (or the browser knows it is offline, and then
+ * nothing is sent), the answer the browser makes itself (offline.js) for `path` with `payload`, or
+ * an "offline" ApiError that says in words what waits for the server (`words`, when given: then
+ * nothing is answered here).
+ */
+async function orOffline(path, payload, ask, words) {
+  let failure = new ApiError("offline", offlineMessage());
+  if (globalThis.navigator?.onLine !== false) {
+    try {
+      return await ask();
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.kind !== "offline") throw error;
+      failure = error;
+    }
+  }
+  let why = words;
+  if (why === null) {
+    let offline;
+    try {
+      offline = await import("./offline.js");
+    } catch {
+      throw failure; // the page was not kept for offline use (no service worker): it cannot load more
+    }
+    const answer = await offline.answerOffline(path, payload).catch(() => null);
+    if (answer) return answer;
+    why = offline.unavailableWords(path, payload);
+  }
+  throw new ApiError("offline", `${failure.message} ${why}`);
 }
 
 // Whether `board` (rows of text) is of a size the server searches for free; false for no board.
@@ -163,7 +202,7 @@ function retryAfterOf(response, body) {
 }
 
 function offlineMessage() {
-  return navigator.onLine === false
+  return globalThis.navigator?.onLine === false
     ? "You appear to be offline."
     : "Could not reach the server.";
 }

@@ -3,7 +3,7 @@
 
 import { cellName } from "./cells.js";
 import { LIMITED_WORDS, waitWords } from "./refusal.js";
-import { FREE_SIZE_WORDS, defaultK, isFreeSize, levelEntry } from "./server-sets.js";
+import { FREE_SIZE_WORDS, OFFLINE_SIZE_WORDS, defaultK, isFreeSize, levelEntry } from "./server-sets.js";
 
 const MARK = { x: "X", o: "O" };
 
@@ -221,6 +221,9 @@ export function engineDetails(view) {
     lines.push(`It answered in ${Math.round(info.ms).toLocaleString("en")} ms.`);
   }
   if (info.cached) lines.push("The answer was already stored from an earlier game.");
+  if (info.offline) {
+    lines.push(`Without the server, it played from its own table of every ${OFFLINE_SIZE_WORDS} position, kept in this browser.`);
+  }
   return lines;
 }
 

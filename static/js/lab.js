@@ -14,7 +14,8 @@ import { createStore } from "./storage.js";
 import { DEFAULT_THEME, applyTheme } from "./theme.js";
 
 const $ = (id) => document.getElementById(id);
-const api = createApi();
+// Every figure of the lab is the server's: without it, nothing is answered in the browser.
+const api = createApi({ offlineWords: "The lab's engines run on the server: run them again when it answers." });
 const store = createStore("tictactoe:v1:"); // the game page's keys
 const form = $("position");
 const buttons = [...form.querySelectorAll("button"), $("lab-size")];
@@ -60,7 +61,7 @@ async function fromLink() {
     try {
       await api.state(k === null ? { board: rows } : { board: rows, k });
     } catch (error) {
-      problem = `The server refused the link's position: ${error.message}`;
+      problem = error.kind === "offline" ? error.message : `The server refused the link's position: ${error.message}`;
     }
   }
   if (problem) {
@@ -192,3 +193,11 @@ applyTheme(store.get("theme") ?? DEFAULT_THEME);
 const linked = new URLSearchParams(window.location.search).has("board");
 if (!linked) show(position, { link: false });
 fromLink();
+
+// The page as an app (static/js/offline-app.js), after the load: the network's going and coming back in words.
+window.addEventListener("load", () => {
+  import("./offline-app.js").then(({ startApp }) => startApp({
+    box: $("notices"), store: null,
+    words: { offline: "You are offline: the lab's engines wait for the network.", online: "You are back online." },
+  })).catch(() => {});
+});

@@ -11,6 +11,7 @@ import { bindShareDialog } from "./share.js";
 import {
   DEFAULT_SETTINGS, fillEngines, readEngines, readForm, readRoomRules, readSpeed, reflectMode, writeForm,
 } from "./settings.js";
+import { OFFLINE_SIZE_WORDS } from "./server-sets.js";
 import { createStore } from "./storage.js";
 import { bindThemeButton } from "./theme.js";
 import { SPEEDS } from "./watch.js";
@@ -187,7 +188,8 @@ async function enterRoom({ create = null, link = null }) {
   } catch (error) {
     const words = error.kind === "limited"
       ? `Too many rooms were made from this network: you can make another in ${error.retryAfter} s.`
-      : error.message || "The room could not be opened.";
+      : error.kind === "offline" ? "You are offline: Play a friend needs the network."
+        : error.message || "The room could not be opened.";
     showMessage(`${words}${link ? " Here is a game against the engine instead." : ""}`);
     if (link) window.history.replaceState(null, "", "/");
     game.start();
@@ -234,4 +236,17 @@ window.addEventListener("hashchange", async () => {
   if (!new URLSearchParams(window.location.search).has("room")) return;
   const { readRoomLink } = await import("./room-page.js");
   await enterRoom({ link: readRoomLink(window.location.search, window.location.hash) });
+});
+
+// The page as an app (static/js/offline-app.js), after the load: nothing in it is needed to play.
+// When the network comes back, a move or a hint that waited for it goes again.
+const NETWORK_WORDS = {
+  offline: `You are offline: ${OFFLINE_SIZE_WORDS} against the engine and two players still play.`,
+  online: "You are back online: every board and Play a friend work again.",
+};
+window.addEventListener("load", () => {
+  import("./offline-app.js").then(({ startApp }) => startApp({
+    box: $("notices"), store, words: NETWORK_WORDS,
+    onOnline: () => room || (game.view().error?.kind === "offline" && game.retry()),
+  })).catch(() => {}); // not loaded (offline, and no worker kept it): the page plays as it is
 });

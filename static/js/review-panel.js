@@ -24,7 +24,9 @@ export function createReviewPanel({ els, api, onChange }) {
   let moves = [];
   let step = null; // the history index shown on the board, or null for the game itself
   let loading = null; // the AbortController of the fetch loop
-  let refusedUntil = null; // when a 429 stopped the fetch loop: the end of its wait (Date.now()'s clock)
+  // What stopped the fetch loop, or null: a 429 ({words, until}: the end of its wait, Date.now()'s
+  // clock) or the network gone ({words: the offline player's, until: null}, so that Retry shows at once).
+  let stopped = null;
   // Each second redraws only the words, not the list, whose buttons may hold the focus.
   const waiting = createCountdown(() => drawStatus());
 
@@ -51,7 +53,7 @@ export function createReviewPanel({ els, api, onChange }) {
   async function fetchMissing() {
     loading?.abort();
     waiting.stop();
-    refusedUntil = null;
+    stopped = null;
     const controller = new AbortController();
     loading = controller;
     for (const move of moves) {
@@ -61,11 +63,12 @@ export function createReviewPanel({ els, api, onChange }) {
         answers.set(key, await api.position(move.before, game.k, controller.signal));
       } catch (error) {
         if (controller.signal.aborted) return;
-        if (error.kind === "limited") {
-          // The rest waits for the player once the wait is over: nothing is sent before then.
-          refusedUntil = error.until;
+        if (error.kind === "limited" || error.kind === "offline") {
+          // The rest waits for the player (once a refusal's wait is over): nothing is sent before then.
+          stopped = error.kind === "limited" ? { words: LIMITED_WORDS, until: error.until }
+            : { words: error.message, until: null };
           draw(); // the moves not asked say so
-          waiting.start(refusedUntil);
+          if (stopped.until !== null) waiting.start(stopped.until);
           return;
         }
         answers.set(key, { error: error.message || "Something went wrong." });
@@ -89,7 +92,7 @@ export function createReviewPanel({ els, api, onChange }) {
       button.dataset.index = move.index;
       const result = results[i];
       const failed = answers.get(keyOf(move.before))?.error;
-      const unasked = refusedUntil !== null && !answers.has(keyOf(move.before));
+      const unasked = stopped !== null && !answers.has(keyOf(move.before));
       button.textContent = failed ? `${moveHead(move, i + 1)} — ${failed}`
         : unasked ? `${moveHead(move, i + 1)} — not checked yet.` : reviewLine(move, i + 1, result);
       if (result) button.dataset.verdict = result.kind;
@@ -114,20 +117,21 @@ export function createReviewPanel({ els, api, onChange }) {
     // A live region: it changes when the refusal comes and when its wait is over, not each second.
     if (els.status.textContent !== status) els.status.textContent = status;
     // Screen readers wait for the whole summary rather than announcing each answer's progress.
-    const loadingMore = refusedUntil === null && moves.some((move) => !answers.has(keyOf(move.before)));
+    const loadingMore = stopped === null && moves.some((move) => !answers.has(keyOf(move.before)));
     els.status.setAttribute("aria-busy", String(loadingMore));
-    const wait = refusedUntil === null ? 0 : secondsLeft(refusedUntil);
+    const wait = stopped?.until == null ? 0 : secondsLeft(stopped.until);
     els.wait.textContent = wait > 0 ? waitWords(wait, CHECK_AGAIN) : "";
     els.wait.hidden = wait === 0;
-    els.retry.hidden = refusedUntil === null || wait > 0;
+    els.retry.hidden = stopped === null || wait > 0;
   }
 
   function summary(results) {
     if (moves.length === 0) return "No move has been played yet.";
     const done = results.filter(Boolean);
-    if (refusedUntil !== null) {
-      const over = secondsLeft(refusedUntil) === 0 ? ` ${waitWords(0, CHECK_AGAIN)}` : "";
-      return `${LIMITED_WORDS} ${done.length} of ${moves.length} moves checked.${over}`;
+    if (stopped !== null) {
+      const waited = stopped.until !== null && secondsLeft(stopped.until) === 0;
+      const over = waited ? ` ${waitWords(0, CHECK_AGAIN)}` : "";
+      return `${stopped.words} ${done.length} of ${moves.length} moves checked.${over}`;
     }
     const failed = moves.filter((move) => answers.get(keyOf(move.before))?.error).length;
     if (done.length + failed < moves.length) {

@@ -4,13 +4,14 @@
 // page types none of them again and asks nothing more on first load.
 //
 // sets = {
-//   levels: [{name, label, description, help}],  // weakest first (the engine's registry)
+//   levels: [{name, label, description, help, quick, blocks}],  // weakest first (the engine's registry)
 //   defaultLevel, gamePageLevel,            // the API's default level; the game page's first
 //   themes: ["auto", ...], defaultTheme,
 //   presets: [{id, rows, cols, k, label}],  // the game page's boards
 //   labPresets: [{id, rows, cols, k, label}],
 //   defaultK: {"5x5": 5, ...},              // the API's k for a request without one, every size
 //   freeSizes: ["3x3"],                     // sizes searched for free: their games play on through a 429
+//   offline: {rows, cols, k, table},        // the board the engine plays offline; its table under static/
 // }
 //
 // Under node there is no document: the unit tests put the server's own sets in
@@ -42,7 +43,10 @@ export function isFreeSize(rows, cols) {
 /** The sizes that still play while the server refuses this address's searches, in words ("3 × 3", unbroken). */
 export const FREE_SIZE_WORDS = SETS.freeSizes.map((size) => size.replace("x", "\u00a0×\u00a0"));
 
-/** A level's entry {name, label, description, help}, or undefined for a name that is no level. */
+/** A level's entry {name, label, description, help, quick, blocks}, or undefined for a name that is no level. */
 export function levelEntry(name) {
   return SETS.levels.find((level) => level.name === name);
 }
+
+/** The board the engine plays without the server, in words ("3 × 3", unbroken). */
+export const OFFLINE_SIZE_WORDS = `${SETS.offline.rows}\u00a0×\u00a0${SETS.offline.cols}`;

@@ -150,6 +150,8 @@ export function withEngineMove(state, answer) {
       name: answer.engine ?? null,
       // How the answer is known (proof, book, threats, heuristic); older servers do not send it.
       source: answer.source ?? null,
+      // Answered in this browser, the server out of reach (static/js/offline.js).
+      offline: answer.offline === true,
     },
   };
 }

@@ -22,6 +22,12 @@ from playwright.sync_api import Page, sync_playwright
 from tests.browser.helpers import ARTIFACTS, CHROMIUM_ARGS, DESKTOP
 from tests.servers import Gunicorn
 
+# The pages' service worker (static/sw.js) is blocked unless a test asks for it
+# (``open_page(service_workers="allow")``, as tests/browser/test_offline.py does): the game page
+# registers it after its load, and it would fetch the deploy's files (about 50 requests) for every
+# test's page, and answer the reloads of tests about other things.
+NO_WORKERS = "block"
+
 
 @pytest.fixture(scope="session")
 def app_server(tmp_path_factory):
@@ -65,7 +71,7 @@ class ReusedContext:
         self._open()
 
     def _open(self) -> None:
-        self.context = self.browser.new_context(viewport=DESKTOP)
+        self.context = self.browser.new_context(viewport=DESKTOP, service_workers=NO_WORKERS)
         self.keeper = self.context.new_page()
         self.devtools = self.context.new_cdp_session(self.keeper)
 
@@ -115,7 +121,8 @@ def opened_pages(
     """Pages, each a fresh visitor's (own storage, empty cache); screenshots and checks on leaving.
 
     ``factory(viewport=PHONE, color_scheme="dark")`` returns a page (with reduced motion unless
-    ``reduced_motion="no-preference"``).  The first page opens in ``reused`` when given, unless it
+    ``reduced_motion="no-preference"``, and service workers blocked unless
+    ``service_workers="allow"``).  The first page opens in ``reused`` when given, unless it
     asks for ``own_context=True`` or an option only a context has (``has_touch=True``); every
     other page opens in a new context, so that two pages of one test never share their storage.
     On leaving, each
@@ -134,6 +141,7 @@ def opened_pages(
             page = reused.page(viewport, color_scheme, reduced_motion)
             page.on("request", lambda request: origins.add(origin_of(request.url)))
         else:
+            options = {"service_workers": NO_WORKERS, **options}
             context = browser.new_context(
                 viewport=viewport, color_scheme=color_scheme, reduced_motion=reduced_motion, **options
             )

@@ -130,7 +130,9 @@ LAB_WIDTH = """() => ({scroll: document.documentElement.scrollWidth, inner: wind
 
 def test_the_lab_fits_a_phone_with_the_position_first(open_page, app_server):
     page = open_page(viewport={"width": 390, "height": 844})
-    page.goto(app_server.url + "/lab")
+    # Two moves in, so that minimax's run takes a moment: the empty board's 549,946 nodes take
+    # longer than the page waits for an answer when every core runs other tests.
+    page.goto(app_server.url + "/lab?board=x2/1o1/3")
     sizes = page.evaluate(LAB_WIDTH)
     assert sizes["scroll"] <= sizes["inner"], sizes
     position = page.locator("#position").bounding_box()

@@ -13,12 +13,16 @@ pytestmark = pytest.mark.browser
 
 
 def test_aborted_move_request_shows_the_message_and_retry_recovers(page: Page, app_server):
-    page.goto(app_server.url + "/")
+    # On 4 x 4: a 3 x 3 move is played in the browser when the server cannot be reached (below).
+    page.goto(app_server.url + "/?size=4x4")
     wait_settled(page, 0)
     page.route("**/move", lambda route: route.abort())
     page.get_by_role("button", name=cell_name(1, 1)).click()
     status = page.locator("#status")
-    expect(status).to_have_text(re.compile(r"Could not reach the server\. Press Retry to try again\."))
+    expect(status).to_have_text(
+        "Could not reach the server. Without the server, the engine plays 3\u00a0×\u00a03 only."
+        " Press Retry to try again."
+    )
     expect(status).to_have_class(re.compile(r"\berror\b"))
     retry = page.get_by_role("button", name="Retry", exact=True)
     expect(retry).to_be_visible()
@@ -29,6 +33,16 @@ def test_aborted_move_request_shows_the_message_and_retry_recovers(page: Page, a
     wait_settled(page, 2)
     expect(retry).to_be_hidden()
     expect(status).to_contain_text("Your turn (X).")
+
+
+def test_a_3x3_move_the_server_cannot_be_reached_for_is_played_in_the_browser(page: Page, app_server):
+    page.goto(app_server.url + "/")
+    wait_settled(page, 0)
+    page.route("**/move", lambda route: route.abort())
+    page.get_by_role("button", name=cell_name(1, 1)).click()
+    wait_settled(page, 2)  # static/js/offline.js answered for the server
+    expect(page.locator("#status")).to_contain_text("Your turn (X).")
+    expect(page.locator("#engine-info")).to_contain_text("Without the server, it played from its own table")
 
 
 def test_server_error_is_explained_and_r_retries(page: Page, app_server):
@@ -46,12 +60,15 @@ def test_server_error_is_explained_and_r_retries(page: Page, app_server):
     expect(page.get_by_role("button", name="Retry", exact=True)).to_be_hidden()
 
 
-def test_offline_hint_request_can_be_retried(page: Page, app_server):
-    page.goto(app_server.url + "/")
+def test_an_offline_hint_request_goes_again_by_itself_when_the_network_is_back(page: Page, app_server):
+    # On 4 x 4: 3 x 3 hints are answered in the browser offline (tests/browser/test_offline.py).
+    page.goto(app_server.url + "/?size=4x4")
     wait_settled(page, 0)
     page.context.set_offline(True)
     page.get_by_role("button", name="Hint", exact=True).click()
-    expect(page.locator("#status")).to_contain_text("offline")
+    # (No worker kept the offline player for this page: tests/browser/test_offline.py has the words it adds.)
+    expect(page.locator("#status")).to_have_text("You appear to be offline. Press Retry to try again.")
+    expect(page.get_by_role("button", name="Retry", exact=True)).to_be_visible()
     page.context.set_offline(False)
-    page.get_by_role("button", name="Retry", exact=True).click()
-    expect(page.locator('#board button[aria-label*="hint:"]')).to_have_count(9)
+    expect(page.locator('#board button[aria-label*="hint:"]')).to_have_count(16)
+    expect(page.get_by_role("button", name="Retry", exact=True)).to_be_hidden()

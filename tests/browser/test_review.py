@@ -193,7 +193,12 @@ def test_a_second_review_of_the_same_game_is_answered_by_the_browser_cache(open_
 def test_a_review_the_server_cannot_answer_says_so_and_retries_on_reopening(open_page, app_server):
     page = open_page()
     at_position = re.compile(r"/position\?")
-    page.route(at_position, lambda route: route.abort())
+    # A server that fails (a 3 x 3 review the server cannot be reached for is made in the browser:
+    # tests/browser/test_offline.py).
+    page.route(
+        at_position,
+        lambda route: route.fulfill(status=500, content_type="application/json", body='{"error": "boom"}'),
+    )
     page.goto(app_server.url + "/?size=3x3&k=3&mode=two&moves=b2,a1")
     wait_settled(page, 2)
     page.get_by_role("button", name="Review").click()
@@ -201,7 +206,7 @@ def test_a_review_the_server_cannot_answer_says_so_and_retries_on_reopening(open
         "2 of 2 moves could not be checked; close and reopen the review to try again.", timeout=30_000
     )
     first = page.locator("#review-moves button").first
-    expect(first).to_contain_text("1. X b2 — Could not reach the server.")
+    expect(first).to_contain_text("1. X b2 — The server had a problem (HTTP 500).")
     page.unroute(at_position)
     page.get_by_role("button", name="Review").click()
     page.get_by_role("button", name="Review").click()

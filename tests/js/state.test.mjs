@@ -166,10 +166,14 @@ test("withEngineMove: the engine's board, move and facts; missing facts are null
   assert.equal(next.pending, null);
   assert.deepEqual(next.engine, {
     value: "draw", plies: 8, proven: true, cached: false, nodes: 41, ms: 2.5, name: "perfect", source: "proof",
+    offline: false,
   });
+  // An answer made in the browser without the server (static/js/offline.js) says so.
+  assert.equal(withEngineMove(checked, { ...answer, offline: true }).engine.offline, true);
   const bare = withEngineMove(checked, { board: answer.board, move: answer.move, status: "in_progress" });
   assert.deepEqual(bare.engine, {
     value: null, plies: null, proven: false, cached: false, nodes: null, ms: null, name: null, source: null,
+    offline: false,
   });
   assert.equal(bare.line, null);
 });

@@ -83,10 +83,12 @@ def pick_best(result: SolveResult, rng: random.Random | None) -> Cell:
     return result.best_moves[0]
 
 
-def quick_move(board: Board, level: Level, rng: random.Random) -> Cell:
-    """The move of the ``easy`` or ``medium`` level (no search needed).
+def quick_candidates(board: Board, level: Level) -> list[Cell]:
+    """The moves a quick level draws from, each as likely, in cell order.
 
-    Raises ``GameOverError`` when the game is over, ``ValueError`` for another level.
+    The cells that win at once, else (for a level that ``blocks``) those that stop the
+    opponent's win in one, else every legal move.  Raises ``GameOverError`` when the
+    game is over, ``ValueError`` for a level that searches.
     """
     play = PLAYS.get(level)
     if play is None or not play.quick:
@@ -95,13 +97,19 @@ def quick_move(board: Board, level: Level, rng: random.Random) -> Cell:
     if not moves:
         raise GameOverError()
     geometry = board.geometry
-    me, opp = (board.x, board.o) if board.to_move == "x" else (board.o, board.x)
+    me, opp = board.sides()
     urgent = geometry.winning_cells(me, board.empty)
     if not urgent and play.blocks:
         urgent = geometry.winning_cells(opp, board.empty)
-    if urgent:
-        return rng.choice(geometry.cells_of(urgent))
-    return rng.choice(moves)
+    return geometry.cells_of(urgent) if urgent else moves
+
+
+def quick_move(board: Board, level: Level, rng: random.Random) -> Cell:
+    """The move of the ``easy`` or ``medium`` level (no search needed): ``rng``'s choice of its candidates.
+
+    Raises ``GameOverError`` when the game is over, ``ValueError`` for another level.
+    """
+    return rng.choice(quick_candidates(board, level))
 
 
 @overload

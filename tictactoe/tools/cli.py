@@ -8,6 +8,7 @@
     python -m tictactoe arena mcts easy --games 20 --seed 1
     python -m tictactoe book build --size 5x5 --k 4 --max-stones 2
     python -m tictactoe puzzles build --size 3x3
+    python -m tictactoe table > static/data/solved-3x3k3.json
 
 Cells are shown and read the way people name them: the column as a letter and
 the row as a number counted from 1 at the top (``b2``; ``a1`` is the top-left
@@ -76,6 +77,7 @@ from .options import (
     rules_from,
 )
 from .puzzle_commands import add_puzzles_parser, cmd_puzzles
+from .solved_table import table_json
 
 EXIT_OK = 0
 EXIT_BAD_INPUT = 2
@@ -400,6 +402,12 @@ def cmd_arena(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     return EXIT_OK
 
 
+def cmd_table(out: TextIO) -> int:
+    """Print the table of every 3x3 position's value (``solved_table.table_json``)."""
+    out.write(table_json())
+    return EXIT_OK
+
+
 # -- the parser and main -----------------------------------------------------------------
 
 
@@ -473,6 +481,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_book_parser(commands)
     add_puzzles_parser(commands)
+
+    commands.add_parser(
+        "table",
+        help="every 3x3 position's value, as JSON (what the game page plays offline from)",
+        description="Print the value of every reachable 3x3 position as one JSON document:"
+        " the table the game page plays from offline (tictactoe/tools/solved_table.py says its layout).",
+    )
     return parser
 
 
@@ -507,6 +522,7 @@ def main(
         "arena": lambda: cmd_arena(args, out, err),
         "book": lambda: cmd_book(args, out, err),
         "puzzles": lambda: cmd_puzzles(args, out, err),
+        "table": lambda: cmd_table(out),
     }
     try:
         return commands[args.command]()

@@ -14,7 +14,7 @@ import json
 from dataclasses import dataclass
 from typing import TypedDict
 
-from tictactoe import DEFAULT_LEVEL, MAX_SIZE, MIN_SIZE, Level, Rules
+from tictactoe import DEFAULT_LEVEL, MAX_SIZE, MIN_SIZE, PLAYS, Level, Rules
 from tictactoe.algorithms.registry import describe_levels
 from web.searches.slots import FREE_CELLS
 
@@ -48,6 +48,10 @@ PRESETS = (
     Preset("7x7", 7, 7, 5, "7 × 7 · five in a row"),
     Preset("15x15", 15, 15, 5, "15 × 15 · five in a row"),
 )
+# The board the engine plays without the server (static/js/offline.js), from the table of every
+# position's value that ``python -m tictactoe table`` writes into static/ at this path.
+OFFLINE_RULES = Rules(3, 3, 3)
+OFFLINE_TABLE = f"data/solved-{OFFLINE_RULES.key()}.json"
 # The lab's boards: the small ones every teaching engine can finish.
 LAB_PRESETS = (
     Preset("3x3:3", 3, 3, 3, "3 × 3 · three in a row"),
@@ -58,12 +62,16 @@ LAB_PRESETS = (
 
 class LevelEntry(TypedDict):
     """A level as the page shows it: its name in the API, its name in words, what it does, and the
-    settings' help line that says so (which the game page's template writes before its script runs)."""
+    settings' help line that says so (which the game page's template writes before its script runs);
+    and how it plays (the engine's ``PLAYS``), which the page's offline player follows: ``quick``,
+    searching nothing, and ``blocks``, stopping a win in one."""
 
     name: str
     label: str
     description: str
     help: str
+    quick: bool
+    blocks: bool
 
 
 class PresetEntry(TypedDict):
@@ -74,6 +82,15 @@ class PresetEntry(TypedDict):
     cols: int
     k: int
     label: str
+
+
+class OfflineEntry(TypedDict):
+    """The board the engine plays offline, and its table's path under static/."""
+
+    rows: int
+    cols: int
+    k: int
+    table: str
 
 
 class ServerSets(TypedDict):
@@ -88,6 +105,7 @@ class ServerSets(TypedDict):
     labPresets: list[PresetEntry]
     defaultK: dict[str, int]
     freeSizes: list[str]
+    offline: OfflineEntry
 
 
 def levels() -> list[LevelEntry]:
@@ -96,8 +114,15 @@ def levels() -> list[LevelEntry]:
 
 
 def _level(name: str, description: str) -> LevelEntry:
-    label = name.capitalize()
-    return {"name": name, "label": label, "description": description, "help": f"{label}: {description}."}
+    label, play = name.capitalize(), PLAYS[Level(name)]
+    return {
+        "name": name,
+        "label": label,
+        "description": description,
+        "help": f"{label}: {description}.",
+        "quick": play.quick,
+        "blocks": play.blocks,
+    }
 
 
 def default_k_by_size() -> dict[str, int]:
@@ -125,6 +150,12 @@ def server_sets() -> ServerSets:
         "labPresets": [_entry(preset) for preset in LAB_PRESETS],
         "defaultK": default_k_by_size(),
         "freeSizes": free_sizes(),
+        "offline": {
+            "rows": OFFLINE_RULES.rows,
+            "cols": OFFLINE_RULES.cols,
+            "k": OFFLINE_RULES.k,
+            "table": OFFLINE_TABLE,
+        },
     }
 
 

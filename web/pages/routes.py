@@ -12,13 +12,14 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import asdict, dataclass
 
-from flask import Blueprint, render_template, request
+from flask import Blueprint, current_app, render_template, request
 from werkzeug.datastructures import MultiDict
 
 from tictactoe import DEFAULT_LEVEL, LEVELS, BoardFormatError, Level, Puzzle, Rules
 from tictactoe.algorithms.registry import TRACEABLE
 from web.http.errors import ApiError
 from web.pages.address import SIZE, SMALL_INT
+from web.pages.app_manifest import APPLE_TOUCH_ICON, colours
 from web.pages.closed_sets import DEFAULT_THEME, THEMES, server_sets
 from web.pages.share_card import (
     EMBED,
@@ -30,6 +31,7 @@ from web.pages.share_card import (
     PICTURE,
     PUZZLES,
     PUZZLES_ARGS,
+    SITE_NAME,
     ShareCard,
     card_address,
     game_card,
@@ -208,10 +210,20 @@ def _render(
 ) -> str:
     """A page's template with ``context``, ``sets`` (the closed sets: its menus and its JSON block),
     ``page`` (its title and summary), ``card`` (what a link to it shows), ``card_url`` (the address
-    it names: the request's, with only the query arguments the page ``reads``) and ``picture``."""
+    it names: the request's, with only the query arguments the page ``reads``), ``picture``,
+    ``site`` (the site's name), ``colours`` (the page's background) and ``touch_icon`` (iOS's icon)."""
     card_url = card_address(request.base_url, request.args, reads)
     return render_template(
-        template, sets=_SERVER_SETS, page=page, card=card, card_url=card_url, picture=PICTURE, **context
+        template,
+        sets=_SERVER_SETS,
+        page=page,
+        card=card,
+        card_url=card_url,
+        picture=PICTURE,
+        site=SITE_NAME,
+        colours=colours(current_app),
+        touch_icon=APPLE_TOUCH_ICON,
+        **context,
     )
 
 

@@ -66,21 +66,23 @@ class ShareCard:
     description: str
 
 
+# The site's name: a card's site, the embed's title, the installed app's name.
+SITE_NAME = "Tic-tac-toe"
 # Each page's own card: its title and the summary under its name.
 GAME_PAGE = ShareCard(
-    title="Tic-tac-toe · play the perfect engine",
+    title=f"{SITE_NAME} · play the perfect engine",
     description=(
         "Play X or O against an engine that proves its moves on 3 × 3, 4 × 4 and 5 × 5 and, on the bigger"
         " boards, says when it is only guessing."
     ),
 )
 LAB = ShareCard(
-    title="Tic-tac-toe · the search lab",
+    title=f"{SITE_NAME} · the search lab",
     description="Every textbook search on one position: its move, its value, and what it cost.",
 )
-EMBED = ShareCard(title="Tic-tac-toe", description=GAME_PAGE.description)
+EMBED = ShareCard(title=SITE_NAME, description=GAME_PAGE.description)
 PUZZLES = ShareCard(
-    title="Tic-tac-toe · puzzles",
+    title=f"{SITE_NAME} · puzzles",
     description="Find the one move that wins or saves the draw, proven by the solver, and learn why.",
 )
 
@@ -132,7 +134,7 @@ def _card(board: Board) -> ShareCard:
     size = f"{rules.rows} × {rules.cols}"
     where = f"{size}, {rules.k} in a row"
     if not moves:
-        return ShareCard(title=f"Tic-tac-toe on {size}: a new game", description=f"A new game on {where}.")
+        return ShareCard(title=f"{SITE_NAME} on {size}: a new game", description=f"A new game on {where}.")
     count = f"{len(moves)} {'move' if len(moves) == 1 else 'moves'}"
     outcome = board.outcome()
     if outcome is None:
@@ -149,7 +151,7 @@ def _card(board: Board) -> ShareCard:
         played += f" and {len(moves) - MOVES_NAMED} more"
     then = "see the game and the review of every move" if outcome else "play on"
     return ShareCard(
-        title=f"Tic-tac-toe on {size}: {title}",
+        title=f"{SITE_NAME} on {size}: {title}",
         description=f"A game on {where}: {played}; {stands}. Open the link to {then}.",
     )
 
@@ -159,7 +161,7 @@ def puzzle_card(puzzle: Puzzle) -> ShareCard:
     rules = puzzle.rules
     size = f"{rules.rows} × {rules.cols}, {rules.k} in a row"
     return ShareCard(
-        title=f"Tic-tac-toe puzzle: {puzzle_goal(puzzle)}",
+        title=f"{SITE_NAME} puzzle: {puzzle_goal(puzzle)}",
         description=f"A puzzle on {size}, difficulty {puzzle.difficulty} of 5: {puzzle_goal(puzzle)}."
         " Each step has one move that keeps the result, proven by the solver.",
     )

@@ -1,6 +1,6 @@
 """Static files (``/static/...``): CSS and JavaScript revalidated on every load, images kept a while.
 
-Why ``Cache-Control: no-cache`` on CSS and JavaScript: the modules import each
+Why ``Cache-Control: no-cache`` on CSS, JavaScript and the JSON the modules read: the modules import each
 other by relative URL (``import ... from "./api.js"``), so with a max-age a
 browser could run a new ``main.js`` beside an hour-old ``api.js`` after a
 deploy.  With ``no-cache`` it asks on every load; an unchanged file is answered
@@ -36,8 +36,9 @@ from flask import Flask, Response, request
 from werkzeug.exceptions import NotFound
 from werkzeug.security import safe_join
 
-# The files whose every load must agree with each other: revalidated each time.
-REVALIDATED = frozenset((".js", ".css"))
+# The files whose every load must agree with each other: revalidated each time (the modules, the
+# stylesheet, and the data the modules read: the offline player's table).
+REVALIDATED = frozenset((".js", ".css", ".json"))
 ETAG_HEX_DIGITS = 32
 
 
