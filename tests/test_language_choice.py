@@ -14,6 +14,7 @@ from html import unescape as html_unescape
 
 import pytest
 
+from tictactoe import puzzle_set
 from web.words.languages import COOKIE, OFFERED
 
 
@@ -120,3 +121,94 @@ def test_a_room_s_refusal_is_said_in_the_page_s_language(client):
     assert answer.status_code == 409
     assert answer.get_json()["error"] == "no es tu turno: le toca a O"
     assert answer.headers["Content-Language"] == "es"
+
+
+# The two-step save of tests/test_puzzles.py, O to move:
+#
+#     . . x
+#     x . .
+#     . o .
+SAVE = next(puzzle for puzzle in puzzle_set() if puzzle.position == "2x/x2/1o1")
+
+
+def test_a_puzzle_speaks_the_reader_s_language_and_each_language_has_its_own_etag(client):
+    english = client.get(f"/puzzles/{SAVE.id}")
+    french = client.get(f"/puzzles/{SAVE.id}", headers={"Accept-Language": "fr"})
+    assert (english.get_json()["goal"], french.get_json()["goal"]) == (
+        "O to play and save the draw",
+        "O joue et sauve la nulle",
+    )
+    for answer, tag in ((english, "en"), (french, "fr")):
+        assert "Accept-Language" in answer.headers["Vary"] and answer.headers["Content-Language"] == tag
+    # The worker's memo keeps each language's bytes: English bytes never answer a French reader.
+    assert english.headers["ETag"] != french.headers["ETag"]
+    named = {"If-None-Match": english.headers["ETag"], "Accept-Language": "fr"}
+    again = client.get(f"/puzzles/{SAVE.id}", headers=named)
+    assert again.status_code == 200 and again.get_json()["goal"] == "O joue et sauve la nulle"
+    named["If-None-Match"] = french.headers["ETag"]
+    assert client.get(f"/puzzles/{SAVE.id}", headers=named).status_code == 304
+    listed = client.get("/puzzles?board=3x3k3&limit=1", headers={"Accept-Language": "de"})
+    assert listed.get_json()["puzzles"][0]["goal"].split(" ", 1)[1].startswith("zieht und")
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        (
+            "fr",
+            "Pas a1 : ce coup bloque la fourchette en a1, mais X répond en b2, un coup qui fait une"
+            " fourchette, et X gagne. Réessayez.",
+        ),
+        (
+            "es",
+            "a1 no: esa jugada bloquea la horquilla en a1, pero X responde en b2, que hace una horquilla,"
+            " y gana X. Inténtalo de nuevo.",
+        ),
+        (
+            "de",
+            "Nicht a1: Der Zug blockiert die Gabel auf a1, aber X antwortet mit b2 und macht eine Gabel,"
+            " und X gewinnt. Versuch es noch einmal.",
+        ),
+    ],
+)
+def test_a_wrong_puzzle_move_is_refuted_in_the_reader_s_language(client, language, words):
+    answer = client.post(
+        f"/puzzles/{SAVE.id}/moves",
+        json={"moves": [{"row": 0, "col": 0}]},
+        headers={"Accept-Language": language},
+    )
+    assert answer.get_json()["words"] == words
+    assert answer.headers["Content-Language"] == language
+
+
+def test_a_positions_reasons_and_rule_speak_the_reader_s_language_under_their_own_etag(client):
+    address = "/position?board=2x/x2/1o1"
+    english = client.get(address)
+    german = client.get(address, headers={"Accept-Language": "de"})
+    assert english.get_json()["rule"]["words"] == (
+        "The rule says make two in a row at b2 or a3; here only the centre keeps the draw."
+    )
+    assert german.get_json()["rule"]["words"] == (
+        "Die Regel sagt: Mach zwei in einer Reihe auf b2 oder a3. Hier hält nur die Mitte das Remis."
+    )
+    assert german.get_json()["moves"][0]["reason"] == "blockiert die Gabel auf b2"
+    assert "Accept-Language" in german.headers["Vary"] and german.headers["Content-Language"] == "de"
+    assert english.headers["ETag"] != german.headers["ETag"]
+    # A French reader holding the English copy's tag gets French, not a 304 for English bytes.
+    named = client.get(address, headers={"If-None-Match": english.headers["ETag"], "Accept-Language": "fr"})
+    assert named.status_code == 200 and named.get_json()["moves"][0]["reason"] == "bloque la fourchette en b2"
+    mine = client.get(address, headers={"If-None-Match": german.headers["ETag"], "Accept-Language": "de"})
+    assert mine.status_code == 304 and "Accept-Language" in mine.headers["Vary"]
+
+
+def test_the_puzzles_page_in_french(client):
+    # A browser navigating asks for HTML; the same address answers a program with JSON.
+    answer = client.get("/puzzles?lang=fr", headers={"Accept": "text/html"})
+    assert answer.status_code == 200
+    text = answer.get_data(as_text=True)
+    assert html_attributes(answer)["lang"] == "fr"
+    for words in ("Problèmes", "Montrer le coup", "Le problème du jour", "Chargement du problème…"):
+        assert words in html_unescape(text)
+    assert {"Accept", "Accept-Language", "Cookie"} <= {
+        name.strip() for name in answer.headers["Vary"].split(",")
+    }

@@ -145,6 +145,14 @@ def tour(client) -> list[tuple[str, str, int, object]]:
     ask("/state", "post", "/state", json=board)
     ask("/position", "get", "/position?board=x1o/1x1/o2")
     ask("/trace", "get", "/trace", query_string={"board": "3/3/3", "engine": "alphabeta"})
+    # Puzzles: a page of them, the day's, one read, its first move shown, then played.
+    listed = ask("/puzzles", "get", "/puzzles?board=3x3k3&task=draw&limit=2")
+    ask("/puzzles/daily", "get", "/puzzles/daily")
+    puzzle = listed["puzzles"][0]["id"]
+    ask("/puzzles/{puzzle_id}", "get", f"/puzzles/{puzzle}")
+    moves = f"/puzzles/{puzzle}/moves"
+    shown = ask("/puzzles/{puzzle_id}/moves", "post", moves, json={"moves": [], "reveal": True})
+    ask("/puzzles/{puzzle_id}/moves", "post", moves, json={"moves": [shown["move"]]})
     for path in ("/engines", "/livez", "/healthz", "/stats"):
         ask(path, "get", path)
     # A room's whole game: made, joined, played to a win, a rematch asked by both, its events.

@@ -65,7 +65,13 @@ def test_the_answer_is_analyze_s_about_the_position_with_moves_best_first(client
     response = get(client, position_text(rows), k)
     assert response.status_code == 200
     answer = response.get_json()
-    assert list(answer) == [field for field in analysis if field not in PER_REQUEST]
+    # /analyze's fields about the position, then what the rule ladder says (null off 3x3); each move
+    # with its reason in words besides (tests/test_puzzles_api.py reads them).
+    assert list(answer) == [*(field for field in analysis if field not in PER_REQUEST), "rule"]
+    assert (answer["rule"] is None) == (len(rows) != 3)
+    reasons = [m.pop("reason") for m in answer["moves"]]
+    assert all(reason is None or isinstance(reason, str) for reason in reasons)
+    del answer["rule"]
     by_cell = sorted(answer["moves"], key=lambda m: (m["row"], m["col"]))
     if analysis["proven"]:
         # The GET was a cache hit of what the POST proved: the very same facts.

@@ -21,7 +21,7 @@ from flask import Flask
 from flask.json.provider import DefaultJSONProvider
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from web import cache, parts, rooms
+from web import cache, parts, puzzles, rooms
 from web.api import positions, traces
 from web.api import routes as api
 from web.cache import health
@@ -108,6 +108,8 @@ def create_app(config: Mapping[str, object] | None = None) -> Flask:
     checked = health.init_app(app, settings, solved.backend)
     # The games two browsers share: their store (files, or Redis), streams and routes.
     rooms.init_app(app, settings, metrics)
+    # The proven puzzles' routes; a browser asking for their page gets the pages room's.
+    puzzles.init_app(app, page=pages.puzzles_page)
 
     # The words in the reader's language: each language's catalog compiled where it is missing or
     # older than its source, then Flask-Babel with its locale selector (web/words/languages.py), and

@@ -13,17 +13,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flask import Flask, current_app
-
 from web.cache import SolvedPositions
 from web.cache.health import HealthCheck
 from web.config import Settings
+from web.runtime.app_entry import AppEntry
 from web.searches.lab_runs import TeachingRuns, TracedRuns
 from web.searches.rate_limit import SearchAllowance
 from web.searches.slots import SearchSlots
 from web.telemetry.metrics import Metrics
-
-_KEY = "tictactoe"  # the one entry of app.extensions: the parts, together
 
 
 @dataclass(frozen=True)
@@ -42,17 +39,8 @@ class Parts:
     traces: TracedRuns
 
 
-def attach(app: Flask, made: Parts) -> None:
-    """Attach ``made`` to ``app`` (``create_app`` does, once)."""
-    app.extensions[_KEY] = made
-
-
-def parts(app: Flask) -> Parts:
-    """``app``'s parts."""
-    found: Parts = app.extensions[_KEY]
-    return found
-
-
-def current() -> Parts:
-    """The parts of the app handling the current request."""
-    return parts(current_app)
+_ENTRY: AppEntry[Parts] = AppEntry("tictactoe")  # the one entry of app.extensions: the parts, together
+# Attach an app's parts (``create_app`` does, once); ``app``'s parts; the current request's app's.
+attach = _ENTRY.attach
+parts = _ENTRY.of
+current = _ENTRY.current

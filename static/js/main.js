@@ -12,9 +12,9 @@ import { bindShareDialog } from "./share.js";
 import {
   DEFAULT_SETTINGS, fillEngines, readEngines, readForm, readRoomRules, readSpeed, reflectMode, writeForm,
 } from "./settings.js";
-import { OFFLINE_SIZE_WORDS, themeLabel } from "./server-sets.js";
+import { OFFLINE_SIZE_WORDS } from "./server-sets.js";
 import { createStore } from "./storage.js";
-import { DEFAULT_THEME, THEMES, applyTheme, nextTheme } from "./theme.js";
+import { bindThemeButton } from "./theme.js";
 import { SPEEDS } from "./watch.js";
 import { LANG, sentences, t } from "./words.js";
 
@@ -108,13 +108,7 @@ bindShortcuts($("play"), {
   r: () => room || game.retry(),
 });
 
-let theme = THEMES.includes(store.get("theme")) ? store.get("theme") : DEFAULT_THEME;
-const showTheme = () => {
-  applyTheme(theme);
-  $("theme").textContent = t("Theme: {theme}", { theme: themeLabel(theme) });
-};
-$("theme").addEventListener("click", () => { theme = nextTheme(theme); store.set("theme", theme); showTheme(); });
-showTheme();
+bindThemeButton($("theme"), store);
 bindShareDialog({
   dialog: $("share"), open: $("share-open"), form: $("share-form"), link: $("share-link"),
   code: $("share-code"), preview: $("share-preview"), note: $("share-note"),

@@ -57,10 +57,11 @@ export async function answerOffline(path, payload) {
     return { ...fields, moves: known.moves, value: known.value, plies: known.plies, ...done, ms: ms() };
   }
   if (path === "/position") {
-    // The server's order: the best first, by the engine's preference, row by row among equals.
-    const moves = [...known.moves].sort((a, b) => rank(b) - rank(a));
+    // The server's order: the best first, by the engine's preference, row by row among equals.  A
+    // move's reason and the rule ladder's advice are the server's words: offline there are none.
+    const moves = [...known.moves].sort((a, b) => rank(b) - rank(a)).map((move) => ({ ...move, reason: null }));
     const { proven, source, depth, offline } = done;
-    return { ...fields, moves, value: known.value, plies: known.plies, proven, source, depth, offline };
+    return { ...fields, moves, value: known.value, plies: known.plies, proven, source, depth, rule: null, offline };
   }
   if (path !== "/move") return null;
   const choices = candidates(solved, payload.board, payload.level);

@@ -178,12 +178,30 @@ def open_room(page: Page, url: str) -> None:
     expect(page.locator("#room-note")).to_have_text("Your friend has not opened the invite yet.")
 
 
+def open_puzzle(page: Page, url: str) -> None:
+    """The puzzles page after a wrong move: the engine's words on it, the board as it was."""
+    page.goto(url + "/puzzles?board=3x3k3&task=draw")
+    expect(page.locator("#puzzle-goal")).to_contain_text("to play and save the draw")
+    page.locator("#board button.cell:not(.x):not(.o)").first.click()
+    expect(page.locator("#status")).to_contain_text("Try again.")
+
+
+def open_puzzle_embed(page: Page, url: str) -> None:
+    """A puzzle in the embed, ready for its first move."""
+    from tictactoe import puzzle_set
+
+    page.goto(f"{url}/embed?puzzle={puzzle_set().select().puzzles[0].id}")
+    expect(page.locator("#status")).to_contain_text("to move.")
+
+
 STATES = {
     "game": open_game,
     "won game": open_won_game,
     "share dialog": open_share_dialog,
     "embed": open_embed,
     "room": open_room,
+    "puzzles": open_puzzle,
+    "puzzle embed": open_puzzle_embed,
 }
 
 

@@ -173,3 +173,31 @@ def test_a_room_moves_nothing_as_it_is_made_joined_and_opened(open_page, app_ser
     expect(host.locator("#room-note")).to_have_text("Your friend is here.")
     expect(host.locator("#room-invite")).to_be_hidden()
     shift_since_last(host, "the friend coming")
+
+
+# A two-step save on 3x3 (tests/test_puzzles.py): O to move; a1 is wrong, then b2, a1 and c2 solve it.
+#   . . x
+#   x . .
+#   . o .
+SAVE_POSITION = "2x/x2/1o1"
+
+
+@pytest.mark.parametrize("viewport", SIZES)
+def test_the_puzzles_page_moves_nothing_as_a_puzzle_is_solved(open_page, app_server, viewport):
+    from tictactoe import puzzle_set
+
+    puzzle = next(p for p in puzzle_set() if p.position == SAVE_POSITION)
+    page = measured_page(open_page, viewport)
+    page.goto(f"{app_server.url}/puzzles/{puzzle.id}")
+    expect(page.locator("#status")).to_have_text("3 moves to find, one at a time: O to move.")
+    shift_since_last(page, "loading a puzzle")
+    click(page, '#board button[data-row="0"][data-col="0"]')
+    expect(page.locator("#status")).to_contain_text("Not a1: it blocks the fork at a1")
+    shift_since_last(page, "a wrong move's words")
+    for step, (row, col) in enumerate([(1, 1), (0, 0), (1, 2)]):
+        click(page, f'#board button[data-row="{row}"][data-col="{col}"]')
+        words = "Solved: the draw is safe from here." if step == 2 else "Find the next move."
+        expect(page.locator("#status")).to_contain_text(words)
+        shift_since_last(page, f"the right move {step + 1} and its answer")
+    expect(page.locator("#puzzle-line")).not_to_be_empty()
+    shift_since_last(page, "the solved puzzle's line")

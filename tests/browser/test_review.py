@@ -257,3 +257,32 @@ def test_the_review_opened_below_the_board_scrolls_into_view_smoothly_unless_mot
         f"() => {{ const box = ({LIST_BOX})(); return box.top >= 0 && box.bottom <= box.viewport; }}"
     )
     assert_list_in_view(page)
+
+
+def test_review_gives_each_move_s_reason_and_the_rule_where_it_is_wrong(open_page, app_server):
+    # Two players: X a1, O b2, X c3, then O takes the corner c1 (blocking a fork cell), which loses:
+    #   x . o      the edges b1, a2, c2 and b3 keep the draw (two in a row, whose answer makes no fork)
+    #   . o .
+    #   . . x
+    page = open_page()
+    page.goto(app_server.url + "/?size=3x3&k=3&mode=two&moves=a1,b2,c3,c1")
+    expect(page.locator("#board .cell.o")).to_have_count(2)
+    page.get_by_role("button", name="Review").click()
+    moves = page.locator("#review-moves button")
+    expect(moves).to_have_count(4)
+    expect(moves.nth(0)).to_have_text("1. X a1 — draw → draw. Best. It takes an empty corner.")
+    expect(moves.nth(1)).to_have_text("2. O b2 — draw → draw. Best. It takes the centre.")
+    expect(moves.nth(3)).to_have_text(
+        "4. O c1 — draw → loss in 4. The mistake: turned a draw into a loss — b1, a2 or c2 (or 1 other)"
+        " would have held. It blocks the fork at c1; b1 makes two in a row."
+    )
+    # Where the rule ladder is wrong the review says so: X c1, O a1, then X takes the centre as the
+    # rule says, and only c2, a3 or c3 would have kept the win.
+    page.goto(app_server.url + "/?size=3x3&k=3&mode=two&moves=c1,a1,b2")
+    expect(page.locator("#board .cell.x")).to_have_count(2)
+    page.get_by_role("button", name="Review").click()
+    expect(moves).to_have_count(3)
+    expect(moves.nth(2)).to_contain_text(
+        "The mistake: turned a win into a draw — c2, a3 or c3 would have won. It makes two in a row;"
+        " c2 makes two in a row. The rule says take the centre; here only c2, a3 or c3 keeps the win."
+    )

@@ -7,7 +7,9 @@ import "./server-sets.mjs";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 
-import { gameMoves, moveHead, reviewLine, valueWords, verdict, verdictWords } from "../../static/js/review.js";
+import {
+  gameMoves, moveHead, reasonWords, reviewLine, valueWords, verdict, verdictWords,
+} from "../../static/js/review.js";
 
 test("gameMoves: each move with its index, side and the position before it", () => {
   const history = [["...", "...", "..."], ["...", ".x.", "..."], ["o..", ".x.", "..."]];
@@ -132,4 +134,29 @@ test("moveHead and reviewLine", () => {
   const result = verdict(drawnAnswer, { row: 0, col: 2 });
   assert.equal(reviewLine({ row: 0, col: 2, by: "x" }, 1, result),
     "1. X c1 — draw → loss in 4. The mistake: turned a draw into a loss — a2, a3 or c3 would have held.");
+});
+
+// The server's reasons ride along: what the move does, a keeper's reason on a mistake, the rule
+// ladder's words where it is wrong.
+const reasonedAnswer = {
+  ...drawnAnswer,
+  moves: drawnAnswer.moves.map((m) => ({ ...m, reason: m.row === 0 ? "blocks the fork at c1" : null })),
+  rule: { holds: false, words: "The rule says take a corner; here only the edge a2 keeps the draw." },
+};
+
+test("verdict and reasonWords: the server's reasons after the verdict", () => {
+  const keeper = { ...reasonedAnswer, moves: reasonedAnswer.moves.map((m) => (m.row === 1 ? { ...m, reason: "makes two in a row" } : m)) };
+  const result = verdict(keeper, { row: 0, col: 2 });
+  assert.equal(result.reason, "blocks the fork at c1");
+  assert.deepEqual(result.kept, { name: "a2", reason: "makes two in a row" });
+  assert.equal(result.rule, "The rule says take a corner; here only the edge a2 keeps the draw.");
+  assert.equal(reasonWords(result),
+    "It blocks the fork at c1; a2 makes two in a row. The rule says take a corner; here only the edge a2 keeps the draw.");
+  assert.equal(reviewLine({ row: 0, col: 2, by: "x" }, 1, result),
+    "1. X c1 — draw → loss in 4. The mistake: turned a draw into a loss — a2, a3 or c3 would have held." +
+    " It blocks the fork at c1; a2 makes two in a row. The rule says take a corner; here only the edge a2 keeps the draw.");
+  // A rule that holds says nothing in the review, nor does a move without a reason.
+  const holding = verdict({ ...drawnAnswer, rule: { holds: true, words: "The rule says …" } }, { row: 2, col: 2 });
+  assert.equal(reasonWords(holding), "");
+  assert.equal(reviewLine({ row: 2, col: 2, by: "x" }, 2, holding), "2. X c3 — draw → draw. Best.");
 });

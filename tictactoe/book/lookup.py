@@ -36,6 +36,7 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ..game.board import Board
 from ..game.rules import Cell, Rules
@@ -127,8 +128,7 @@ def move_score(move_value: MoveValue, empties: int) -> int:
 def load_book(path: Path) -> Book:
     """Read a book file; raises ``BookFormatError`` (or ``OSError``) when it cannot be used."""
     try:
-        with gzip.open(path, "rt", encoding="ascii") as stream:
-            data = json.load(stream)
+        data = read_gzipped_json(path)
         if data.get("format") != FORMAT:
             raise BookFormatError(f"{path}: book format {data.get('format')!r}, expected {FORMAT}")
         rules = Rules(**data["rules"])
@@ -153,7 +153,6 @@ def load_book(path: Path) -> Book:
 
 def save_book(book: Book, path: Path) -> int:
     """Write the book atomically (a reader never sees half a file); returns its size in bytes."""
-    path.parent.mkdir(parents=True, exist_ok=True)
     data = {
         "format": FORMAT,
         "engine": book.engine,
@@ -161,11 +160,31 @@ def save_book(book: Book, path: Path) -> int:
         "max_stones": book.max_stones,
         "entries": dict(sorted(book.entries.items())),
     }
-    text = json.dumps(data, separators=(",", ":"))
+    return write_gzipped_json(data, path)
+
+
+def read_gzipped_json(path: Path) -> dict[str, Any]:
+    """The JSON object of a gzipped file of the engine's data (a book, puzzles).
+
+    Raises ``OSError``, ``EOFError``, ``gzip.BadGzipFile``, ``UnicodeDecodeError``
+    or ``json.JSONDecodeError`` as reading it does, ``TypeError`` for JSON that is
+    not an object.
+    """
+    with gzip.open(path, "rt", encoding="ascii") as stream:
+        data = json.load(stream)
+    if not isinstance(data, dict):
+        raise TypeError(f"the file holds {type(data).__name__}, not an object")
+    return data
+
+
+def write_gzipped_json(data: dict[str, Any], path: Path) -> int:
+    """Write ``data`` as compact ASCII JSON, gzipped, atomically (a reader never sees half a file);
+    returns the file's size in bytes."""
+    path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_name(path.name + ".partial")
-    # mtime=0: the same book always makes the same bytes, so a rebuilt book shows no diff.
+    # mtime=0: the same data always makes the same bytes, so a rebuilt file shows no diff.
     with open(partial, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as stream:
-        stream.write(text.encode("ascii"))
+        stream.write(json.dumps(data, separators=(",", ":")).encode("ascii"))
     os.replace(partial, path)
     return path.stat().st_size
 
@@ -233,5 +252,7 @@ __all__ = [
     "load_book",
     "move_score",
     "position_key",
+    "read_gzipped_json",
     "save_book",
+    "write_gzipped_json",
 ]

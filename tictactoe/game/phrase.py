@@ -13,7 +13,9 @@ never knows which languages there are.
     >>> str(note), note.template, note.values["count"]
     ('1,000 playouts', '{count} playout', 1000)
 
-A value may itself be a ``Phrase`` (said in the same language), a whole number
+Several sentences in a row are ``Sentences``, each said whole.  A value may
+itself be a ``Phrase`` (said in the same language), ``Choices`` (names listed as
+the language lists a choice: "a1, b2 ou c3"), a whole number
 (written with the language's digit grouping), or any other value, written as it
 is (a cell's name, an engine's name).  The catalogs find every template where
 it is written (``Phrase("...")`` with string literals), so a template is always
@@ -22,7 +24,7 @@ a literal, never built.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 
 class Phrase(str):
@@ -47,3 +49,29 @@ def english(value: object) -> str:
     if isinstance(value, int) and not isinstance(value, bool):
         return f"{value:,}"
     return str(value)
+
+
+class Choices(str):
+    """Names to choose among, in English "a1", "a1 or c3", "a1, b2 or c3"; ``names`` keeps them for a
+    language that lists them its own way."""
+
+    names: tuple[str, ...]
+
+    def __new__(cls, names: Sequence[str]) -> Choices:
+        listed = "".join(names) if len(names) <= 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+        choices = super().__new__(cls, listed)
+        choices.names = tuple(names)
+        return choices
+
+
+class Sentences(str):
+    """Whole sentences said one after the other (``None`` left out), each a ``Phrase`` a language says
+    whole: a line of several never joins fragments of one sentence."""
+
+    parts: tuple[Phrase, ...]
+
+    def __new__(cls, *parts: Phrase | None) -> Sentences:
+        kept = tuple(part for part in parts if part is not None)
+        sentences = super().__new__(cls, " ".join(kept))
+        sentences.parts = kept
+        return sentences

@@ -7,6 +7,7 @@
     python -m tictactoe bench --quick
     python -m tictactoe arena mcts easy --games 20 --seed 1
     python -m tictactoe book build --size 5x5 --k 4 --max-stones 2
+    python -m tictactoe puzzles build --size 3x3
     python -m tictactoe table > static/data/solved-3x3k3.json
 
 Cells are shown and read the way people name them: the column as a letter and
@@ -75,6 +76,7 @@ from .options import (
     positive_seconds,
     rules_from,
 )
+from .puzzle_commands import add_puzzles_parser, cmd_puzzles
 from .solved_table import table_json
 
 EXIT_OK = 0
@@ -478,6 +480,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_game_options(arena)
 
     add_book_parser(commands)
+    add_puzzles_parser(commands)
 
     commands.add_parser(
         "table",
@@ -518,6 +521,7 @@ def main(
         "bench": lambda: cmd_bench(args, out, err),
         "arena": lambda: cmd_arena(args, out, err),
         "book": lambda: cmd_book(args, out, err),
+        "puzzles": lambda: cmd_puzzles(args, out, err),
         "table": lambda: cmd_table(out),
     }
     try:

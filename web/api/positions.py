@@ -2,8 +2,10 @@
 
 ``GET /position?board=x2/1o1/3&k=3`` answers what POST /analyze answers about
 the position (see ``tictactoe.game.notation`` for the text), less the fields that
-describe one request's work (cached, nodes, ms, worker), and with ``moves``
-best first.  So one position always gets the same bytes:
+describe one request's work (cached, nodes, ms, worker), with ``moves`` best
+first, each with its ``reason`` in words ("blocks the win at c3", "makes a
+four"), and on 3x3 the ``rule`` ladder's advice held against the solver.  So one
+position always gets the same bytes:
 
 - proven: ``Cache-Control: public, max-age=31536000, immutable`` and a strong
   ``ETag`` computed from the request alone (engine version, body format, k and
@@ -38,11 +40,13 @@ from tictactoe import (
     MIN_SIZE,
     Board,
     BoardFormatError,
+    move_reasons,
+    rule_advice,
     within_proof,
 )
 from web.api.answers import analysis_fields
 from web.api.payload import CANNOT_PLAY, NOT_A_BOARD, SIZES
-from web.api.shapes import PositionAnswer
+from web.api.shapes import PositionAnswer, ReasonedMove, RuleAnswer
 from web.cache import Answer
 from web.http.compression import etag_variants
 from web.http.errors import POSITIONS_BLUEPRINT, ApiError
@@ -52,13 +56,14 @@ from web.parts import current
 from web.searches.rate_limit import RATE_LIMITED
 from web.searches.slots import NO_SLOT
 from web.telemetry.request_log import note
+from web.words.speech import say, spoken
 
 bp = Blueprint(POSITIONS_BLUEPRINT, __name__)
 
 PARAMETERS = ("board", "k")
 IMMUTABLE = "public, max-age=31536000, immutable"
 # Part of every ETag: bump it when the body's fields or their order change.
-BODY_FORMAT = "1"
+BODY_FORMAT = "2"
 MAX_K_DIGITS = 3
 _NO_MATCH = (
     "If-Match names no tag of this position's answer: a proven answer has the ETag its 200 sent,"
@@ -117,7 +122,9 @@ CACHING = {
 @declare(
     "A position's analysis, as a cacheable resource",
     "What POST /analyze answers about the position, less the fields that describe one request's work"
-    " (cached, nodes, ms, worker), plus source, with moves best first. A proven answer never changes:"
+    " (cached, nodes, ms, worker), plus source, with moves best first, each with its reason in words,"
+    " and on 3x3 what the rule ladder children learn says there, held against the solver (rule)."
+    " A proven answer never changes:"
     f" it carries Cache-Control: {IMMUTABLE} and a strong ETag, and a matching If-None-Match gets 304"
     " with no body. An answer that is not proven is no-store, without an ETag, and never a 304 (not"
     " even for If-None-Match: *). An If-Match that names none of the answer's tags gets 412.",
@@ -226,20 +233,37 @@ def read_position_query(args: MultiDict[str, str], parameters: tuple[str, ...] =
 
 
 def position_etag(board: Board) -> str:
-    """The strong ETag (quoted) of the proven answer for ``board``: a hash of what decides it."""
-    canonical = f"{ENGINE_VERSION}|{BODY_FORMAT}|{board.rules.k}|{board.position_text()}"
+    """The strong ETag (quoted) of the proven answer for ``board`` in the request's language (its
+    reasons are words for a person): a hash of what decides it."""
+    canonical = f"{ENGINE_VERSION}|{BODY_FORMAT}|{spoken()}|{board.rules.k}|{board.position_text()}"
     return '"' + hashlib.sha256(canonical.encode()).hexdigest()[:32] + '"'
 
 
 def position_fields(board: Board, answer: Answer) -> PositionAnswer:
-    """The body: /analyze's fields about the position, in its order, with ``moves`` best first."""
+    """The body: /analyze's fields about the position, in its order, with ``moves`` best first, each
+    with its reason in words, and on 3x3 what the rule ladder says (held against the values when proven)."""
+    fields = analysis_fields(board, answer, best_first=True)
+    reasons = move_reasons(board)
+    cols = board.rules.cols
+    moves: list[ReasonedMove] = []
+    for move in fields["moves"]:
+        reason = reasons.get(move["row"] * cols + move["col"])
+        moves.append({**move, "reason": None if reason is None else say(reason.words)})
+    values = answer.move_values if answer.proven else None
+    said = rule_advice(board, None if values is None else {cell: v.value for cell, v in values.items()})
+    rule: RuleAnswer | None = None if said is None else {"holds": said.holds, "words": say(said.words)}
     return {
-        **analysis_fields(board, answer, best_first=True),
+        "board": fields["board"],
+        "k": fields["k"],
+        "player": fields["player"],
+        "best": fields["best"],
+        "moves": moves,
         "value": answer.value,
         "plies": answer.plies,
         "proven": answer.proven,
         "source": answer.source,
         "depth": answer.depth,
+        "rule": rule,
     }
 
 

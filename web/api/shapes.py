@@ -159,9 +159,42 @@ class AnalysisAnswer(PositionFields, SolverFields):
     """The body of a 200 from POST /analyze (without engine): the moves, then the solver's figures."""
 
 
-class PositionAnswer(PositionFields):
-    """The body of a 200 from GET /position: /analyze's fields about the position, not the request's work."""
+class ReasonedMove(MoveValueAnswer):
+    """A legal move of GET /position: its value and plies, whether it is best, and its reason in words."""
 
+    reason: str | None
+    """What the move does, in words a learner knows: the first of wins, blocks the win at c3, makes a
+    fork (a double threat), blocks the fork, makes two in a row (three in a row, a four), blocks or
+    makes an open three (k >= 4), and on 3x3 takes the centre, the opposite corner, an empty corner
+    or an empty edge; null for none."""
+
+
+class RuleAnswer(TypedDict):
+    """On 3x3: what the rule ladder children learn says (win, block, fork, block a fork, centre,
+    opposite corner, empty corner, empty side), held against the solver."""
+
+    holds: bool | None
+    """Whether every move the rule names keeps the position's value (null when the values are not
+    proven)."""
+    words: str
+    """What the rule says, and what holds instead where it is wrong: The rule says take the centre;
+    here only c2, a3 or c3 keeps the win."""
+
+
+class PositionAnswer(TypedDict):
+    """The body of a 200 from GET /position: /analyze's fields about the position, not the request's
+    work, each move with its reason, and on 3x3 what the rule ladder says."""
+
+    board: Rows
+    """The posted board (lower case)."""
+    k: InRow
+    player: Player
+    """The side to move."""
+    best: Annotated[list[CellAnswer], Field(min_length=1)]
+    """Every optimal move when proven, else the best found."""
+    moves: list[ReasonedMove]
+    """Every legal move, best first (quicker wins, then draws, then slower losses; row by row among
+    equals and when values are unknown)."""
     value: Value | None
     """The position's value for the side to move; null unless proven."""
     plies: Plies
@@ -172,6 +205,8 @@ class PositionAnswer(PositionFields):
     """How the answer is known: proof, book or threats (proven), heuristic (not proven)."""
     depth: int | None
     """Depth of the heuristic search when not proven, else null."""
+    rule: RuleAnswer | None
+    """On 3x3: what the rule ladder says there; null on other boards."""
 
 
 class EngineChoice(TypedDict):

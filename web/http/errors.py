@@ -25,9 +25,12 @@ API_BLUEPRINT = "api"
 POSITIONS_BLUEPRINT = "positions"
 TRACES_BLUEPRINT = "traces"
 ROOMS_BLUEPRINT = "rooms"
-API_BLUEPRINTS = frozenset({API_BLUEPRINT, POSITIONS_BLUEPRINT, TRACES_BLUEPRINT, ROOMS_BLUEPRINT})
+PUZZLES_BLUEPRINT = "puzzles"
+API_BLUEPRINTS = frozenset(
+    {API_BLUEPRINT, POSITIONS_BLUEPRINT, TRACES_BLUEPRINT, ROOMS_BLUEPRINT, PUZZLES_BLUEPRINT}
+)
 # Where the API's paths carry variables (/rooms/<room_id>/moves), by their fixed start.
-API_PREFIXES = ("/api/", "/rooms/")
+API_PREFIXES = ("/api/", "/rooms/", "/puzzles/")
 MAX_BODY_BYTES = 16 * 1024  # far more than a 15x15 board needs
 
 _PAGE = """<!doctype html>

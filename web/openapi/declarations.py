@@ -54,7 +54,9 @@ class Answer:
     """A successful answer: its shape (a TypedDict, a union of them, ``str``; None: no body) and words.
 
     ``media``: its content type; ``headers``: the headers it carries, by name, each
-    a schema and words; ``links``: what may follow it, by name.
+    a schema and words; ``links``: what may follow it, by name; ``also``: the other
+    content types the same status may carry, each its schema (the page a browser
+    that prefers text/html gets at the address).
     """
 
     shape: object
@@ -62,6 +64,7 @@ class Answer:
     media: str = "application/json"
     headers: Mapping[str, tuple[Schema, str]] = field(default_factory=dict)
     links: Mapping[str, Link] = field(default_factory=dict)
+    also: Mapping[str, Schema] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

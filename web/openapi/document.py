@@ -143,6 +143,7 @@ def _answer(answer: Answer, schema_of: dict[int, Schema]) -> Schema:
         out["headers"] = _headers(answer.headers)
     if answer.shape is not None:
         out["content"] = {answer.media: {"schema": schema_of[id(answer.shape)]}}
+        out["content"].update({media: {"schema": schema} for media, schema in answer.also.items()})
     if answer.links:
         out["links"] = {name: _link(link) for name, link in answer.links.items()}
     return out

@@ -1,4 +1,5 @@
-"""The pages: / (the game), /lab (the engines side by side) and /embed (the game for an iframe).
+"""The pages: / (the game), /lab (the engines side by side), /embed (the game for an iframe) and the
+puzzles page (``puzzles_page``: web/puzzles/routes.py serves it at /puzzles to a browser).
 
 /embed checks every parameter it knows and answers 400 naming the bad one; it
 ignores parameters it does not know (embedding sites add their own, such as
@@ -21,7 +22,7 @@ from dataclasses import asdict, dataclass, replace
 from flask import Blueprint, current_app, render_template, request
 from werkzeug.datastructures import MultiDict
 
-from tictactoe import DEFAULT_LEVEL, LEVELS, BoardFormatError, Level, Rules
+from tictactoe import DEFAULT_LEVEL, LEVELS, BoardFormatError, Level, Phrase, Puzzle, Rules
 from tictactoe.algorithms.registry import TRACEABLE
 from web.http.errors import ApiError
 from web.pages.address import SIZE, SMALL_INT
@@ -35,11 +36,15 @@ from web.pages.share_card import (
     LAB,
     LAB_ARGS,
     PICTURE,
+    PUZZLES,
+    PUZZLES_ARGS,
     SITE_NAME,
     ShareCard,
     card_address,
     game_card,
+    puzzle_card,
 )
+from web.puzzles import current_puzzles
 from web.words.catalogs import page_words
 from web.words.languages import COOKIE, COOKIE_SECONDS, LANGUAGES, OFFERED, Language, current_language
 from web.words.speech import say
@@ -86,11 +91,71 @@ def lab() -> PageResponse:
 
 @bp.get("/embed")
 def embed() -> PageResponse:
-    """The embeddable game, configured by size (or rows and cols), k, level, side, first, theme."""
+    """The embeddable game, configured by size (or rows and cols), k, level, side, first, theme; or with
+    ``puzzle``, that puzzle."""
     settings = embed_settings(request.args)
     attrs, room = settings.data_attributes(), _opens_room()
-    html = _render("embed.html", EMBED, EMBED, EMBED_ARGS, embed=settings, embed_attrs=attrs, opens_room=room)
+    puzzle = _embedded_puzzle()
+    card = EMBED if puzzle is None else puzzle_card(puzzle)
+    html = _render(
+        "embed.html",
+        card,
+        card,
+        EMBED_ARGS,
+        embed=settings,
+        embed_attrs=attrs,
+        opens_room=room,
+        puzzle=puzzle,
+    )
     return _page(html)
+
+
+def _embedded_puzzle() -> Puzzle | None:
+    """The puzzle ``/embed?puzzle=ID`` names (None without one); ``ApiError`` 404 for an unknown id."""
+    values = request.args.getlist("puzzle")
+    if len(values) > 1:
+        raise ApiError(400, f"puzzle is given {len(values)} times: give it once")
+    if not values:
+        return None
+    puzzle = current_puzzles().set().get(values[0])
+    if puzzle is None:
+        raise ApiError(404, f"no puzzle has the id {values[0][:40]!r}: the puzzles page links to each one")
+    return puzzle
+
+
+def puzzles_page(start: str | None) -> PageResponse:
+    """The puzzles page (web/puzzles/routes.py asks for it): opened on the puzzle ``start`` names (an
+    id, or "daily"), or on the player's next one; 404 with the page for an id no puzzle has."""
+    puzzle = None if start in (None, "daily") else current_puzzles().set().get(start)
+    card = PUZZLES if puzzle is None else puzzle_card(puzzle)
+    html = _render("puzzles.html", PUZZLES, card, PUZZLES_ARGS, start=start or "", boards=_puzzle_boards())
+    body, _, headers = _page(html)
+    return body, 404 if start not in (None, "daily") and puzzle is None else 200, headers
+
+
+def _puzzle_boards() -> list[dict[str, object]]:
+    """The boards that have puzzles, for the page's menu: the rules' key, a label and how many."""
+    puzzles = current_puzzles().set()
+    return [
+        {
+            "key": rules.key(),
+            "label": say(_board_label(rules)),
+            "count": sum(1 for p in puzzles if p.rules == rules),
+        }
+        for rules in puzzles.rules()
+    ]
+
+
+def _board_label(rules: Rules) -> Phrase:
+    """A board of puzzles in words, as the game page's menu names its boards: "3 × 3 · three in a row"."""
+    rows, cols = rules.rows, rules.cols
+    if rules.k == 3:
+        return Phrase("{rows} × {cols} · three in a row", rows=rows, cols=cols)
+    if rules.k == 4:
+        return Phrase("{rows} × {cols} · four in a row", rows=rows, cols=cols)
+    if rules.k == 5:
+        return Phrase("{rows} × {cols} · five in a row", rows=rows, cols=cols)
+    return Phrase("{rows} × {cols} · {k} in a row", rows=rows, cols=cols, k=rules.k)
 
 
 def _opens_room() -> bool:

@@ -29,9 +29,11 @@ from tictactoe import (
     GameOverError,
     IllegalMoveError,
     Phrase,
+    Puzzle,
     Rules,
     cell_from_label,
     cell_label,
+    puzzle_goal,
 )
 from web.pages.address import SIZE, SMALL_INT
 from web.words.speech import say
@@ -85,13 +87,18 @@ LAB = ShareCard(
     description=Phrase("Every textbook search on one position: its move, its value, and what it cost."),
 )
 EMBED = ShareCard(title=SITE_NAME, description=GAME_PAGE.description)
+PUZZLES = ShareCard(
+    title=Phrase("Tic-tac-toe · puzzles"),
+    description=Phrase("Find the one move that wins or saves the draw, proven by the solver, and learn why."),
+)
 
 
 # The query arguments each page reads (static/js/links.js's game link, the lab's position, the embed's
 # settings): a card's address keeps these alone, so that nothing else a link carries is echoed.
 GAME_ARGS = ("size", "k", "level", "side", "mode", "x", "o", "moves", "room", "lang")
 LAB_ARGS = ("board", "k", "lang")
-EMBED_ARGS = ("size", "rows", "cols", "k", "level", "side", "first", "theme", "room", "lang")
+EMBED_ARGS = ("size", "rows", "cols", "k", "level", "side", "first", "theme", "room", "puzzle", "lang")
+PUZZLES_ARGS = ("board", "task", "lang")
 
 
 def card_address(base_url: str, args: MultiDict[str, str], names: Collection[str]) -> str:
@@ -184,5 +191,23 @@ def _card(board: Board) -> ShareCard:
             moves=played,
             stands=stands,
             then=then,
+        ),
+    )
+
+
+def puzzle_card(puzzle: Puzzle) -> ShareCard:
+    """The card of a puzzle's link: what it asks, on which board."""
+    rules = puzzle.rules
+    goal = puzzle_goal(puzzle)
+    size = f"{rules.rows} × {rules.cols}"
+    return ShareCard(
+        title=Phrase("Tic-tac-toe puzzle: {goal}", goal=goal),
+        description=Phrase(
+            "A puzzle on {size}, {k} in a row, difficulty {difficulty} of 5: {goal}. Each step has one move"
+            " that keeps the result, proven by the solver.",
+            size=size,
+            k=rules.k,
+            difficulty=puzzle.difficulty,
+            goal=goal,
         ),
     )

@@ -30,13 +30,12 @@ import math
 import time
 from collections.abc import Callable, Iterator
 
-from flask import Flask, current_app
-
 from tictactoe import Player, Rules
 from web.rooms.budget import StreamBudget
 from web.rooms.model import Event, Room, Seat, WrongToken, new_room_id
 from web.rooms.store import Change, DamagedRoom, Guard, RoomStore, StoreBusy
 from web.rooms.wakeups import Hub
+from web.runtime.app_entry import AppEntry
 from web.searches.rate_limit import WINDOW, Buckets
 
 # A fresh id that is taken (about one chance in 2^46 per live room) is drawn again this many times.
@@ -235,20 +234,8 @@ class Rooms:
             self.change(room_id, lambda room, now: room.lapse(now), durable=False)
 
 
-_KEY = "rooms"  # the rooms' entry of app.extensions: set once by web.rooms.init_app
-
-
-def attach(app: Flask, rooms: Rooms) -> None:
-    """Make ``rooms`` the rooms of ``app`` (``web.rooms.init_app`` does, once)."""
-    app.extensions[_KEY] = rooms
-
-
-def rooms_of(app: Flask) -> Rooms:
-    """``app``'s rooms."""
-    found: Rooms = app.extensions[_KEY]
-    return found
-
-
-def current_rooms() -> Rooms:
-    """The rooms of the app handling the current request."""
-    return rooms_of(current_app)
+_ENTRY: AppEntry[Rooms] = AppEntry("rooms")  # the rooms' entry of app.extensions
+# Make an app's rooms (``web.rooms.init_app`` does, once); ``app``'s rooms; the current request's app's.
+attach = _ENTRY.attach
+rooms_of = _ENTRY.of
+current_rooms = _ENTRY.current

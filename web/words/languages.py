@@ -102,8 +102,16 @@ def current_language() -> Language:
 
 
 def is_page(req: Request) -> bool:
-    """Whether the request is for one of the pages (the pages' blueprint), not the API."""
-    return req.blueprint == "pages"
+    """Whether the request is for one of the pages (the pages' blueprint, or an address of another that
+    answers a browser with a page: ``answer_with_page``), not the API."""
+    return req.blueprint == "pages" or bool(g.get("page"))
+
+
+def answer_with_page() -> None:
+    """Say that the request being answered gets a page (an API address a browser navigated to, such as
+    /puzzles): its language is then chosen as a page's is, ``?lang=`` and the picker's cookie first."""
+    g.page = True
+    g.pop("language", None)
 
 
 def catalog_name() -> str:
