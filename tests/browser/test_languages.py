@@ -4,6 +4,7 @@
   review stepped through, the Share / embed dialog and its live preview), a room between two browsers
   (the invite, the friend's arrival, the moves, a resignation), and the lab (every engine run, a search
   watched to its end): tests/english_left.py says what counts as English.
+- A French puzzle says its goal, a wrong move's refutation and the solution in French, no English left.
 - The picker remembers a choice: the next page opens in it.
 - The pseudo-language 40% longer (``en-XA``) cuts no text and moves nothing past Web Vitals' 0.1 on a
   390x844 phone and in a 360x420 embed; the right-to-left one (``ar-XB``) mirrors the page around a
@@ -20,6 +21,7 @@ from playwright.sync_api import Frame, Page, expect
 from tests.browser.helpers import read_board, stones, wait_settled
 from tests.browser.test_layout_shift import click, measured_page, play_to_the_end, shift_since_last
 from tests.english_left import PAGE_WORDS, english_in
+from tictactoe import puzzle_set
 
 pytestmark = pytest.mark.browser
 
@@ -110,6 +112,31 @@ def test_a_french_game_review_room_and_lab_say_nothing_in_english(open_page, bro
     assert_french(lab, "the searches watched")
 
 
+def test_a_french_puzzle_says_its_goal_refutation_and_solution_in_french(open_page, app_server):
+    # The two-step save (tests/test_puzzles.py), O to move: a1 first, refuted; then b2, a1, c2.
+    #     . . x
+    #     x . .
+    #     . o .
+    save = next(puzzle for puzzle in puzzle_set() if puzzle.position == "2x/x2/1o1")
+    page = open_page(viewport=LAPTOP)
+    page.goto(f"{app_server.url}/puzzles/{save.id}?lang=fr")
+    expect(page.locator("#puzzle-goal")).to_have_text("O joue et sauve la nulle")
+    expect(page.locator("#status")).to_have_text("3 coups à trouver, un par un : au tour de O.")
+    assert_french(page, "a puzzle")
+    click(page, '#board button[data-row="0"][data-col="0"]')
+    expect(page.locator("#status")).to_contain_text("Pas a1 : ce coup bloque la fourchette en a1")
+    assert_french(page, "a wrong move")
+    for row, col, words in (
+        (1, 1, "Trouvez le coup suivant."),
+        (0, 0, "Trouvez le coup suivant."),
+        (1, 2, "Résolu"),
+    ):
+        click(page, f'#board button[data-row="{row}"][data-col="{col}"]')
+        expect(page.locator("#status")).to_contain_text(words)
+    expect(page.locator("#puzzle-link")).to_have_value(re.compile(rf"/puzzles/{save.id}\?lang=fr$"))
+    assert_french(page, "a solved puzzle")
+
+
 def test_the_picker_remembers_the_language_chosen(open_page, app_server):
     page = open_page()
     page.goto(app_server.url + "/lab")
@@ -189,12 +216,12 @@ def test_right_to_left_mirrors_the_page_around_a_board_that_stays_a1_top_left(op
     wait_settled(page, 0)
     expect(page.locator("html")).to_have_attribute("dir", "rtl")
     boxes = page.evaluate(
-        """() => Object.fromEntries(['.brand', '.header-actions', '.layout-game', '.layout-side',
+        """() => Object.fromEntries(['.brand h1', '.header-actions', '.layout-game', '.layout-side',
           '#board button[data-row="0"][data-col="0"]', '#board button[data-row="0"][data-col="2"]']
           .map((selector) => [selector, document.querySelector(selector).getBoundingClientRect().x]))"""
     )
     # Mirrored: the name on the right, the header's buttons and the side column on the left.
-    assert boxes[".brand"] > boxes[".header-actions"], boxes
+    assert boxes[".brand h1"] > boxes[".header-actions"], boxes
     assert boxes[".layout-game"] > boxes[".layout-side"], boxes
     # The board is not: a1 is still the top left cell, c1 right of it.
     assert (
