@@ -10,6 +10,7 @@ browser tests: tests/browser/conftest.py), waits for the worker to take the page
 - with the worker in charge, a room and its stream, /metrics, health and the embed (in the game
   page's Share dialog, and in another site's page) all go to the network, and nothing but the
   deploy's list is ever kept;
+- a French page (``?lang=fr``), kept by the worker, reloads offline in French, the lab too;
 - on an iPhone, the page says once how to add it to the home screen, and no note moves the page.
 """
 
@@ -143,6 +144,35 @@ def test_offline_the_installed_page_plays_3x3_against_perfect_and_says_what_wait
     expect(notice(page, "network")).to_contain_text("You are back online")
     wait_settled(page, 2)
     expect(page.locator("#status")).to_contain_text("Your turn (X).")
+
+
+KEPT = "async (paths) => (await Promise.all(paths.map((path) => caches.match(path)))).every(Boolean)"
+
+
+def test_offline_a_french_page_installed_and_reloaded_still_speaks_french(open_page, app_server):
+    page = open_page(service_workers=WORKERS)
+    page.goto(app_server.url + "/?lang=fr")
+    wait_controlled(page)
+    # Through the worker now: the French page comes from the network once, and is kept with the lab's.
+    page.reload()
+    page.wait_for_function(KEPT, arg=["/?lang=fr", "/lab?lang=fr"], timeout=20_000)
+    page.context.set_offline(True)
+    assert page.reload().from_service_worker
+    expect(page.locator("html")).to_have_attribute("lang", "fr")
+    expect(notice(page, "network")).to_contain_text(
+        f"Vous êtes hors ligne : le {size(3, 3)} contre le moteur et le jeu à deux fonctionnent toujours."
+    )
+    expect(page.get_by_role("button", name="Nouvelle partie")).to_be_visible()
+    page.locator('#board button[data-row="1"][data-col="1"]').click()
+    wait_settled(page, 2)
+    # The engine answers from its own table, and the status line says so in French.
+    expect(page.locator("#status")).to_have_text(
+        re.compile(r"^Le moteur a joué [a-c][1-3]\. À vous de jouer \(X\)\.$")
+    )
+    lab = page.context.new_page()
+    assert lab.goto(app_server.url + "/lab?lang=fr").from_service_worker
+    expect(lab.get_by_role("heading", level=1)).to_have_text("Le labo de recherche")
+    lab.close()
 
 
 def test_rooms_streams_health_and_the_embed_go_to_the_network_with_the_worker_in_charge(
