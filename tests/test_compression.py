@@ -44,7 +44,8 @@ def test_nothing_is_compressed_when_the_client_does_not_ask(client, first_load):
         for path in first_load:
             response = client.get(path, headers=headers)
             assert "Content-Encoding" not in response.headers, (path, headers)
-            assert response.headers["Vary"] == "Accept-Encoding", path
+            # A page varies by its reader's language too (web/pages/routes.py), a file by the encoding alone.
+            assert response.headers["Vary"].split(", ")[-1] == "Accept-Encoding", path
 
 
 @pytest.mark.parametrize(

@@ -95,7 +95,7 @@ def test_a_finished_two_player_game_reopens_finished_with_its_line(open_page, ap
             "The link plays on after the game ended at move 5 (X a3).",
         ),
         ("?size=banana", "The link's size must look like 3x3"),
-        ("?size=3x3&k=3&level=godlike", "The link's level “godlike” is not easy, medium, perfect."),
+        ("?size=3x3&k=3&level=godlike", "The link's level “godlike” is not easy, medium or perfect."),
     ],
 )
 def test_a_bad_link_gets_a_message_and_an_empty_board(open_page, app_server, query, message):

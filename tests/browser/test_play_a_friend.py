@@ -43,7 +43,8 @@ def test_two_browsers_play_a_friend_by_the_invite_with_a_reload_a_watcher_and_a_
     expect(host.locator("#status")).to_have_text("Your turn (X).")
     expect(host.locator("#room-note")).to_have_text("Your friend has not opened the invite yet.")
     invite = host.get_by_label("Send this link to your friend").input_value()
-    room = re.fullmatch(r".*/\?room=([A-Za-z0-9]{8})#invite=[\w-]{22}", invite)[1]
+    # The invite opens the room in the host's page's language.
+    room = re.fullmatch(r".*/\?room=([A-Za-z0-9]{8})&lang=en#invite=[\w-]{22}", invite)[1]
     assert re.fullmatch(rf".*/\?room={room}#host=[\w-]{{22}}", host.url)  # the page keeps its seat's link
     # The invite's QR code beside it, drawn by the server (an SVG, shown as an image).
     code = host.get_by_role("img", name="The invite link as a QR code: a phone's camera opens it")
@@ -56,7 +57,7 @@ def test_two_browsers_play_a_friend_by_the_invite_with_a_reload_a_watcher_and_a_
     guest = open_page()
     guest.goto(invite)
     expect(guest.locator("#status")).to_have_text("Your friend (X) is to move.")
-    assert re.fullmatch(rf".*/\?room={room}#guest=[\w-]{{22}}", guest.url)
+    assert re.fullmatch(rf".*/\?room={room}&lang=en#guest=[\w-]{{22}}", guest.url)
     expect(guest.locator("#room-note")).to_have_text("Your friend is here.")
     expect(host.locator("#room-note")).to_have_text("Your friend is here.")
     expect(host.locator("#room-invite")).to_be_hidden()  # the invite is spent
