@@ -126,9 +126,10 @@ def test_a_french_puzzle_says_its_goal_refutation_and_solution_in_french(open_pa
     click(page, '#board button[data-row="0"][data-col="0"]')
     expect(page.locator("#status")).to_contain_text("Pas a1 : ce coup bloque la fourchette en a1")
     assert_french(page, "a wrong move")
+    # Each step's own words: the one before's would match at once, and the next click would race its answer.
     for row, col, words in (
-        (1, 1, "Trouvez le coup suivant."),
-        (0, 0, "Trouvez le coup suivant."),
+        (1, 1, "Bien joué : b2"),
+        (0, 0, "Bien joué : a1"),
         (1, 2, "Résolu"),
     ):
         click(page, f'#board button[data-row="{row}"][data-col="{col}"]')

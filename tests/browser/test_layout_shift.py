@@ -194,9 +194,10 @@ def test_the_puzzles_page_moves_nothing_as_a_puzzle_is_solved(open_page, app_ser
     click(page, '#board button[data-row="0"][data-col="0"]')
     expect(page.locator("#status")).to_contain_text("Not a1: it blocks the fork at a1")
     shift_since_last(page, "a wrong move's words")
-    for step, (row, col) in enumerate([(1, 1), (0, 0), (1, 2)]):
+    # Each step's own words: the one before's would match at once, and the next click race its answer.
+    steps = [(1, 1, "Right: b2"), (0, 0, "Right: a1"), (1, 2, "Solved: the draw")]
+    for step, (row, col, words) in enumerate(steps):
         click(page, f'#board button[data-row="{row}"][data-col="{col}"]')
-        words = "Solved: the draw is safe from here." if step == 2 else "Find the next move."
         expect(page.locator("#status")).to_contain_text(words)
         shift_since_last(page, f"the right move {step + 1} and its answer")
     expect(page.locator("#puzzle-line")).not_to_be_empty()

@@ -42,7 +42,8 @@ def test_a_puzzle_is_solved_from_the_keyboard_and_the_progress_stays(page, app_s
     press_on(page, 0, 0, ["Enter"])  # a1: wrong, said in words; the board as it was
     expect(page.locator("#status")).to_contain_text("Not a1")
     expect(page.locator("#board .cell.o")).to_have_count(1)
-    for row, col, words in ((1, 1, "Find the next move."), (0, 0, "Find the next move."), (1, 2, "Solved")):
+    # Each step's own words: the one before's would match at once, and the next key would race its answer.
+    for row, col, words in ((1, 1, "Right: b2"), (0, 0, "Right: a1"), (1, 2, "Solved")):
         press_on(page, row, col, [" "])
         expect(page.locator("#status")).to_contain_text(words)
     # A wrong move first: not solved at the first try, so the rating goes down and no streak starts.
