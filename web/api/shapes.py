@@ -22,18 +22,11 @@ from tictactoe.algorithms.registry import ENGINES, TRACEABLE
 from tictactoe.algorithms.trace import KINDS
 from web.cache.stats import StatsSnapshot
 from web.config import BACKENDS
-from web.openapi.fields import Count, InRow, Line, Pair, Rows, Worker, one_of
+from web.openapi.fields import Cell, Count, InRow, Line, Pair, Rows, Worker, one_of
 
 # A proven count of moves to the end of a game: 1 or more, or null when not proven.
 Plies = Annotated[int, Field(ge=1)] | None
 EngineName = Annotated[str, one_of(tuple(ENGINES))]
-
-
-class CellAnswer(TypedDict):
-    """A cell as the API names it, counted from 0 (row 0 is the top row)."""
-
-    row: Annotated[int, Field(ge=0)]
-    col: Annotated[int, Field(ge=0)]
 
 
 class StatusFields(TypedDict):
@@ -112,7 +105,7 @@ class FoundFields(SolverFields):
 class MovePlayed(TypedDict):
     """The move of a /move answer and the game after it."""
 
-    move: CellAnswer
+    move: Cell
     """The cell the engine played."""
     player: Player
     """The side that moved."""
@@ -130,7 +123,7 @@ class MoveAnswer(MovePlayed, FoundFields):
     """The body of a 200 from POST /move: the move played, then what is known of the posted position."""
 
 
-class MoveValueAnswer(CellAnswer):
+class MoveValueAnswer(Cell):
     """A legal move of an analysis, its value and plies for the side making it, and whether it is best."""
 
     value: Value | None
@@ -148,7 +141,7 @@ class PositionFields(TypedDict):
     k: InRow
     player: Player
     """The side to move."""
-    best: Annotated[list[CellAnswer], Field(min_length=1)]
+    best: Annotated[list[Cell], Field(min_length=1)]
     """Every optimal move when proven, else the best found."""
     moves: list[MoveValueAnswer]
     """Every legal move: row by row from /analyze; best first from GET /position (quicker wins,
@@ -190,7 +183,7 @@ class PositionAnswer(TypedDict):
     k: InRow
     player: Player
     """The side to move."""
-    best: Annotated[list[CellAnswer], Field(min_length=1)]
+    best: Annotated[list[Cell], Field(min_length=1)]
     """Every optimal move when proven, else the best found."""
     moves: list[ReasonedMove]
     """Every legal move, best first (quicker wins, then draws, then slower losses; row by row among
@@ -217,7 +210,7 @@ class EngineChoice(TypedDict):
     k: InRow
     player: Player
     """The side to move."""
-    move: CellAnswer
+    move: Cell
     """The engine's choice."""
     value: Value | None
     """The position's value for the side to move as the engine proved it (no plies), or null."""
@@ -332,7 +325,7 @@ class TraceAnswer(TypedDict):
     engine: Annotated[str, one_of(tuple(TRACEABLE))]
     windows: bool
     """Whether the engine has alpha-beta windows (not minimax)."""
-    move: CellAnswer
+    move: Cell
     """The engine's choice."""
     value: Value | None
     finished: bool

@@ -11,6 +11,7 @@ from enum import StrEnum
 from typing import Annotated, Any
 
 from pydantic import Field
+from typing_extensions import TypedDict
 
 from tictactoe import MAX_SIZE, MIN_K, MIN_SIZE
 
@@ -34,3 +35,10 @@ InRow = Annotated[int, Field(ge=MIN_K)]
 Side = Annotated[int, Field(ge=MIN_SIZE, le=MAX_SIZE)]
 # A process id: which worker answered.
 Worker = Annotated[int, Field(description="Process id of the worker that answered.")]
+
+
+class Cell(TypedDict):
+    """A cell as the API names it, counted from 0 (row 0 is the top row)."""
+
+    row: Annotated[int, Field(ge=0)]
+    col: Annotated[int, Field(ge=0)]

@@ -46,7 +46,8 @@ from web.http.compression import etag_variants
 from web.http.errors import PUZZLES_BLUEPRINT, ApiError
 from web.http.json_body import Field, checked, fields_schema, json_object, read_fields, read_json_body, show
 from web.openapi.declarations import Answer, Refusal, Schema, declare
-from web.puzzles.shapes import DailyPuzzle, PuzzleAnswer, PuzzleCell, PuzzleList, PuzzleMoveAnswer
+from web.openapi.fields import Cell
+from web.puzzles.shapes import DailyPuzzle, PuzzleAnswer, PuzzleList, PuzzleMoveAnswer
 from web.runtime.app_entry import AppEntry
 from web.runtime.lru import BoundedLRU
 from web.runtime.offload import off_event_loop
@@ -391,7 +392,7 @@ def puzzle_fields(puzzle: Puzzle) -> PuzzleAnswer:
     }
 
 
-def _cell(rules: Rules, cell: int) -> PuzzleCell:
+def _cell(rules: Rules, cell: int) -> Cell:
     row, col = rules.row_col(cell)
     return {"row": row, "col": col}
 

@@ -13,16 +13,9 @@ from pydantic import Field
 from typing_extensions import TypedDict
 
 from tictactoe import PUZZLE_ID_PATTERN, Player, Task
-from web.openapi.fields import Count, InRow, Rows, Side
+from web.openapi.fields import Cell, Count, InRow, Rows, Side
 
 PuzzleId = Annotated[str, Field(pattern=PUZZLE_ID_PATTERN)]
-
-
-class PuzzleCell(TypedDict):
-    """A cell, counted from 0 (row 0 is the top row)."""
-
-    row: Annotated[int, Field(ge=0)]
-    col: Annotated[int, Field(ge=0)]
 
 
 class PuzzleAnswer(TypedDict):
@@ -83,20 +76,20 @@ class PuzzleMoveAnswer(TypedDict):
     """What the engine made of a move in a puzzle, judged against the puzzle's proof (no search)."""
 
     id: PuzzleId
-    move: PuzzleCell
+    move: Cell
     correct: bool
     """The move was the only one that keeps the value (or, revealed, the one shown)."""
     revealed: bool
     """The move was shown, as reveal asked."""
     solved: bool
     """The puzzle is solved: no move is left to find."""
-    reply: PuzzleCell | None
+    reply: Cell | None
     """The opponent's answer in the solution, played; null when wrong or solved."""
-    refutation: PuzzleCell | None
+    refutation: Cell | None
     """The opponent's answer to a wrong move (not played)."""
     board: Rows
     """The position the player faces now (as it was, after a wrong move)."""
-    line: list[PuzzleCell]
+    line: list[Cell]
     """Once solved: the rest of the game the proof shows, in turn."""
     words: str
     """The verdict and its reasons, in words."""

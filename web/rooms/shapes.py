@@ -17,7 +17,7 @@ from pydantic import Field
 from typing_extensions import TypedDict
 
 from tictactoe import Player, Status
-from web.openapi.fields import Count, InRow, Line, Pair, Rows, Side, one_of
+from web.openapi.fields import Cell, Count, InRow, Line, Pair, Rows, Side, one_of
 
 # A seat's name: this many characters at most, printable, shown as text wherever it goes.
 NAME_LENGTH = 20
@@ -58,13 +58,6 @@ class Players(TypedDict):
 
     x: PlayerState
     o: PlayerState
-
-
-class CellPlayed(TypedDict):
-    """A cell, counted from 0."""
-
-    row: Annotated[int, Field(ge=0)]
-    col: Annotated[int, Field(ge=0)]
 
 
 class OfferState(TypedDict):
@@ -150,7 +143,7 @@ class MoveEvent(TypedDict):
     """The move's number in the game."""
     side: Player
     """The side that moved."""
-    move: CellPlayed
+    move: Cell
     status: StatusName
     """The game after the move."""
     line: Line
